@@ -1,0 +1,53 @@
+/* et_attr: typed access to node attributes and enum names.
+ *
+ * Getters accept any integer oneof member (int32/int64/uint32/uint64/sint*/
+ * fixed*/bool), as ASTRA-sim's reader does; a float member or a list does not
+ * count as an integer. Setters write the member chakra-et.md names for the
+ * well-known attributes (e.g. comm_type -> int64_val). */
+#ifndef ET_ATTR_H
+#define ET_ATTR_H
+
+#include "et_codec.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+/* First attribute with this name, or NULL. */
+const et_attr *et_attr_find(const et_node *n, const char *name);
+/* True and *v set when the attribute exists and holds an integer member. */
+bool et_attr_int(const et_node *n, const char *name, int64_t *v);
+bool et_attr_uint(const et_node *n, const char *name, uint64_t *v);
+bool et_attr_bool(const et_node *n, const char *name, bool *v);
+/* The string_val, or NULL. */
+const char *et_attr_str(const et_node *n, const char *name);
+/* True if a holds an integer-like member. */
+bool et_attr_is_int(const et_attr *a);
+/* Value of an integer-like member (caller checked et_attr_is_int). */
+int64_t et_attr_as_i64(const et_attr *a);
+
+/* The oneof member a well-known attribute must use, or 0 if name is not
+ * well-known (ChakraProtoMsg__AttributeProto__ValueCase values). */
+int et_attr_expected_case(const char *name);
+/* Name of a oneof member ("int64_val"), "" for none. */
+const char *et_attr_case_name(int value_case);
+
+/* Append a new attribute to n (arena memory). */
+et_attr *et_attr_push(et_arena *a, et_node *n, const char *name);
+void et_attr_set_int64(et_arena *a, et_node *n, const char *name, int64_t v);
+void et_attr_set_uint64(et_arena *a, et_node *n, const char *name, uint64_t v);
+void et_attr_set_int32(et_arena *a, et_node *n, const char *name, int32_t v);
+void et_attr_set_bool(et_arena *a, et_node *n, const char *name, bool v);
+void et_attr_set_str(et_arena *a, et_node *n, const char *name, const char *v);
+/* Sets a well-known integer attribute with the member chakra-et.md names. */
+void et_attr_set_known_int(et_arena *a, et_node *n, const char *name, int64_t v);
+
+/* Enum names as in the schema ("COMP_NODE", "ALL_REDUCE"); NULL if out of
+ * range. Parsing accepts the schema name, case-insensitively, and the short
+ * forms "comp", "all_reduce", "allreduce"; returns -1 if unknown. */
+const char *et_node_type_name(int t);
+int et_node_type_parse(const char *s);
+const char *et_coll_type_name(int t);
+int et_coll_type_parse(const char *s);
+#define ET_NODE_TYPE_COUNT 8
+#define ET_COLL_TYPE_COUNT 10
+
+#endif

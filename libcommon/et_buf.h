@@ -1,0 +1,28 @@
+/* et_buf: a growable byte buffer. Growth is geometric; every append either
+ * succeeds or aborts the process on out-of-memory (which is not an input
+ * error: callers bound sizes from untrusted data before appending). */
+#ifndef ET_BUF_H
+#define ET_BUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct et_buf {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+} et_buf;
+
+void et_buf_free(et_buf *b);
+void et_buf_reserve(et_buf *b, size_t extra); /* cap >= len + extra */
+void et_buf_append(et_buf *b, const void *p, size_t n);
+void et_buf_putc(et_buf *b, char c);
+void et_buf_puts(et_buf *b, const char *s);
+void et_buf_printf(et_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Abort-on-failure allocation helpers used across the suite. */
+void *et_xmalloc(size_t n);
+void *et_xcalloc(size_t n, size_t sz);
+void *et_xrealloc(void *p, size_t n);
+char *et_xstrdup(const char *s);
+
+#endif

@@ -1,0 +1,42 @@
+/* et_err: error values and the one-line message format shared by every tool.
+ *
+ * Library functions never print and never exit: they return a negative value
+ * and fill an et_error. Tools print it with et_err_print() and exit with
+ * err.code. Exit codes are the suite's contract (DEVELOPERS.md). */
+#ifndef ET_ERR_H
+#define ET_ERR_H
+
+#include <stdarg.h>
+
+enum {
+	ET_EXIT_OK = 0,
+	ET_EXIT_FOUND = 1, /* a check found problems */
+	ET_EXIT_USAGE = 2,
+	ET_EXIT_DATA = 3, /* bad input data */
+	ET_EXIT_IO = 4,
+};
+
+typedef struct et_error {
+	int code;      /* one of ET_EXIT_*; 0 = no error */
+	char msg[768]; /* "INPUT: rank R: byte N: what", no tool name, no newline */
+} et_error;
+
+/* Sets e (if not NULL) and returns -1, so callers can `return et_fail(...)`. */
+int et_fail(et_error *e, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The program name used as the prefix of every message ("et-convert"). */
+void et_err_set_prog(const char *prog);
+const char *et_err_prog(void);
+
+/* "prog: msg\n" on stderr. */
+void et_err_print(const et_error *e);
+/* Prints "prog: <fmt>" and exits with code; for tools only. */
+_Noreturn void et_die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void et_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Registered by et_output so that et_die removes temporary files. */
+void et_err_set_cleanup(void (*fn)(void));
+
+#endif

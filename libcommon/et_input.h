@@ -1,0 +1,76 @@
+/* et_input: read ETs, rank by rank and message by message, from any input the
+ * suite accepts: streams (possibly concatenated), raw / gzip / zstd .et files,
+ * ASTRA-sim per-rank sets (PREFIX -> PREFIX.0.et, PREFIX.1.et, ...), and our
+ * JSON / JSONL. The format is sniffed from the first bytes (never the name),
+ * after decompression when the input is gzip or zstd.
+ *
+ * Memory: one rank's decompression window plus the largest message seen;
+ * a length prefix is never trusted for an allocation (buffers grow only as
+ * bytes actually arrive, and a message above max_msg is an error).
+ *
+ * Every error message names the input, the rank and the byte offset
+ * (offsets are into the rank's decompressed ET bytes, or into the file for
+ * container errors). */
+#ifndef ET_INPUT_H
+#define ET_INPUT_H
+
+#include "et_err.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum et_format {
+	ET_FMT_AUTO = 0,
+	ET_FMT_STREAM, /* .etz: ETSTREAM sections of zstd frames */
+	ET_FMT_ET,     /* one raw (or gzip/zstd-compressed) Chakra ET */
+	ET_FMT_JSON,   /* our JSON document or JSONL */
+	ET_FMT_PYTORCH, /* PyTorch host ET JSON (needs a registered handler) */
+	ET_FMT_KINETO,  /* Kineto trace JSON */
+} et_format;
+
+const char *et_format_name(et_format f);
+et_format et_format_parse(const char *s); /* -1 cast if unknown */
+
+typedef struct et_input_opts {
+	et_format format;   /* ET_FMT_AUTO = sniff */
+	int64_t set_rank;   /* >= 0: rank of a header-less input; -1 = none */
+	uint32_t world;     /* > 0: a PREFIX set must have exactly this many files */
+	uint64_t max_msg;   /* per-message limit; 0 = 256 MiB */
+	bool check_dup;     /* error on a rank seen twice across all inputs (default on) */
+} et_input_opts;
+
+void et_input_opts_init(et_input_opts *o);
+
+typedef struct et_rank_info {
+	uint32_t rank;
+	uint32_t world_size; /* 0 = unknown */
+	char name[256];      /* workload name, "" if none */
+	const char *input;   /* display name of the file it came from */
+	et_format format;    /* what it was read from */
+} et_rank_info;
+
+typedef struct et_msg {
+	const uint8_t *data; /* message bytes without the length prefix */
+	size_t len;
+	uint64_t offset; /* byte offset of the length prefix in the rank's ET */
+	uint64_t index;  /* 0 = GlobalMetadata, then 1, 2, ... for nodes */
+} et_msg;
+
+typedef struct et_input et_input;
+
+/* Opens a list of input arguments ("-" or no argument = stdin). An argument
+ * that is not a file but has PREFIX.0.et beside it is a per-rank set. */
+int et_input_open(et_input **in, int argc, char *const argv[], const et_input_opts *o,
+		  et_error *e);
+void et_input_close(et_input *in);
+
+/* Next rank across all inputs: 1 = *ri filled, 0 = no more ranks, -1 = error.
+ * Any unread messages of the previous rank are skipped (and still checked). */
+int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e);
+
+/* Next message of the current rank: 1 = *m filled (valid until the next
+ * call), 0 = end of this rank, -1 = error. The first message of each rank
+ * is the GlobalMetadata; its presence and parse are checked by the reader. */
+int et_input_next_msg(et_input *in, et_msg *m, et_error *e);
+
+#endif

@@ -1,0 +1,28 @@
+/* et_output: output files that appear whole or not at all.
+ *
+ * A path is written as a temporary file beside it and renamed on commit;
+ * an aborted output (et_output_abort, or et_die through the cleanup hook)
+ * leaves nothing behind. NULL or "-" means stdout. Binary output to a
+ * terminal is refused (exit 2) unless the caller says it is text. */
+#ifndef ET_OUTPUT_H
+#define ET_OUTPUT_H
+
+#include "et_err.h"
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef struct et_output et_output;
+
+int et_output_open(et_output **o, const char *path, bool binary, et_error *e);
+FILE *et_output_file(et_output *o);
+const char *et_output_name(const et_output *o);
+/* Flush, close, rename into place. With `defer`, keep the temp until
+ * et_output_commit_all() (all-or-nothing for sets of files). */
+int et_output_commit(et_output *o, et_error *e);
+int et_output_close_deferred(et_output *o, et_error *e);
+int et_output_commit_all(et_error *e);
+void et_output_abort(et_output *o);
+/* Remove every temp file not yet committed (installed as et_die's cleanup). */
+void et_output_abort_all(void);
+
+#endif
