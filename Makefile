@@ -55,10 +55,19 @@ $(BIN)/$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard cmd/$(1)/*.c)) $(LIB_A)
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
+# C unit tests of libcommon's formatters and parsers: tests/unit/test_*.c,
+# each a program that exits non-zero on failure (run by tests/bats/unit.bats).
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
+$(BUILD)/unit/%: tests/unit/%.c $(LIB_A)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_ALL) $< $(LIB_A) -o $@ $(LDLIBS_ALL)
+all: $(UNIT_BIN)
+
 -include $(shell find build -name '*.d' 2>/dev/null)
 
 # The whole bats suite against the tools in $(BIN).
-BATS_ENV = ETKIT_BIN=$(abspath $(BIN)) PATH="$(abspath $(BIN)):$$PATH"
+BATS_ENV = ETKIT_BIN=$(abspath $(BIN)) ETKIT_UNIT=$(abspath $(BUILD))/unit PATH="$(abspath $(BIN)):$$PATH"
 test: all
 	$(BATS_ENV) bats --print-output-on-failure tests/bats
 
@@ -66,7 +75,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fra
 sanitize-test: $(DEPS_OK)
 	$(MAKE) --no-print-directory BUILD=build/san BIN=build/san/bin OPT="-O1 -g" SAN="$(SANFLAGS)" all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	ETKIT_BIN=$(abspath build/san/bin) PATH="$(abspath build/san/bin):$$PATH" \
+	ETKIT_BIN=$(abspath build/san/bin) ETKIT_UNIT=$(abspath build/san)/unit PATH="$(abspath build/san/bin):$$PATH" \
 	bats --print-output-on-failure tests/bats
 
 valgrind-test: all

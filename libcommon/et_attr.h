@@ -1,7 +1,7 @@
 /* et_attr: typed access to node attributes and enum names.
  *
- * Getters accept any integer oneof member (int32/int64/uint32/uint64/sint*/
- * fixed*/bool), as ASTRA-sim's reader does; a float member or a list does not
+ * Getters accept any integer oneof member (int32/int64/uint32/uint64/sint32/sint64/
+ * fixed32/fixed64, bool), as ASTRA-sim's reader does; a float member or a list does not
  * count as an integer. Setters write the member chakra-et.md names for the
  * well-known attributes (e.g. comm_type -> int64_val). */
 #ifndef ET_ATTR_H

@@ -22,8 +22,7 @@ typedef struct et_error {
 } et_error;
 
 /* Sets e (if not NULL) and returns -1, so callers can `return et_fail(...)`. */
-int et_fail(et_error *e, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int et_fail(et_error *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* The program name used as the prefix of every message ("et-convert"). */
 void et_err_set_prog(const char *prog);
@@ -32,8 +31,7 @@ const char *et_err_prog(void);
 /* "prog: msg\n" on stderr. */
 void et_err_print(const et_error *e);
 /* Prints "prog: <fmt>" and exits with code; for tools only. */
-_Noreturn void et_die(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+_Noreturn void et_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void et_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Registered by et_output so that et_die removes temporary files. */

@@ -21,9 +21,9 @@
 
 typedef enum et_format {
 	ET_FMT_AUTO = 0,
-	ET_FMT_STREAM, /* .etz: ETSTREAM sections of zstd frames */
-	ET_FMT_ET,     /* one raw (or gzip/zstd-compressed) Chakra ET */
-	ET_FMT_JSON,   /* our JSON document or JSONL */
+	ET_FMT_STREAM,  /* .etz: ETSTREAM sections of zstd frames */
+	ET_FMT_ET,      /* one raw (or gzip/zstd-compressed) Chakra ET */
+	ET_FMT_JSON,    /* our JSON document or JSONL */
 	ET_FMT_PYTORCH, /* PyTorch host ET JSON (needs a registered handler) */
 	ET_FMT_KINETO,  /* Kineto trace JSON */
 } et_format;
@@ -32,11 +32,13 @@ const char *et_format_name(et_format f);
 et_format et_format_parse(const char *s); /* -1 cast if unknown */
 
 typedef struct et_input_opts {
-	et_format format;   /* ET_FMT_AUTO = sniff */
-	int64_t set_rank;   /* >= 0: rank of a header-less input; -1 = none */
-	uint32_t world;     /* > 0: a PREFIX set must have exactly this many files */
-	uint64_t max_msg;   /* per-message limit; 0 = 256 MiB */
-	bool check_dup;     /* error on a rank seen twice across all inputs (default on) */
+	et_format format;  /* ET_FMT_AUTO = sniff */
+	int64_t set_rank;  /* >= 0: rank of a header-less input; -1 = none */
+	uint32_t world;    /* > 0: a PREFIX set must have exactly this many files */
+	uint64_t max_msg;  /* per-message limit; 0 = 256 MiB */
+	bool check_dup;    /* error on a rank seen twice across all inputs (default on) */
+	bool lenient_meta; /* do not require message 0 to parse as GlobalMetadata
+	                      (et-validate reports it as a finding instead) */
 } et_input_opts;
 
 void et_input_opts_init(et_input_opts *o);
@@ -60,8 +62,7 @@ typedef struct et_input et_input;
 
 /* Opens a list of input arguments ("-" or no argument = stdin). An argument
  * that is not a file but has PREFIX.0.et beside it is a per-rank set. */
-int et_input_open(et_input **in, int argc, char *const argv[], const et_input_opts *o,
-		  et_error *e);
+int et_input_open(et_input **in, int argc, char *const argv[], const et_input_opts *o, et_error *e);
 void et_input_close(et_input *in);
 
 /* Next rank across all inputs: 1 = *ri filled, 0 = no more ranks, -1 = error.

@@ -18,8 +18,8 @@ typedef struct et_stream_writer et_stream_writer;
 /* out is owned by the caller (see et_output); it is written with fwrite. */
 et_stream_writer *et_stream_writer_new(FILE *out, int level, int threads);
 void et_stream_writer_free(et_stream_writer *w);
-int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world,
-			 const char *name, et_error *e);
+int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
+                         et_error *e);
 /* Raw ET bytes of the current rank (length-prefixed messages). */
 int et_stream_write(et_stream_writer *w, const void *p, size_t n, et_error *e);
 int et_stream_end_rank(et_stream_writer *w, et_error *e);

@@ -1,0 +1,210 @@
+/* et-convert: between ET formats. Reads every input the suite reads
+ * (streams, raw/gzip/zstd .et, per-rank sets, our JSON/JSONL) and writes a
+ * stream, raw ETs, JSON, JSONL or the reference jsonizer's layout. */
+#include "et_cli.h"
+#include "et_err.h"
+#include "et_input.h"
+#include "et_progress.h"
+#include "sink.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "Usage: et-convert [OPTIONS] [INPUT...]\n"
+    "Convert Chakra execution traces between formats. INPUT is a stream (.etz), a\n"
+    "raw/gzip/zstd .et file, a per-rank set PREFIX (PREFIX.0.et, PREFIX.1.et, ...),\n"
+    "our JSON or JSONL, or - for stdin (the default).\n"
+    "\n"
+    "  -t, --to FORMAT      stream (default), et, json, jsonl, jsonizer\n"
+    "  -f, --from FORMAT    skip sniffing: stream, et, json\n"
+    "      --split PREFIX   with --to et: write PREFIX.<rank>.et per rank\n"
+    "      --ranks LIST     only these ranks (e.g. 0-3,7)\n"
+    "      --set-rank N     rank of a header-less single-rank input\n"
+    "      --world N        a PREFIX set must have N files; also the world size\n"
+    "                       written to stream headers\n"
+    "      --name NAME      workload name written to stream headers\n"
+    "  -l, --level N        zstd level of stream output (1-19, default 3)\n"
+    "  -T, --threads N      zstd worker threads (default 0: compress inline)\n"
+    "      --max-msg SIZE   per-message size limit (default 256M)\n"
+    "  -o, --output FILE    write FILE (atomically) instead of stdout\n"
+    "  -q, --quiet          no progress on stderr\n"
+    "      --progress       progress on stderr even when it is not a terminal\n"
+    "  -h, --help           this help\n"
+    "      --version        version\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error.\n"
+    "See et-convert(1) and etkit-stream(5).\n";
+
+enum {
+	OPT_SPLIT = ET_OPT_FIRST_TOOL,
+	OPT_RANKS,
+	OPT_SET_RANK,
+	OPT_WORLD,
+	OPT_NAME,
+	OPT_MAX_MSG,
+};
+
+static const struct option longopts[] = {
+    {"to", required_argument, 0, 't'},
+    {"from", required_argument, 0, 'f'},
+    {"split", required_argument, 0, OPT_SPLIT},
+    {"ranks", required_argument, 0, OPT_RANKS},
+    {"set-rank", required_argument, 0, OPT_SET_RANK},
+    {"world", required_argument, 0, OPT_WORLD},
+    {"name", required_argument, 0, OPT_NAME},
+    {"level", required_argument, 0, 'l'},
+    {"threads", required_argument, 0, 'T'},
+    {"max-msg", required_argument, 0, OPT_MAX_MSG},
+    ET_CLI_COMMON_OPTS,
+};
+
+typedef struct conf {
+	et_cli cli;
+	et_input_opts in;
+	sink_opts out;
+	sink_kind to;
+	et_ranklist ranks;
+} conf;
+
+static void parse_args(conf *c, int argc, char **argv)
+{
+	et_cli_init(&c->cli, "et-convert", usage);
+	et_input_opts_init(&c->in);
+	c->out.level = 3;
+	c->to = SINK_STREAM;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "t:f:l:T:" ET_CLI_COMMON_SHORT, longopts, NULL)) !=
+	       -1) {
+		if (et_cli_common(&c->cli, opt, optarg))
+			continue;
+		switch (opt) {
+		case 't': {
+			int k = sink_kind_parse(optarg);
+			if (k < 0)
+				et_cli_usage_error(&c->cli,
+				                   "--to: unknown format '%s' (stream, et, "
+				                   "json, jsonl, jsonizer)",
+				                   optarg);
+			c->to = (sink_kind)k;
+			break;
+		}
+		case 'f':
+			c->in.format = et_format_parse(optarg);
+			if ((int)c->in.format < 0 || c->in.format == ET_FMT_PYTORCH ||
+			    c->in.format == ET_FMT_KINETO)
+				et_cli_usage_error(&c->cli,
+				                   "--from: unknown format '%s' (stream, et, "
+				                   "json)",
+				                   optarg);
+			break;
+		case OPT_SPLIT:
+			c->out.split = optarg;
+			break;
+		case OPT_RANKS:
+			if (et_ranklist_parse(&c->ranks, optarg) < 0)
+				et_cli_usage_error(&c->cli,
+				                   "--ranks: expected a list such as 0-3,7, "
+				                   "got '%s'",
+				                   optarg);
+			break;
+		case OPT_SET_RANK:
+			c->in.set_rank = et_cli_int(&c->cli, "--set-rank", optarg, 0, UINT32_MAX);
+			break;
+		case OPT_WORLD:
+			c->in.world =
+			    (uint32_t)et_cli_int(&c->cli, "--world", optarg, 1, UINT32_MAX);
+			c->out.world = c->in.world;
+			break;
+		case OPT_NAME:
+			if (strlen(optarg) > 255)
+				et_cli_usage_error(&c->cli, "--name: at most 255 bytes");
+			c->out.name = optarg;
+			break;
+		case 'l':
+			c->out.level = (int)et_cli_int(&c->cli, "--level", optarg, 1, 19);
+			break;
+		case 'T':
+			c->out.threads = (int)et_cli_int(&c->cli, "--threads", optarg, 0, 64);
+			break;
+		case OPT_MAX_MSG:
+			c->in.max_msg = et_cli_size(&c->cli, "--max-msg", optarg);
+			break;
+		default:
+			et_cli_usage_error(&c->cli, "unexpected option");
+		}
+	}
+	if (c->out.split && c->to != SINK_ET)
+		et_cli_usage_error(&c->cli, "--split goes with --to et");
+	if (c->out.split && c->cli.output)
+		et_cli_usage_error(&c->cli, "--split and -o exclude each other");
+	c->out.output = c->cli.output;
+}
+
+/* Copy one rank from the input to the sink. */
+static int convert_rank(et_input *in, sink *s, const et_rank_info *ri, et_progress *pg,
+                        uint64_t *count, et_error *e)
+{
+	et_msg m;
+	int r = et_input_next_msg(in, &m, e);
+	if (r <= 0)
+		return r < 0 ? -1
+		             : et_fail(e, 3, "%s: rank %u: no GlobalMetadata", ri->input, ri->rank);
+	if (sink_begin(s, ri, &m, e) < 0)
+		return -1;
+	while ((r = et_input_next_msg(in, &m, e)) == 1) {
+		if (sink_node(s, &m, e) < 0)
+			return -1;
+		et_progress_update(pg, ri->rank, ++*count);
+	}
+	return r < 0 ? -1 : sink_end(s, e);
+}
+
+static int run(conf *c, int argc, char **argv, et_error *e)
+{
+	et_input *in;
+	if (et_input_open(&in, argc, argv, &c->in, e) < 0) {
+		et_input_close(in);
+		return -1;
+	}
+	sink *s = sink_open(c->to, &c->out, e);
+	if (!s) {
+		et_input_close(in);
+		return -1;
+	}
+	et_progress pg;
+	et_progress_init(&pg, c->cli.progress);
+	uint64_t count = 0;
+	et_rank_info ri;
+	int r;
+	while ((r = et_input_next_rank(in, &ri, e)) == 1) {
+		if (!et_ranklist_has(&c->ranks, ri.rank))
+			continue;
+		if ((r = convert_rank(in, s, &ri, &pg, &count, e)) < 0)
+			break;
+	}
+	et_progress_done(&pg);
+	et_input_close(in);
+	et_error e2;
+	if (sink_close(s, r == 0, &e2) < 0 && r == 0) {
+		*e = e2;
+		r = -1;
+	}
+	return r;
+}
+
+int main(int argc, char **argv)
+{
+	conf c;
+	memset(&c, 0, sizeof c);
+	parse_args(&c, argc, argv);
+	et_error e = {0};
+	int r = run(&c, argc - optind, argv + optind, &e);
+	et_ranklist_free(&c.ranks);
+	if (r < 0) {
+		et_err_print(&e);
+		return e.code ? e.code : 3;
+	}
+	return 0;
+}

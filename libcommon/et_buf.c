@@ -1,0 +1,93 @@
+#include "et_buf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static _Noreturn void oom(size_t n)
+{
+	fprintf(stderr, "out of memory (asked for %zu bytes)\n", n);
+	abort();
+}
+
+void *et_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *et_xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+	if (!p)
+		oom(n * sz);
+	return p;
+}
+
+void *et_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom(n);
+	return p;
+}
+
+char *et_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(et_xmalloc(n), s, n);
+}
+
+void et_buf_free(et_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+void et_buf_reserve(et_buf *b, size_t extra)
+{
+	if (b->cap - b->len >= extra)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap - b->len < extra)
+		cap *= 2;
+	b->data = et_xrealloc(b->data, cap);
+	b->cap = cap;
+}
+
+void et_buf_append(et_buf *b, const void *p, size_t n)
+{
+	et_buf_reserve(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+void et_buf_putc(et_buf *b, char c)
+{
+	et_buf_reserve(b, 1);
+	b->data[b->len++] = (uint8_t)c;
+}
+
+void et_buf_puts(et_buf *b, const char *s)
+{
+	et_buf_append(b, s, strlen(s));
+}
+
+void et_buf_printf(et_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	et_buf_reserve(b, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf((char *)b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}

@@ -1,0 +1,90 @@
+#include "et_codec.h"
+
+#include <string.h>
+
+et_node *et_node_decode(et_arena *a, const uint8_t *p, size_t n)
+{
+	return chakra_proto_msg__node__unpack(et_arena_pb(a), n, p);
+}
+
+et_meta *et_meta_decode(et_arena *a, const uint8_t *p, size_t n)
+{
+	return chakra_proto_msg__global_metadata__unpack(et_arena_pb(a), n, p);
+}
+
+int et_varint_get(const uint8_t *p, size_t avail, uint64_t *v)
+{
+	uint64_t x = 0;
+	for (int i = 0; i < 10; i++) {
+		if ((size_t)i >= avail)
+			return 0;
+		uint64_t byte = p[i];
+		/* The tenth byte may carry only the top bit of a 64-bit value. */
+		if (i == 9 && byte > 1)
+			return -1;
+		x |= (byte & 0x7f) << (7 * i);
+		if (!(byte & 0x80)) {
+			*v = x;
+			return i + 1;
+		}
+	}
+	return -1;
+}
+
+int et_varint_put(uint8_t *p, uint64_t v)
+{
+	int n = 0;
+	while (v >= 0x80) {
+		p[n++] = (uint8_t)(v | 0x80);
+		v >>= 7;
+	}
+	p[n++] = (uint8_t)v;
+	return n;
+}
+
+void et_frame_put(et_buf *out, const uint8_t *p, size_t n)
+{
+	et_buf_reserve(out, n + 10);
+	out->len += (size_t)et_varint_put(out->data + out->len, n);
+	memcpy(out->data + out->len, p, n);
+	out->len += n;
+}
+
+static void encode_msg(const ProtobufCMessage *m, et_buf *out)
+{
+	size_t n = protobuf_c_message_get_packed_size(m);
+	et_buf_reserve(out, n + 10);
+	out->len += (size_t)et_varint_put(out->data + out->len, n);
+	out->len += protobuf_c_message_pack(m, out->data + out->len);
+}
+
+void et_node_encode(const et_node *n, et_buf *out)
+{
+	encode_msg(&n->base, out);
+}
+
+void et_meta_encode(const et_meta *m, et_buf *out)
+{
+	encode_msg(&m->base, out);
+}
+
+et_node *et_node_new(et_arena *a)
+{
+	et_node *n = et_arena_alloc(a, sizeof *n);
+	chakra_proto_msg__node__init(n);
+	return n;
+}
+
+et_meta *et_meta_new(et_arena *a)
+{
+	et_meta *m = et_arena_alloc(a, sizeof *m);
+	chakra_proto_msg__global_metadata__init(m);
+	return m;
+}
+
+ChakraProtoMsg__IOInfo *et_ioinfo_new(et_arena *a)
+{
+	ChakraProtoMsg__IOInfo *io = et_arena_alloc(a, sizeof *io);
+	chakra_proto_msg__ioinfo__init(io);
+	return io;
+}

@@ -1,0 +1,376 @@
+#include "et_input.h"
+#include "et_arena.h"
+#include "et_buf.h"
+#include "et_codec.h"
+#include "et_json.h"
+#include "et_src.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+typedef struct item {
+	char *path;
+	int64_t rank;      /* from the PREFIX.N.et convention, or -1 */
+	uint32_t set_size; /* files in its PREFIX set, 0 if a plain file */
+} item;
+
+struct et_input {
+	et_input_opts o;
+	item *items;
+	size_t n_items, next_item;
+	et_src *src;
+	et_format fmt; /* of the open source */
+	et_json_reader *jr;
+	bool rank_open; /* a rank was returned and is being read */
+	bool single_done;
+	item *cur_item;
+	et_rank_info ri;
+	uint64_t msg_index;
+	et_arena *arena;
+	uint32_t *seen; /* open-addressing set of ranks, value+1 (0 = empty) */
+	size_t seen_cap, seen_n;
+};
+
+static const char *const format_names[] = {"auto", "stream", "et", "json", "pytorch", "kineto"};
+
+const char *et_format_name(et_format f)
+{
+	return (unsigned)f < sizeof format_names / sizeof *format_names ? format_names[f] : "?";
+}
+
+et_format et_format_parse(const char *s)
+{
+	for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
+		if (strcasecmp(s, format_names[i]) == 0)
+			return (et_format)i;
+	if (strcasecmp(s, "jsonl") == 0)
+		return ET_FMT_JSON;
+	return (et_format)-1;
+}
+
+void et_input_opts_init(et_input_opts *o)
+{
+	memset(o, 0, sizeof *o);
+	o->set_rank = -1;
+	o->check_dup = true;
+}
+
+/* PREFIX.N.et[.gz|.zst] -> N, else -1. */
+static int64_t rank_from_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t n = strlen(base);
+	static const char *const sfx[] = {".et", ".et.gz", ".et.zst"};
+	for (size_t k = 0; k < 3; k++) {
+		size_t sl = strlen(sfx[k]);
+		if (n <= sl || strcmp(base + n - sl, sfx[k]) != 0)
+			continue;
+		size_t end = n - sl, i = end;
+		while (i > 0 && base[i - 1] >= '0' && base[i - 1] <= '9')
+			i--;
+		if (i == end || i == 0 || base[i - 1] != '.' || end - i > 9)
+			return -1;
+		return strtoll(base + i, NULL, 10);
+	}
+	return -1;
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+	return stat(p, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+static void add_item(et_input *in, const char *path, int64_t rank, uint32_t set_size)
+{
+	in->items = et_xrealloc(in->items, (in->n_items + 1) * sizeof *in->items);
+	in->items[in->n_items++] = (item){et_xstrdup(path), rank, set_size};
+}
+
+/* PREFIX -> PREFIX.0.et, PREFIX.1.et, ... (until the first missing, or
+ * exactly o->world files). */
+static int add_prefix_set(et_input *in, const char *prefix, et_error *e)
+{
+	size_t len = strlen(prefix) + 24;
+	char *p = et_xmalloc(len);
+	uint32_t n = 0;
+	for (;; n++) {
+		snprintf(p, len, "%s.%u.et", prefix, n);
+		if (in->o.world ? n >= in->o.world : !is_file(p))
+			break;
+		if (!is_file(p)) {
+			et_fail(e, 4, "%s: missing per-rank file of a %u-rank set (--world %u)", p,
+			        in->o.world, in->o.world);
+			free(p);
+			return -1;
+		}
+	}
+	for (uint32_t r = 0; r < n; r++) {
+		snprintf(p, len, "%s.%u.et", prefix, r);
+		add_item(in, p, r, n);
+	}
+	free(p);
+	return 0;
+}
+
+int et_input_open(et_input **out, int argc, char *const argv[], const et_input_opts *o, et_error *e)
+{
+	et_input *in = et_xcalloc(1, sizeof *in);
+	if (o)
+		in->o = *o;
+	else
+		et_input_opts_init(&in->o);
+	if (!in->o.max_msg)
+		in->o.max_msg = 256u << 20;
+	in->arena = et_arena_new();
+	*out = in;
+	if (argc == 0)
+		add_item(in, "-", -1, 0);
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "-") == 0 || is_file(a)) {
+			add_item(in, a, rank_from_name(a), 0);
+			continue;
+		}
+		char probe[4096];
+		snprintf(probe, sizeof probe, "%s.0.et", a);
+		if (is_file(probe)) {
+			if (add_prefix_set(in, a, e) < 0)
+				return -1;
+			continue;
+		}
+		return et_fail(e, 4, "%s: no such file (nor a per-rank set %s.N.et)", a, a);
+	}
+	return 0;
+}
+
+void et_input_close(et_input *in)
+{
+	if (!in)
+		return;
+	if (in->jr)
+		et_json_reader_close(in->jr);
+	et_src_close(in->src);
+	for (size_t i = 0; i < in->n_items; i++)
+		free(in->items[i].path);
+	free(in->items);
+	free(in->seen);
+	et_arena_free(in->arena);
+	free(in);
+}
+
+/* Returns false if the rank was already seen. */
+static bool seen_add(et_input *in, uint32_t rank)
+{
+	if (in->seen_n * 2 >= in->seen_cap) {
+		size_t cap = in->seen_cap ? in->seen_cap * 2 : 64;
+		uint32_t *old = in->seen;
+		size_t oldcap = in->seen_cap;
+		in->seen = et_xcalloc(cap, sizeof *in->seen);
+		in->seen_cap = cap;
+		in->seen_n = 0;
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i])
+				seen_add(in, old[i] - 1);
+		free(old);
+	}
+	size_t h = (rank * 2654435761u) & (in->seen_cap - 1);
+	while (in->seen[h]) {
+		if (in->seen[h] == rank + 1)
+			return false;
+		h = (h + 1) & (in->seen_cap - 1);
+	}
+	in->seen[h] = rank + 1;
+	in->seen_n++;
+	return true;
+}
+
+static void close_src(et_input *in)
+{
+	if (in->jr)
+		et_json_reader_close(in->jr);
+	in->jr = NULL;
+	et_src_close(in->src);
+	in->src = NULL;
+}
+
+/* JSON is '{' or '[' then optional white space then '"' or '{'. */
+static bool looks_like_json(const uint8_t *p, size_t n)
+{
+	if (n < 2 || (p[0] != '{' && p[0] != '['))
+		return false;
+	size_t i = 1;
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
+		i++;
+	return i < n && (p[i] == '"' || p[i] == '{' || (p[0] == '{' && p[i] == '}'));
+}
+
+static int open_next_item(et_input *in, et_error *e)
+{
+	item *it = &in->items[in->next_item++];
+	in->cur_item = it;
+	if (et_src_open(&in->src, it->path, e) < 0)
+		return -1;
+	et_src_mode mode;
+	if (et_src_sniff_container(in->src, &mode, e) < 0)
+		return -1;
+	if (in->o.format == ET_FMT_STREAM && mode != ET_SRC_SECTION)
+		return et_fail(e, 3, "%s: byte 0: not an ET stream (no ETSTREAM header)", it->path);
+	if (mode == ET_SRC_SECTION) {
+		in->fmt = ET_FMT_STREAM;
+		return 0;
+	}
+	et_src_set_mode(in->src, mode);
+	int64_t a = et_src_fill(in->src, 64, e);
+	if (a < 0)
+		return -1;
+	bool json = looks_like_json(et_src_data(in->src), (size_t)a);
+	in->fmt = in->o.format == ET_FMT_AUTO ? (json ? ET_FMT_JSON : ET_FMT_ET) : in->o.format;
+	in->single_done = false;
+	if (in->fmt == ET_FMT_JSON)
+		return et_json_reader_open(&in->jr, in->src, &in->o, e);
+	if (in->fmt != ET_FMT_ET)
+		return et_fail(e, 2, "%s: %s input is not readable here (use et-convert --from %s)",
+		               it->path, et_format_name(in->fmt), et_format_name(in->fmt));
+	return 0;
+}
+
+static void set_context(et_input *in)
+{
+	char ctx[48];
+	snprintf(ctx, sizeof ctx, "rank %u: ", in->ri.rank);
+	et_src_set_context(in->src, ctx);
+}
+
+/* The next rank of the open source: 1, 0 (source exhausted), -1. */
+static int source_next_rank(et_input *in, et_error *e)
+{
+	et_rank_info *ri = &in->ri;
+	memset(ri, 0, sizeof *ri);
+	ri->input = in->src ? et_src_name(in->src) : "";
+	ri->format = in->fmt;
+	if (in->fmt == ET_FMT_STREAM) {
+		et_stream_hdr h;
+		et_src_set_context(in->src, "");
+		int r = et_src_next_section(in->src, &h, e);
+		if (r <= 0)
+			return r;
+		ri->rank = h.rank;
+		ri->world_size = h.world_size;
+		memcpy(ri->name, h.name, sizeof ri->name);
+		return 1;
+	}
+	if (in->fmt == ET_FMT_JSON)
+		return et_json_reader_next_rank(in->jr, ri, e);
+	if (in->single_done)
+		return 0;
+	in->single_done = true;
+	item *it = in->cur_item;
+	int64_t r = in->o.set_rank >= 0 ? in->o.set_rank : it->rank >= 0 ? it->rank : 0;
+	if (r > UINT32_MAX)
+		return et_fail(e, 2, "%s: rank %lld out of range", it->path, (long long)r);
+	ri->rank = (uint32_t)r;
+	ri->world_size = in->o.world ? in->o.world : it->set_size;
+	return 1;
+}
+
+int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e)
+{
+	et_msg m;
+	while (in->rank_open) { /* drain (and so check) the rest of the rank */
+		int r = et_input_next_msg(in, &m, e);
+		if (r < 0)
+			return -1;
+	}
+	for (;;) {
+		if (in->src) {
+			int r = source_next_rank(in, e);
+			if (r < 0)
+				return -1;
+			if (r == 1)
+				break;
+			close_src(in);
+		}
+		if (in->next_item == in->n_items)
+			return 0;
+		if (open_next_item(in, e) < 0)
+			return -1;
+	}
+	if (in->o.check_dup && !seen_add(in, in->ri.rank))
+		return et_fail(e, 3, "%s: rank %u appears twice in the input", in->ri.input,
+		               in->ri.rank);
+	set_context(in);
+	in->rank_open = true;
+	in->msg_index = 0;
+	*ri = in->ri;
+	return 1;
+}
+
+static int frame_fail(et_input *in, et_error *e, uint64_t off, const char *fmt, uint64_t a,
+                      uint64_t b)
+{
+	char what[256];
+	snprintf(what, sizeof what, fmt, (unsigned long long)a, (unsigned long long)b);
+	return et_fail(e, 3, "%s: rank %u: byte %llu: %s", in->ri.input, in->ri.rank,
+	               (unsigned long long)off, what);
+}
+
+static int end_of_rank(et_input *in, et_error *e)
+{
+	in->rank_open = false;
+	if (in->msg_index == 0 && !in->o.lenient_meta)
+		return frame_fail(in, e, 0, "empty ET: expected a GlobalMetadata message", 0, 0);
+	/* A raw or compressed single ET must end where its data ends. */
+	return 0;
+}
+
+int et_input_next_msg(et_input *in, et_msg *m, et_error *e)
+{
+	if (!in->rank_open)
+		return 0;
+	if (in->fmt == ET_FMT_JSON) {
+		int r = et_json_reader_next_msg(in->jr, m, e);
+		if (r == 0)
+			in->rank_open = false;
+		if (r == 1)
+			in->msg_index++;
+		return r;
+	}
+	et_src *s = in->src;
+	int64_t a = et_src_fill(s, 10, e);
+	if (a < 0)
+		return -1;
+	uint64_t off = et_src_offset(s);
+	if (a == 0)
+		return end_of_rank(in, e) < 0 ? -1 : 0;
+	uint64_t len;
+	int k = et_varint_get(et_src_data(s), (size_t)a, &len);
+	if (k == 0)
+		return frame_fail(in, e, off, "truncated length prefix", 0, 0);
+	if (k < 0)
+		return frame_fail(in, e, off, "bad varint length prefix", 0, 0);
+	if (len > in->o.max_msg)
+		return frame_fail(in, e, off, "message length %llu exceeds the limit of %llu bytes",
+		                  len, in->o.max_msg);
+	a = et_src_fill(s, (size_t)len + (size_t)k, e);
+	if (a < 0)
+		return -1;
+	if ((uint64_t)a < len + (uint64_t)k)
+		return frame_fail(in, e, off, "truncated message: length %llu, %llu bytes left",
+		                  len, (uint64_t)a - (uint64_t)k);
+	m->data = et_src_data(s) + k;
+	m->len = (size_t)len;
+	m->offset = off;
+	m->index = in->msg_index++;
+	et_src_consume(s, (size_t)len + (size_t)k);
+	if (m->index == 0 && !in->o.lenient_meta) {
+		et_arena_reset(in->arena);
+		if (!et_meta_decode(in->arena, m->data, m->len))
+			return frame_fail(in, e, off, "GlobalMetadata does not parse", 0, 0);
+	}
+	return 1;
+}

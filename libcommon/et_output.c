@@ -1,0 +1,156 @@
+#include "et_output.h"
+#include "et_buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct et_output {
+	char *path; /* NULL for stdout */
+	char *tmp;
+	FILE *f;
+	struct et_output *next; /* in the list of outputs not yet committed */
+	bool closed;
+};
+
+static et_output *pending;
+
+static void unlink_pending(et_output *o)
+{
+	for (et_output **p = &pending; *p; p = &(*p)->next)
+		if (*p == o) {
+			*p = o->next;
+			return;
+		}
+}
+
+static void free_output(et_output *o)
+{
+	unlink_pending(o);
+	free(o->path);
+	free(o->tmp);
+	free(o);
+}
+
+int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
+{
+	et_output *o = et_xcalloc(1, sizeof *o);
+	*out = o;
+	if (!path || strcmp(path, "-") == 0) {
+		if (binary && isatty(1)) {
+			free(o);
+			*out = NULL;
+			return et_fail(e, 2,
+			               "refusing to write binary output to a terminal "
+			               "(redirect it or use -o FILE)");
+		}
+		o->f = stdout;
+		return 0;
+	}
+	o->path = et_xstrdup(path);
+	size_t n = strlen(path) + 16;
+	o->tmp = et_xmalloc(n);
+	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+	int fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
+		et_fail(e, 4, "%s: cannot create: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(o->path);
+		free(o->tmp);
+		free(o);
+		*out = NULL;
+		return -1;
+	}
+	/* mkstemp makes 0600 files; outputs should look like any other file. */
+	mode_t um = umask(0);
+	umask(um);
+	fchmod(fd, 0666 & ~um);
+	o->next = pending;
+	pending = o;
+	static bool hooked;
+	if (!hooked) {
+		et_err_set_cleanup(et_output_abort_all);
+		hooked = true;
+	}
+	return 0;
+}
+
+FILE *et_output_file(et_output *o)
+{
+	return o->f;
+}
+
+const char *et_output_name(const et_output *o)
+{
+	return o->path ? o->path : "<stdout>";
+}
+
+static int close_file(et_output *o, et_error *e)
+{
+	if (o->closed)
+		return 0;
+	o->closed = true;
+	int bad = fflush(o->f) != 0 || ferror(o->f);
+	if (o->path)
+		bad |= fclose(o->f) != 0;
+	if (bad)
+		return et_fail(e, 4, "%s: write error: %s", et_output_name(o), strerror(errno));
+	return 0;
+}
+
+int et_output_commit(et_output *o, et_error *e)
+{
+	if (close_file(o, e) < 0) {
+		et_output_abort(o);
+		return -1;
+	}
+	if (o->path && rename(o->tmp, o->path) != 0) {
+		et_fail(e, 4, "%s: cannot rename into place: %s", o->path, strerror(errno));
+		et_output_abort(o);
+		return -1;
+	}
+	free_output(o);
+	return 0;
+}
+
+int et_output_close_deferred(et_output *o, et_error *e)
+{
+	if (close_file(o, e) < 0) {
+		et_output_abort(o);
+		return -1;
+	}
+	return 0;
+}
+
+int et_output_commit_all(et_error *e)
+{
+	while (pending) {
+		if (et_output_commit(pending, e) < 0) {
+			et_output_abort_all();
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void et_output_abort(et_output *o)
+{
+	if (!o)
+		return;
+	if (o->path) {
+		if (!o->closed)
+			fclose(o->f);
+		unlink(o->tmp);
+	}
+	free_output(o);
+}
+
+void et_output_abort_all(void)
+{
+	while (pending)
+		et_output_abort(pending);
+}

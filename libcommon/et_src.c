@@ -1,0 +1,458 @@
+#include "et_src.h"
+#include "et_buf.h"
+#include "et_stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+enum { FILE_CHUNK = 1 << 20, WIN_CHUNK = 1 << 20 };
+
+struct et_src {
+	char *name;
+	char ctx[64];
+	int fd;
+	/* file layer: fbuf[fpos..flen) are read but unused file bytes */
+	uint8_t *fbuf;
+	size_t fpos, flen;
+	uint64_t foff; /* file offset of fbuf[0] */
+	bool feof;
+	/* decoded window: w[ws..we) are available to the caller */
+	uint8_t *w;
+	size_t wcap, ws, we;
+	uint64_t woff; /* decoded offset of w[ws] */
+	bool dec_eof;
+	et_src_mode mode;
+	ZSTD_DCtx *zd;
+	bool in_frame;
+	z_stream gz;
+	bool gz_live;
+	bool gz_between; /* between gzip members */
+};
+
+static int src_fail(et_src *s, et_error *e, int code, uint64_t off, const char *what)
+{
+	return et_fail(e, code, "%s: %sbyte %llu: %s", s->name, s->ctx, (unsigned long long)off,
+	               what);
+}
+
+int et_src_open(et_src **out, const char *path, et_error *e)
+{
+	bool std_in = !path || strcmp(path, "-") == 0;
+	int fd = std_in ? 0 : open(path, O_RDONLY);
+	if (fd < 0)
+		return et_fail(e, 4, "%s: cannot open: %s", path, strerror(errno));
+	et_src *s = et_xcalloc(1, sizeof *s);
+	s->name = et_xstrdup(std_in ? "<stdin>" : path);
+	s->fd = fd;
+	s->fbuf = et_xmalloc(FILE_CHUNK);
+	*out = s;
+	return 0;
+}
+
+void et_src_close(et_src *s)
+{
+	if (!s)
+		return;
+	if (s->fd > 0)
+		close(s->fd);
+	if (s->gz_live)
+		inflateEnd(&s->gz);
+	ZSTD_freeDCtx(s->zd);
+	free(s->fbuf);
+	free(s->w);
+	free(s->name);
+	free(s);
+}
+
+const char *et_src_name(const et_src *s)
+{
+	return s->name;
+}
+
+void et_src_set_context(et_src *s, const char *ctx)
+{
+	snprintf(s->ctx, sizeof s->ctx, "%s", ctx ? ctx : "");
+}
+
+/* Make at least `need` (<= FILE_CHUNK) unread file bytes available unless
+ * the file ends first. Returns the number available or -1. */
+static int64_t file_fill(et_src *s, size_t need, et_error *e)
+{
+	while (s->flen - s->fpos < need && !s->feof) {
+		if (s->fpos > 0) {
+			memmove(s->fbuf, s->fbuf + s->fpos, s->flen - s->fpos);
+			s->foff += s->fpos;
+			s->flen -= s->fpos;
+			s->fpos = 0;
+		}
+		ssize_t r = read(s->fd, s->fbuf + s->flen, FILE_CHUNK - s->flen);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return et_fail(e, 4, "%s: read error: %s", s->name, strerror(errno));
+		if (r == 0)
+			s->feof = true;
+		s->flen += (size_t)r;
+	}
+	return (int64_t)(s->flen - s->fpos);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+uint64_t et_src_file_offset(const et_src *s)
+{
+	return s->foff + s->fpos;
+}
+
+/* Skip n file bytes (a skippable frame's payload) without holding them. */
+static int file_skip(et_src *s, uint64_t n, et_error *e)
+{
+	while (n > 0) {
+		int64_t a = file_fill(s, 1, e);
+		if (a < 0)
+			return -1;
+		if (a == 0)
+			return src_fail(s, e, 3, et_src_file_offset(s),
+			                "truncated skippable frame");
+		size_t k = (uint64_t)a < n ? (size_t)a : (size_t)n;
+		s->fpos += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/* Is there an ETSTREAM header at the file position? (needs 16 bytes) */
+static bool at_stream_header(et_src *s)
+{
+	const uint8_t *p = s->fbuf + s->fpos;
+	return s->flen - s->fpos >= 16 && le32(p) == ET_STREAM_MAGIC &&
+	       memcmp(p + 8, "ETSTREAM", 8) == 0;
+}
+
+static bool is_skippable(uint32_t magic)
+{
+	return (magic & 0xFFFFFFF0u) == 0x184D2A50u;
+}
+
+/* At a frame boundary: skip foreign skippable frames. Returns 1 if a zstd
+ * frame follows, 0 at the end of the section (end of file or an ETSTREAM
+ * header), -1 on error. */
+static int zstd_boundary(et_src *s, et_error *e)
+{
+	for (;;) {
+		int64_t a = file_fill(s, 16, e);
+		if (a < 0)
+			return -1;
+		if (a == 0)
+			return 0;
+		if (a < 4)
+			return src_fail(s, e, 3, et_src_file_offset(s),
+			                "truncated data: expected a zstd frame");
+		uint32_t magic = le32(s->fbuf + s->fpos);
+		if (magic == ZSTD_MAGICNUMBER)
+			return 1;
+		if (!is_skippable(magic))
+			return src_fail(s, e, 3, et_src_file_offset(s),
+			                "expected a zstd frame or a stream section header");
+		if (at_stream_header(s))
+			return 0;
+		if (a < 8)
+			return src_fail(s, e, 3, et_src_file_offset(s),
+			                "truncated skippable frame");
+		uint32_t len = le32(s->fbuf + s->fpos + 4);
+		s->fpos += 8;
+		if (file_skip(s, len, e) < 0)
+			return -1;
+	}
+}
+
+static int64_t decode_zstd(et_src *s, uint8_t *dst, size_t cap, et_error *e)
+{
+	if (!s->in_frame) {
+		int r = zstd_boundary(s, e);
+		if (r <= 0)
+			return r;
+		s->in_frame = true;
+	}
+	ZSTD_outBuffer out = {dst, cap, 0};
+	while (out.pos == 0) {
+		int64_t a = file_fill(s, 1, e);
+		if (a < 0)
+			return -1;
+		if (a == 0)
+			return src_fail(s, e, 3, et_src_file_offset(s), "truncated zstd frame");
+		ZSTD_inBuffer in = {s->fbuf + s->fpos, s->flen - s->fpos, 0};
+		size_t r = ZSTD_decompressStream(s->zd, &out, &in);
+		if (ZSTD_isError(r)) {
+			char what[160];
+			snprintf(what, sizeof what, "corrupt zstd data (%s)", ZSTD_getErrorName(r));
+			return src_fail(s, e, 3, et_src_file_offset(s), what);
+		}
+		s->fpos += in.pos;
+		if (r == 0) { /* frame complete and flushed */
+			s->in_frame = false;
+			break;
+		}
+	}
+	return (int64_t)out.pos;
+}
+
+static int64_t decode_gzip(et_src *s, uint8_t *dst, size_t cap, et_error *e)
+{
+	if (cap > (1u << 30))
+		cap = 1u << 30;
+	s->gz.next_out = dst;
+	s->gz.avail_out = (uInt)cap;
+	while (s->gz.next_out == dst) {
+		int64_t a = file_fill(s, 1, e);
+		if (a < 0)
+			return -1;
+		if (a == 0) {
+			if (s->gz_between) /* clean end after a complete member */
+				return 0;
+			return src_fail(s, e, 3, et_src_file_offset(s), "truncated gzip data");
+		}
+		s->gz_between = false;
+		s->gz.next_in = s->fbuf + s->fpos;
+		s->gz.avail_in = (uInt)a;
+		int r = inflate(&s->gz, Z_NO_FLUSH);
+		s->fpos = (size_t)(s->gz.next_in - s->fbuf);
+		if (r == Z_STREAM_END) {
+			/* Another member may follow, as after `cat a.gz b.gz`. */
+			inflateReset(&s->gz);
+			s->gz_between = true;
+		} else if (r != Z_OK && r != Z_BUF_ERROR) {
+			char what[160];
+			snprintf(what, sizeof what, "corrupt gzip data (%s)",
+			         s->gz.msg ? s->gz.msg : "inflate failed");
+			return src_fail(s, e, 3, et_src_file_offset(s), what);
+		}
+	}
+	return (int64_t)(s->gz.next_out - dst);
+}
+
+static int64_t decode_raw(et_src *s, uint8_t *dst, size_t cap, et_error *e)
+{
+	if (s->fpos == s->flen) {
+		if (s->feof)
+			return 0;
+		/* Large reads go straight into the window. */
+		for (;;) {
+			ssize_t r = read(s->fd, dst, cap);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0)
+				return et_fail(e, 4, "%s: read error: %s", s->name,
+				               strerror(errno));
+			if (r == 0)
+				s->feof = true;
+			s->foff += (uint64_t)r;
+			return r;
+		}
+	}
+	size_t k = s->flen - s->fpos < cap ? s->flen - s->fpos : cap;
+	memcpy(dst, s->fbuf + s->fpos, k);
+	s->fpos += k;
+	return (int64_t)k;
+}
+
+static int64_t decode(et_src *s, uint8_t *dst, size_t cap, et_error *e)
+{
+	switch (s->mode) {
+	case ET_SRC_RAW:
+		return decode_raw(s, dst, cap, e);
+	case ET_SRC_GZIP:
+		return decode_gzip(s, dst, cap, e);
+	default:
+		return decode_zstd(s, dst, cap, e);
+	}
+}
+
+int64_t et_src_fill(et_src *s, size_t need, et_error *e)
+{
+	while (s->we - s->ws < need && !s->dec_eof) {
+		size_t avail = s->we - s->ws;
+		/* Grow by at most what is already held (or a chunk), so a bogus
+		 * length prefix cannot force a big allocation before the bytes
+		 * really arrive. */
+		size_t room = need - avail;
+		size_t limit = avail > WIN_CHUNK ? avail : WIN_CHUNK;
+		if (room < WIN_CHUNK)
+			room = WIN_CHUNK;
+		if (room > limit)
+			room = limit;
+		if (s->ws > 0 && s->wcap - s->we < room) {
+			memmove(s->w, s->w + s->ws, avail);
+			s->we = avail;
+			s->ws = 0;
+		}
+		if (s->wcap - s->we < room) {
+			s->wcap = s->we + room;
+			s->w = et_xrealloc(s->w, s->wcap);
+		}
+		int64_t r = decode(s, s->w + s->we, s->wcap - s->we, e);
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			s->dec_eof = true;
+		s->we += (size_t)r;
+	}
+	return (int64_t)(s->we - s->ws);
+}
+
+const uint8_t *et_src_data(const et_src *s)
+{
+	return s->w + s->ws;
+}
+
+size_t et_src_avail(const et_src *s)
+{
+	return s->we - s->ws;
+}
+
+void et_src_consume(et_src *s, size_t n)
+{
+	s->ws += n;
+	s->woff += n;
+}
+
+uint64_t et_src_offset(const et_src *s)
+{
+	return s->woff;
+}
+
+int et_src_sniff_container(et_src *s, et_src_mode *mode, et_error *e)
+{
+	for (;;) {
+		int64_t a = file_fill(s, 16, e);
+		if (a < 0)
+			return -1;
+		const uint8_t *p = s->fbuf + s->fpos;
+		if (a >= 4 && is_skippable(le32(p)) && !at_stream_header(s)) {
+			/* A foreign skippable frame first: skip it and look again. */
+			if (a < 8)
+				return src_fail(s, e, 3, et_src_file_offset(s),
+				                "truncated skippable frame");
+			uint32_t len = le32(p + 4);
+			s->fpos += 8;
+			if (file_skip(s, len, e) < 0)
+				return -1;
+			continue;
+		}
+		if (at_stream_header(s))
+			*mode = ET_SRC_SECTION;
+		else if (a >= 4 && le32(p) == ZSTD_MAGICNUMBER)
+			*mode = ET_SRC_ZSTD;
+		else if (a >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+			*mode = ET_SRC_GZIP;
+		else
+			*mode = ET_SRC_RAW;
+		return 0;
+	}
+}
+
+static void window_reset(et_src *s)
+{
+	s->ws = s->we = 0;
+	s->woff = 0;
+	s->dec_eof = false;
+	s->in_frame = false;
+}
+
+void et_src_set_mode(et_src *s, et_src_mode mode)
+{
+	s->mode = mode;
+	window_reset(s);
+	if ((mode == ET_SRC_ZSTD || mode == ET_SRC_SECTION) && !s->zd)
+		s->zd = ZSTD_createDCtx();
+	if (s->zd)
+		ZSTD_DCtx_reset(s->zd, ZSTD_reset_session_only);
+	if (mode == ET_SRC_GZIP && !s->gz_live) {
+		memset(&s->gz, 0, sizeof s->gz);
+		inflateInit2(&s->gz, 16 + MAX_WBITS);
+		s->gz_live = true;
+	}
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* Parse the section header at the file position into h. */
+static int read_header(et_src *s, et_stream_hdr *h, et_error *e)
+{
+	uint64_t at = et_src_file_offset(s);
+	int64_t a = file_fill(s, 8 + 22 + 255, e);
+	if (a < 0)
+		return -1;
+	const uint8_t *p = s->fbuf + s->fpos;
+	uint32_t plen = le32(p + 4);
+	if (a < 8 + 22 || plen < 22)
+		return src_fail(s, e, 3, at, "truncated stream section header");
+	h->version = le16(p + 16);
+	h->flags = le16(p + 18);
+	h->rank = le32(p + 20);
+	h->world_size = le32(p + 24);
+	uint16_t nlen = le16(p + 28);
+	if (h->version != ET_STREAM_VERSION) {
+		char what[96];
+		snprintf(what, sizeof what, "stream header version %u, expected %u", h->version,
+		         ET_STREAM_VERSION);
+		return src_fail(s, e, 3, at, what);
+	}
+	if (nlen > 255 || 22u + nlen > plen || (uint64_t)a < 8u + 22 + nlen)
+		return src_fail(s, e, 3, at, "stream header: workload name longer than its frame");
+	memcpy(h->name, p + 30, nlen);
+	h->name[nlen] = 0;
+	s->fpos += 8 + 22 + nlen;
+	return file_skip(s, plen - 22u - nlen, e);
+}
+
+int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e)
+{
+	if (s->mode == ET_SRC_SECTION) {
+		/* Drain what the caller left of the previous section. */
+		while (!s->dec_eof) {
+			s->ws = s->we;
+			if (et_src_fill(s, WIN_CHUNK, e) < 0)
+				return -1;
+		}
+	}
+	int64_t a = file_fill(s, 16, e);
+	if (a < 0)
+		return -1;
+	if (a == 0)
+		return 0;
+	if (!at_stream_header(s)) {
+		/* Foreign skippable frames between sections are allowed. */
+		if (a >= 8 && is_skippable(le32(s->fbuf + s->fpos))) {
+			uint32_t len = le32(s->fbuf + s->fpos + 4);
+			s->fpos += 8;
+			if (file_skip(s, len, e) < 0)
+				return -1;
+			return et_src_next_section(s, h, e);
+		}
+		return src_fail(s, e, 3, et_src_file_offset(s),
+		                "expected an ETSTREAM section header");
+	}
+	if (read_header(s, h, e) < 0)
+		return -1;
+	et_src_set_mode(s, ET_SRC_SECTION);
+	return 1;
+}
+
+bool et_src_file_at_end(et_src *s, et_error *e)
+{
+	int64_t a = file_fill(s, 1, e);
+	return a == 0;
+}

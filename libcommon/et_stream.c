@@ -1,0 +1,113 @@
+#include "et_stream.h"
+#include "et_buf.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+struct et_stream_writer {
+	FILE *out;
+	ZSTD_CCtx *cc;
+	uint8_t *obuf;
+	size_t ocap;
+	int in_rank;
+};
+
+static void put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put_le32(uint8_t *p, uint32_t v)
+{
+	put_le16(p, (uint16_t)v);
+	put_le16(p + 2, (uint16_t)(v >> 16));
+}
+
+size_t et_stream_header_encode(uint8_t *buf, uint32_t rank, uint32_t world, const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n > 255)
+		n = 255;
+	memcpy(buf, "ETSTREAM", 8);
+	put_le16(buf + 8, ET_STREAM_VERSION);
+	put_le16(buf + 10, 0);
+	put_le32(buf + 12, rank);
+	put_le32(buf + 16, world);
+	put_le16(buf + 20, (uint16_t)n);
+	if (n)
+		memcpy(buf + 22, name, n);
+	return 22 + n;
+}
+
+et_stream_writer *et_stream_writer_new(FILE *out, int level, int threads)
+{
+	et_stream_writer *w = et_xcalloc(1, sizeof *w);
+	w->out = out;
+	w->cc = ZSTD_createCCtx();
+	ZSTD_CCtx_setParameter(w->cc, ZSTD_c_compressionLevel, level);
+	ZSTD_CCtx_setParameter(w->cc, ZSTD_c_checksumFlag, 1);
+	if (threads > 0)
+		ZSTD_CCtx_setParameter(w->cc, ZSTD_c_nbWorkers, threads);
+	w->ocap = ZSTD_CStreamOutSize();
+	w->obuf = et_xmalloc(w->ocap);
+	return w;
+}
+
+void et_stream_writer_free(et_stream_writer *w)
+{
+	if (!w)
+		return;
+	ZSTD_freeCCtx(w->cc);
+	free(w->obuf);
+	free(w);
+}
+
+static int write_out(et_stream_writer *w, const void *p, size_t n, et_error *e)
+{
+	if (n && fwrite(p, 1, n, w->out) != n)
+		return et_fail(e, 4, "write error: %s", strerror(errno));
+	return 0;
+}
+
+int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
+                         et_error *e)
+{
+	uint8_t frame[8 + 22 + 255];
+	size_t n = et_stream_header_encode(frame + 8, rank, world, name);
+	put_le32(frame, ET_STREAM_MAGIC);
+	put_le32(frame + 4, (uint32_t)n);
+	w->in_rank = 1;
+	ZSTD_CCtx_reset(w->cc, ZSTD_reset_session_only);
+	return write_out(w, frame, 8 + n, e);
+}
+
+static int compress(et_stream_writer *w, const void *p, size_t n, ZSTD_EndDirective mode,
+                    et_error *e)
+{
+	ZSTD_inBuffer in = {p, n, 0};
+	for (;;) {
+		ZSTD_outBuffer out = {w->obuf, w->ocap, 0};
+		size_t left = ZSTD_compressStream2(w->cc, &out, &in, mode);
+		if (ZSTD_isError(left))
+			return et_fail(e, 4, "zstd compression failed: %s",
+			               ZSTD_getErrorName(left));
+		if (write_out(w, w->obuf, out.pos, e) < 0)
+			return -1;
+		if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size)
+			return 0;
+	}
+}
+
+int et_stream_write(et_stream_writer *w, const void *p, size_t n, et_error *e)
+{
+	return compress(w, p, n, ZSTD_e_continue, e);
+}
+
+int et_stream_end_rank(et_stream_writer *w, et_error *e)
+{
+	w->in_rank = 0;
+	return compress(w, "", 0, ZSTD_e_end, e);
+}
