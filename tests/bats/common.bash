@@ -1,0 +1,28 @@
+# Shared set-up of the bats suites: assertion libraries, paths, a scratch
+# directory per test, and (with ETKIT_VALGRIND=1) every tool run under
+# valgrind, failing the test on any error or leak.
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+REPO="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
+DATA="$REPO/tests/data"
+MB="$DATA/astra-sim/workload/microbenchmarks"
+
+setup() {
+	T="$BATS_TEST_TMPDIR"
+	if [ -n "${ETKIT_VALGRIND:-}" ]; then
+		mkdir -p "$T/vg"
+		for tool in "${ETKIT_BIN:?}"/*; do
+			printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "%s" "$@"\n' \
+				"$tool" >"$T/vg/$(basename "$tool")"
+			chmod +x "$T/vg/$(basename "$tool")"
+		done
+		PATH="$T/vg:$PATH"
+	fi
+	cd "$T"
+}
+
+# hex of bytes [off, off+n) of a file, as "aa bb cc"
+hexbytes() {
+	od -An -v -tx1 -j "$2" -N "$3" "$1" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'
+}

@@ -1,0 +1,255 @@
+#!/usr/bin/env bats
+# et-convert: formats, round trips on every corpus ET, and every error path.
+load common
+
+corpus_ets() {
+	ls "$MB"/*/*/*.et "$DATA"/chakra-generator/*.et
+}
+
+@test "ET -> stream -> ET is byte-identical for every corpus ET" {
+	for f in $(corpus_ets); do
+		et-convert "$f" -o a.etz
+		et-convert --to et a.etz -o b.et
+		cmp "$f" b.et
+	done
+}
+
+@test "zstd -dc of a one-rank stream is the raw ET; zstd -t accepts it" {
+	f="$MB/all_reduce/8npus_1MB/all_reduce.3.et"
+	et-convert "$f" -o a.etz
+	zstd -dcq a.etz | cmp - "$f"
+	zstd -tq a.etz
+}
+
+@test "chakra.0.et.gz (gzip input) survives stream and ET round trips" {
+	zcat "$DATA/chakra-et/chakra.0.et.gz" >c.et
+	et-convert "$DATA/chakra-et/chakra.0.et.gz" -o c.etz
+	et-convert --to et c.etz -o c2.et
+	cmp c.et c2.et
+	zstd -q c.et -o c.et.zst
+	et-convert --to et c.et.zst -o c3.et
+	cmp c.et c3.et
+}
+
+@test "reference converter outputs survive the stream round trip" {
+	for f in "$DATA"/reference/*.et.zst; do
+		zstd -dcq "$f" >ref.et
+		et-convert ref.et | et-convert --to et -o back.et
+		cmp ref.et back.et
+	done
+}
+
+@test "stream header carries rank, world size and name (bytes checked)" {
+	et-convert --set-rank 5 --world 9 --name resnet "$MB/all_reduce/4npus_1MB/all_reduce.0.et" -o a.etz
+	# skippable magic 5e 2a 4d 18, payload length 28, ETSTREAM, v1, flags 0
+	assert_equal "$(hexbytes a.etz 0 8)" "5e 2a 4d 18 1c 00 00 00"
+	assert_equal "$(head -c 16 a.etz | tail -c 8)" "ETSTREAM"
+	assert_equal "$(hexbytes a.etz 16 14)" "01 00 00 00 05 00 00 00 09 00 00 00 06 00"
+	assert_equal "$(head -c 36 a.etz | tail -c 6)" "resnet"
+	# then an ordinary zstd frame
+	assert_equal "$(hexbytes a.etz 36 4)" "28 b5 2f fd"
+}
+
+@test "a PREFIX set is read rank by rank; --split writes it back identically" {
+	et-convert "$MB/all_reduce/8npus_1MB/all_reduce" -o set.etz
+	run et-convert --to jsonl set.etz
+	assert_success
+	for r in 0 1 2 3 4 5 6 7; do
+		assert_line --regexp "^\{\"rank\":$r,\"world_size\":8,"
+	done
+	mkdir out
+	et-convert --to et --split out/ar set.etz
+	for r in 0 1 2 3 4 5 6 7; do cmp "$MB/all_reduce/8npus_1MB/all_reduce.$r.et" "out/ar.$r.et"; done
+	[ ! -e out/ar.8.et ]
+}
+
+@test "the rank of a header-less file comes from PREFIX.N.et, else --set-rank, else 0" {
+	et-convert "$MB/all_gather/4npus_1MB/all_gather.2.et" | et-convert --to jsonl | head -1 >h1
+	grep -q '^{"rank":2,' h1
+	cp "$MB/all_gather/4npus_1MB/all_gather.2.et" plain
+	et-convert plain | et-convert --to jsonl | head -1 | grep -q '^{"rank":0,'
+	et-convert --set-rank 7 plain | et-convert --to jsonl | head -1 | grep -q '^{"rank":7,'
+}
+
+@test "cat of two streams is read as their union" {
+	et-convert "$MB/all_to_all/4npus_1MB/all_to_all.0.et" -o a.etz
+	et-convert "$MB/all_to_all/4npus_1MB/all_to_all.1.et" -o b.etz
+	cat a.etz b.etz >ab.etz
+	mkdir s
+	et-convert --to et --split s/x ab.etz
+	cmp s/x.0.et "$MB/all_to_all/4npus_1MB/all_to_all.0.et"
+	cmp s/x.1.et "$MB/all_to_all/4npus_1MB/all_to_all.1.et"
+}
+
+@test "--ranks selects ranks; --to et of one selected rank" {
+	et-convert "$MB/reduce_scatter/16npus_1MB/reduce_scatter" -o rs.etz
+	et-convert --ranks 11 --to et rs.etz -o r11.et
+	cmp r11.et "$MB/reduce_scatter/16npus_1MB/reduce_scatter.11.et"
+	run et-convert --ranks 2-3,9 --to jsonl rs.etz
+	assert_success
+	assert_equal "$(grep -c '"world_size"' <<<"$output")" 3
+}
+
+@test "several inputs on the command line and from stdin" {
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce.0.et" "$MB/all_reduce/4npus_1MB/all_reduce.1.et" -o two.etz
+	et-convert - <two.etz >same.etz
+	cmp two.etz same.etz
+}
+
+@test "duplicate rank is an error (exit 3), never merged" {
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce.0.et" -o a.etz
+	cat a.etz a.etz >aa.etz
+	run et-convert aa.etz -o out.etz
+	assert_failure 3
+	assert_output "et-convert: aa.etz: rank 0 appears twice in the input"
+	[ ! -e out.etz ]
+}
+
+@test "--world N requires every per-rank file (exit 4, names the missing one)" {
+	mkdir p
+	cp "$MB/all_reduce/4npus_1MB/all_reduce.0.et" p/ar.0.et
+	cp "$MB/all_reduce/4npus_1MB/all_reduce.1.et" p/ar.1.et
+	run et-convert --world 3 p/ar -o out.etz
+	assert_failure 4
+	assert_output --partial "p/ar.2.et: missing per-rank file of a 3-rank set"
+	# without --world the set is the files that exist
+	et-convert p/ar -o two.etz
+	assert_equal "$(et-convert --to jsonl two.etz | grep -c world_size)" 2
+}
+
+@test "truncated message: exit 3 with rank and byte offset, no output file" {
+	f="$MB/all_reduce/4npus_1MB/all_reduce.0.et"
+	size=$(stat -c %s "$f")
+	head -c $((size - 3)) "$f" >trunc.0.et
+	run et-convert trunc.0.et -o out.etz
+	assert_failure 3
+	assert_output --regexp "^et-convert: trunc.0.et: rank 0: byte [0-9]+: truncated message: length [0-9]+, [0-9]+ bytes left$"
+	[ ! -e out.etz ]
+	[ -z "$(ls -A | grep -v '^trunc')" ]
+}
+
+@test "bad varint length prefix: exit 3 at byte 0" {
+	printf '\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01' >bad.et
+	run et-convert bad.et -o out.etz
+	assert_failure 3
+	assert_output "et-convert: bad.et: rank 0: byte 0: bad varint length prefix"
+}
+
+@test "oversize length is refused before any allocation (--max-msg)" {
+	# length prefix 2^42 (six continuation bytes, then 0x01) with 3 bytes of data
+	printf '\x80\x80\x80\x80\x80\x80\x01abc' >huge.et
+	run et-convert huge.et -o out.etz
+	assert_failure 3
+	assert_output --partial "byte 0: message length 4398046511104 exceeds the limit of 268435456 bytes"
+	f="$MB/all_reduce/4npus_1MB/all_reduce.0.et"
+	run et-convert --max-msg 16 "$f" -o out.etz
+	assert_failure 3
+	assert_output --partial "exceeds the limit of 16 bytes"
+}
+
+@test "a length prefix larger than the data: truncated, not allocated" {
+	printf '\xff\xff\xff\x7fxyz' >big.et
+	run et-convert big.et -o out.etz
+	assert_failure 3
+	assert_output --partial "byte 0: truncated message: length 268435455, 3 bytes left"
+}
+
+@test "corrupt zstd data in a stream: exit 3 naming the byte" {
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce.0.et" -o a.etz
+	size=$(stat -c %s a.etz)
+	# flip bytes in the middle of the compressed block
+	cp a.etz bad.etz
+	printf '\x00\x00\x00\x00\x00\x00' | dd of=bad.etz bs=1 seek=$((size - 20)) conv=notrunc 2>/dev/null
+	run et-convert --to et bad.etz -o out.et
+	assert_failure 3
+	assert_output --regexp "^et-convert: bad.etz: rank 0: byte [0-9]+: (corrupt zstd data|truncated)"
+	[ ! -e out.et ]
+}
+
+@test "truncated zstd frame: exit 3" {
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce.0.et" -o a.etz
+	head -c $(($(stat -c %s a.etz) - 5)) a.etz >t.etz
+	run et-convert --to et t.etz -o out.et
+	assert_failure 3
+	assert_output --regexp "byte [0-9]+: truncated zstd frame"
+}
+
+@test "wrong stream header version: exit 3" {
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce.0.et" -o a.etz
+	cp a.etz v2.etz
+	printf '\x02' | dd of=v2.etz bs=1 seek=16 conv=notrunc 2>/dev/null
+	run et-convert --to et v2.etz
+	assert_failure 3
+	assert_output "et-convert: v2.etz: byte 0: stream header version 2, expected 1"
+}
+
+@test "--from stream on a non-stream is an error; foreign skippable frames are skipped" {
+	f="$MB/all_reduce/4npus_1MB/all_reduce.0.et"
+	run et-convert --from stream "$f"
+	assert_failure 3
+	assert_output --partial "not an ET stream"
+	et-convert "$f" -o a.etz
+	# a foreign skippable frame (magic 0x184D2A50, 4 payload bytes) in front
+	{ printf '\x50\x2a\x4d\x18\x04\x00\x00\x00abcd'; cat a.etz; } >skip.etz
+	et-convert --to et skip.etz -o back.et
+	cmp back.et "$f"
+}
+
+@test "a GlobalMetadata that does not parse is an error; an empty ET too" {
+	printf '\x02\x08\x01' >nometa.et
+	run et-convert nometa.et -o o.etz
+	assert_failure 3
+	assert_output "et-convert: nometa.et: rank 0: byte 0: GlobalMetadata does not parse"
+	: >empty.et
+	run et-convert empty.et -o o.etz
+	assert_failure 3
+	assert_output --partial "empty ET: expected a GlobalMetadata message"
+}
+
+@test "binary output to a terminal is refused (exit 2)" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	f="$MB/all_reduce/4npus_1MB/all_reduce.0.et"
+	run script -qec "$(command -v et-convert) $f" /dev/null
+	assert_failure 2
+	assert_output --partial "refusing to write binary output to a terminal"
+}
+
+@test "usage errors exit 2; --help and --version exit 0" {
+	run et-convert --to xml
+	assert_failure 2
+	assert_output --partial "--to: unknown format 'xml'"
+	run et-convert --bogus
+	assert_failure 2
+	run et-convert --split p --to json
+	assert_failure 2
+	run et-convert --level 99
+	assert_failure 2
+	run et-convert --help
+	assert_success
+	assert_output --partial "Usage: et-convert"
+	run et-convert --version
+	assert_success
+	assert_output --regexp "^et-convert \(etkit\) [0-9]+\.[0-9]+\.[0-9]+$"
+}
+
+@test "missing input file: exit 4" {
+	run et-convert nonexistent.et
+	assert_failure 4
+	assert_output "et-convert: nonexistent.et: no such file (nor a per-rank set nonexistent.et.N.et)"
+}
+
+@test "--to et of a multi-rank input without --split is a usage error, no output" {
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce" -o set.etz
+	run et-convert --to et set.etz -o one.et
+	assert_failure 2
+	[ ! -e one.et ]
+}
+
+@test "stream level and threads options give streams that read back the same" {
+	f="$MB/all_to_all/16npus_1MB/all_to_all"
+	et-convert -l 19 "$f" -o a.etz
+	et-convert -T 2 "$f" -o b.etz
+	et-convert --to jsonl a.etz >a.jsonl
+	et-convert --to jsonl b.etz >b.jsonl
+	cmp a.jsonl b.jsonl
+}
