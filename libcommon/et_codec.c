@@ -58,6 +58,23 @@ static void encode_msg(const ProtobufCMessage *m, et_buf *out)
 	out->len += protobuf_c_message_pack(m, out->data + out->len);
 }
 
+static void pack_msg(const ProtobufCMessage *m, et_buf *out)
+{
+	size_t n = protobuf_c_message_get_packed_size(m);
+	et_buf_reserve(out, n);
+	out->len += protobuf_c_message_pack(m, out->data + out->len);
+}
+
+void et_node_pack(const et_node *n, et_buf *out)
+{
+	pack_msg(&n->base, out);
+}
+
+void et_meta_pack(const et_meta *m, et_buf *out)
+{
+	pack_msg(&m->base, out);
+}
+
 void et_node_encode(const et_node *n, et_buf *out)
 {
 	encode_msg(&n->base, out);

@@ -26,6 +26,9 @@ et_meta *et_meta_decode(et_arena *a, const uint8_t *p, size_t n);
 /* Append varint(len) + canonical bytes of the message to out. */
 void et_node_encode(const et_node *n, et_buf *out);
 void et_meta_encode(const et_meta *m, et_buf *out);
+/* Append the canonical bytes without the length prefix. */
+void et_node_pack(const et_node *n, et_buf *out);
+void et_meta_pack(const et_meta *m, et_buf *out);
 /* Append varint(n) + p[0..n) (a message that is already encoded). */
 void et_frame_put(et_buf *out, const uint8_t *p, size_t n);
 

@@ -5,11 +5,13 @@
 #include "et_err.h"
 #include "et_input.h"
 #include "et_progress.h"
+#include "pt_run.h"
 #include "sink.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char usage[] =
     "Usage: et-convert [OPTIONS] [INPUT...]\n"
@@ -18,7 +20,7 @@ static const char usage[] =
     "our JSON or JSONL, or - for stdin (the default).\n"
     "\n"
     "  -t, --to FORMAT      stream (default), et, json, jsonl, jsonizer\n"
-    "  -f, --from FORMAT    skip sniffing: stream, et, json\n"
+    "  -f, --from FORMAT    skip sniffing: stream, et, json, pytorch\n"
     "      --split PREFIX   with --to et: write PREFIX.<rank>.et per rank\n"
     "      --ranks LIST     only these ranks (e.g. 0-3,7)\n"
     "      --set-rank N     rank of a header-less single-rank input\n"
@@ -28,6 +30,16 @@ static const char usage[] =
     "  -l, --level N        zstd level of stream output (1-19, default 3)\n"
     "  -T, --threads N      zstd worker threads (default 0: compress inline)\n"
     "      --max-msg SIZE   per-message size limit (default 256M)\n"
+    "\n"
+    "PyTorch execution traces (host ET JSON, optionally with Kineto traces):\n"
+    "  -k, --kineto FILE    Kineto trace of the host trace (repeatable; paired by\n"
+    "                       the number in the file names, else by order)\n"
+    "      --compat chakra  byte-identical to chakra_converter 1.0.0\n"
+    "      --for astra-sim  leave out what ASTRA-sim aborts on\n"
+    "      --write-comm-groups FILE  ASTRA-sim comm-group JSON of the process groups\n"
+    "      --allow-unlinked convert host-only when the Kineto trace does not match\n"
+    "      --force-schema   try a host trace of an unknown schema\n"
+    "  -v, --verbose        linking coverage and other details on stderr\n"
     "  -o, --output FILE    write FILE (atomically) instead of stdout\n"
     "  -q, --quiet          no progress on stderr\n"
     "      --progress       progress on stderr even when it is not a terminal\n"
@@ -44,6 +56,11 @@ enum {
 	OPT_WORLD,
 	OPT_NAME,
 	OPT_MAX_MSG,
+	OPT_COMPAT,
+	OPT_FOR,
+	OPT_COMM_GROUPS,
+	OPT_ALLOW_UNLINKED,
+	OPT_FORCE_SCHEMA,
 };
 
 static const struct option longopts[] = {
@@ -57,6 +74,13 @@ static const struct option longopts[] = {
     {"level", required_argument, 0, 'l'},
     {"threads", required_argument, 0, 'T'},
     {"max-msg", required_argument, 0, OPT_MAX_MSG},
+    {"kineto", required_argument, 0, 'k'},
+    {"compat", required_argument, 0, OPT_COMPAT},
+    {"for", required_argument, 0, OPT_FOR},
+    {"write-comm-groups", required_argument, 0, OPT_COMM_GROUPS},
+    {"allow-unlinked", no_argument, 0, OPT_ALLOW_UNLINKED},
+    {"force-schema", no_argument, 0, OPT_FORCE_SCHEMA},
+    {"verbose", no_argument, 0, 'v'},
     ET_CLI_COMMON_OPTS,
 };
 
@@ -66,6 +90,10 @@ typedef struct conf {
 	sink_opts out;
 	sink_kind to;
 	et_ranklist ranks;
+	pt_opts pt;
+	bool pytorch; /* --from pytorch */
+	const char **kineto;
+	int nkineto;
 } conf;
 
 static void parse_args(conf *c, int argc, char **argv)
@@ -75,7 +103,7 @@ static void parse_args(conf *c, int argc, char **argv)
 	c->out.level = 3;
 	c->to = SINK_STREAM;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "t:f:l:T:" ET_CLI_COMMON_SHORT, longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "t:f:l:T:k:v" ET_CLI_COMMON_SHORT, longopts, NULL)) !=
 	       -1) {
 		if (et_cli_common(&c->cli, opt, optarg))
 			continue;
@@ -92,12 +120,38 @@ static void parse_args(conf *c, int argc, char **argv)
 		}
 		case 'f':
 			c->in.format = et_format_parse(optarg);
-			if ((int)c->in.format < 0 || c->in.format == ET_FMT_PYTORCH ||
-			    c->in.format == ET_FMT_KINETO)
+			if ((int)c->in.format < 0 || c->in.format == ET_FMT_KINETO)
 				et_cli_usage_error(&c->cli,
 				                   "--from: unknown format '%s' (stream, et, "
-				                   "json)",
+				                   "json, pytorch)",
 				                   optarg);
+			c->pytorch = c->in.format == ET_FMT_PYTORCH;
+			break;
+		case 'k':
+			c->kineto = et_xrealloc(c->kineto, (size_t)(c->nkineto + 1) * sizeof *c->kineto);
+			c->kineto[c->nkineto++] = optarg;
+			break;
+		case OPT_COMPAT:
+			if (strcmp(optarg, "chakra") != 0)
+				et_cli_usage_error(&c->cli, "--compat: only 'chakra' is known");
+			c->pt.compat = true;
+			break;
+		case OPT_FOR:
+			if (strcmp(optarg, "astra-sim") != 0)
+				et_cli_usage_error(&c->cli, "--for: only 'astra-sim' is known");
+			c->pt.for_astra = true;
+			break;
+		case OPT_COMM_GROUPS:
+			c->pt.comm_groups_out = optarg;
+			break;
+		case OPT_ALLOW_UNLINKED:
+			c->pt.allow_unlinked = true;
+			break;
+		case OPT_FORCE_SCHEMA:
+			c->pt.force_schema = true;
+			break;
+		case 'v':
+			c->pt.verbose++;
 			break;
 		case OPT_SPLIT:
 			c->out.split = optarg;
@@ -140,6 +194,24 @@ static void parse_args(conf *c, int argc, char **argv)
 	if (c->out.split && c->cli.output)
 		et_cli_usage_error(&c->cli, "--split and -o exclude each other");
 	c->out.output = c->cli.output;
+	if (c->pt.compat && c->pt.for_astra)
+		et_cli_usage_error(&c->cli, "--compat chakra and --for astra-sim exclude each other");
+}
+
+/* PyTorch input: forced, or every input (or the first, for a directory)
+ * sniffs as a host or Kineto trace. */
+static bool is_pytorch(conf *c, int argc, char **argv)
+{
+	if (c->pytorch || c->nkineto)
+		return true;
+	if (c->in.format != ET_FMT_AUTO || argc == 0)
+		return false;
+	struct stat st;
+	if (stat(argv[0], &st) == 0 && S_ISDIR(st.st_mode))
+		return true;
+	et_error e;
+	int k = pt_sniff(argv[0], &e);
+	return k == PT_KIND_HOST || k == PT_KIND_KINETO;
 }
 
 /* Copy one rank from the input to the sink. */
@@ -161,8 +233,26 @@ static int convert_rank(et_input *in, sink *s, const et_rank_info *ri, et_progre
 	return r < 0 ? -1 : sink_end(s, e);
 }
 
+static int run_pytorch(conf *c, int argc, char **argv, et_error *e)
+{
+	if (c->ranks.n)
+		return et_fail(e, 2, "--ranks does not apply to PyTorch input");
+	sink *s = sink_open(c->to, &c->out, e);
+	if (!s)
+		return -1;
+	int r = pt_run(argc, argv, c->kineto, c->nkineto, c->in.set_rank, &c->pt, s, e);
+	et_error e2;
+	if (sink_close(s, r == 0, &e2) < 0 && r == 0) {
+		*e = e2;
+		r = -1;
+	}
+	return r;
+}
+
 static int run(conf *c, int argc, char **argv, et_error *e)
 {
+	if (is_pytorch(c, argc, argv))
+		return run_pytorch(c, argc, argv, e);
 	et_input *in;
 	if (et_input_open(&in, argc, argv, &c->in, e) < 0) {
 		et_input_close(in);
@@ -202,6 +292,7 @@ int main(int argc, char **argv)
 	et_error e = {0};
 	int r = run(&c, argc - optind, argv + optind, &e);
 	et_ranklist_free(&c.ranks);
+	free(c.kineto);
 	if (r < 0) {
 		et_err_print(&e);
 		return e.code ? e.code : 3;

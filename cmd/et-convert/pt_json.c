@@ -1,0 +1,138 @@
+#include "pt_json.h"
+#include "et_jsonscan.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int pj_next_member(const char *t, size_t len, size_t *pos, pj_span *key, pj_span *val, size_t *bad)
+{
+	size_t i = *pos;
+	if (i == 0) {
+		i = et_jsonscan_ws(t, len, 0);
+		if (i >= len || t[i] != '{')
+			goto fail;
+		i = et_jsonscan_ws(t, len, i + 1);
+		if (i < len && t[i] == '}')
+			return *pos = len, 0;
+	} else {
+		i = et_jsonscan_ws(t, len, i);
+		if (i >= len)
+			goto fail;
+		if (t[i] == '}')
+			return *pos = len, 0;
+		if (t[i] != ',')
+			goto fail;
+		i = et_jsonscan_ws(t, len, i + 1);
+	}
+	if (i >= len || t[i] != '"')
+		goto fail;
+	size_t kend = et_jsonscan_value_end(t, len, i);
+	if (kend == 0 || kend == (size_t)-1)
+		goto fail;
+	*key = (pj_span){t + i + 1, kend - i - 2};
+	i = et_jsonscan_ws(t, len, kend);
+	if (i >= len || t[i] != ':')
+		goto fail;
+	i = et_jsonscan_ws(t, len, i + 1);
+	size_t vend = et_jsonscan_value_end(t, len, i);
+	if (vend == 0 && i < len) /* a scalar that ends the text cannot: '}' follows */
+		goto fail;
+	if (vend == (size_t)-1 || i >= len)
+		goto fail;
+	*val = (pj_span){t + i, vend - i};
+	*pos = vend;
+	return 1;
+fail:
+	*bad = i;
+	return -1;
+}
+
+bool pj_key_is(pj_span k, const char *s)
+{
+	size_t n = strlen(s);
+	return k.n == n && memcmp(k.p, s, n) == 0;
+}
+
+bool pj_is_null(pj_span v)
+{
+	return v.n == 4 && memcmp(v.p, "null", 4) == 0;
+}
+
+bool pj_int(pj_span v, int64_t *out)
+{
+	char tmp[32];
+	if (v.n >= 2 && v.p[0] == '"') {
+		v.p++;
+		v.n -= 2;
+	}
+	if (v.n == 0 || v.n >= sizeof tmp)
+		return false;
+	memcpy(tmp, v.p, v.n);
+	tmp[v.n] = 0;
+	char *end;
+	errno = 0;
+	long long x = strtoll(tmp, &end, 10);
+	if (errno == ERANGE && tmp[0] != '-') {
+		/* uint64 beyond int64: keep the bits, as protobuf's int64 would */
+		errno = 0;
+		x = (long long)strtoull(tmp, &end, 10);
+	}
+	if (errno || *end) {
+		/* 3.0 is an integer too (Kineto writes some ids as floats) */
+		double d = strtod(tmp, &end);
+		if (*end || d != (double)(long long)d)
+			return false;
+		x = (long long)d;
+	}
+	*out = x;
+	return true;
+}
+
+bool pj_double(pj_span v, double *out)
+{
+	char tmp[64];
+	if (v.n == 0 || v.n >= sizeof tmp || v.p[0] == '"')
+		return false;
+	memcpy(tmp, v.p, v.n);
+	tmp[v.n] = 0;
+	char *end;
+	*out = strtod(tmp, &end);
+	return *end == 0;
+}
+
+bool pj_string(pj_span v, et_buf *out)
+{
+	out->len = 0;
+	if (v.n < 2 || v.p[0] != '"')
+		return false;
+	if (!memchr(v.p, '\\', v.n)) {
+		et_buf_append(out, v.p + 1, v.n - 2);
+		et_buf_putc(out, 0);
+		return true;
+	}
+	cJSON *s = cJSON_ParseWithLength(v.p, v.n);
+	bool ok = s && cJSON_IsString(s);
+	if (ok)
+		et_buf_append(out, s->valuestring, strlen(s->valuestring) + 1);
+	cJSON_Delete(s);
+	return ok;
+}
+
+cJSON *pj_tree(pj_span v, et_buf *scratch)
+{
+	scratch->len = 0;
+	et_jsonscan_quote_numbers(v.p, v.n, scratch);
+	return cJSON_ParseWithLength((const char *)scratch->data, scratch->len);
+}
+
+bool pj_cjson_int(const cJSON *v, int64_t *out)
+{
+	if (cJSON_IsNumber(v)) {
+		*out = (int64_t)v->valuedouble;
+		return v->valuedouble == (double)*out;
+	}
+	if (cJSON_IsString(v))
+		return pj_int((pj_span){v->valuestring, strlen(v->valuestring)}, out);
+	return false;
+}

@@ -1,0 +1,181 @@
+#include "pt_run.h"
+#include "et_src.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int pt_sniff(const char *path, et_error *e)
+{
+	et_src *s;
+	if (et_src_open(&s, path, e) < 0)
+		return -1;
+	et_src_mode mode;
+	int kind = PT_KIND_OTHER;
+	if (et_src_sniff_container(s, &mode, e) < 0) {
+		et_src_close(s);
+		return -1;
+	}
+	if (mode != ET_SRC_SECTION) {
+		et_src_set_mode(s, mode);
+		int64_t a = et_src_fill(s, 1 << 16, e);
+		if (a < 0) {
+			et_src_close(s);
+			return -1;
+		}
+		char head[1 << 12];
+		size_t n = (size_t)a < sizeof head - 1 ? (size_t)a : sizeof head - 1;
+		memcpy(head, et_src_data(s), n);
+		head[n] = 0;
+		size_t i = strspn(head, " \t\r\n");
+		if (head[i] == '{' && strstr(head, "\"traceEvents\""))
+			kind = PT_KIND_KINETO;
+		else if (head[i] == '[' && strstr(head, "\"ph\""))
+			kind = PT_KIND_KINETO; /* a bare chrome-trace event array */
+		else if (head[i] == '{' && strstr(head, "\"schema\""))
+			kind = PT_KIND_HOST;
+	}
+	et_src_close(s);
+	return kind;
+}
+
+/* The number in a name like host_et.3.json.gz or kineto_3.json, or -1. */
+static int64_t name_number(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	int64_t v = -1;
+	for (const char *p = base; *p; p++)
+		if (*p >= '0' && *p <= '9' && (p == base || p[-1] < '0' || p[-1] > '9')) {
+			char *end;
+			long long x = strtoll(p, &end, 10);
+			/* only the last number before the extensions counts */
+			if (strncmp(end, ".json", 5) == 0 || *end == 0)
+				v = x;
+		}
+	return v;
+}
+
+typedef struct flist {
+	char **v;
+	int n;
+} flist;
+
+static void flist_add(flist *f, const char *s)
+{
+	f->v = et_xrealloc(f->v, (size_t)(f->n + 1) * sizeof *f->v);
+	f->v[f->n++] = et_xstrdup(s);
+}
+
+static void flist_free(flist *f)
+{
+	for (int i = 0; i < f->n; i++)
+		free(f->v[i]);
+	free(f->v);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Classify one argument (a file or a directory of traces). */
+static int classify(const char *path, flist *host, flist *kin, et_error *e)
+{
+	struct stat st;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		DIR *d = opendir(path);
+		if (!d)
+			return et_fail(e, 4, "%s: cannot read directory", path);
+		flist names = {0};
+		struct dirent *de;
+		while ((de = readdir(d)))
+			if (de->d_name[0] != '.')
+				flist_add(&names, de->d_name);
+		closedir(d);
+		qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
+		int r = 0;
+		for (int i = 0; i < names.n && r == 0; i++) {
+			char full[4096];
+			snprintf(full, sizeof full, "%s/%s", path, names.v[i]);
+			int k = strstr(names.v[i], ".json") ? pt_sniff(full, e) : PT_KIND_OTHER;
+			if (k < 0)
+				r = -1;
+			else if (k == PT_KIND_HOST)
+				flist_add(host, full);
+			else if (k == PT_KIND_KINETO)
+				flist_add(kin, full);
+		}
+		flist_free(&names);
+		return r;
+	}
+	int k = pt_sniff(path, e);
+	if (k < 0)
+		return -1;
+	if (k == PT_KIND_OTHER)
+		return et_fail(e, 3, "%s: not a PyTorch host or Kineto trace", path);
+	flist_add(k == PT_KIND_HOST ? host : kin, path);
+	return 0;
+}
+
+static int convert_one(const char *host, const char *kin, uint32_t rank, uint32_t world,
+		       const pt_opts *o, sink *s, et_error *e)
+{
+	pt_trace t;
+	int r = pt_parse(&t, host, o, e);
+	if (r == 0 && o->compat && t.legacy)
+		r = et_fail(e, 3, "%s: --compat chakra: chakra_converter rejects schema %s "
+				  "(convert without --compat)", host, t.schema);
+	if (r == 0 && kin)
+		r = pt_link_kineto(&t, kin, o, e);
+	et_rank_info ri;
+	memset(&ri, 0, sizeof ri);
+	ri.rank = rank;
+	ri.world_size = world;
+	ri.input = host;
+	ri.format = ET_FMT_PYTORCH;
+	if (r == 0)
+		r = o->compat ? pt_emit_compat(&t, s, &ri, e) : pt_emit_fixed(&t, s, &ri, o, e);
+	pt_trace_free(&t);
+	return r;
+}
+
+/* Kineto file for host i: same number in the name, else same position. */
+static const char *pair_kineto(const flist *host, const flist *kin, int i)
+{
+	int64_t want = name_number(host->v[i]);
+	if (want >= 0)
+		for (int k = 0; k < kin->n; k++)
+			if (name_number(kin->v[k]) == want)
+				return kin->v[k];
+	return i < kin->n && kin->n == host->n ? kin->v[i] : NULL;
+}
+
+int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto, int64_t set_rank,
+	   const pt_opts *o, sink *s, et_error *e)
+{
+	flist host = {0}, kin = {0};
+	int r = 0;
+	for (int i = 0; i < argc && r == 0; i++)
+		r = classify(argv[i], &host, &kin, e);
+	for (int i = 0; i < nkineto && r == 0; i++)
+		r = classify(kineto[i], &host, &kin, e);
+	if (r == 0 && host.n == 0)
+		r = et_fail(e, 2, "no PyTorch host execution trace among the inputs");
+	if (r == 0 && set_rank >= 0 && host.n > 1)
+		r = et_fail(e, 2, "--set-rank needs a single host trace (%d given)", host.n);
+	if (r == 0 && kin.n > 0 && kin.n != host.n)
+		r = et_fail(e, 2, "%d host traces but %d Kineto traces", host.n, kin.n);
+	for (int i = 0; i < host.n && r == 0; i++) {
+		int64_t num = name_number(host.v[i]);
+		int64_t rank = set_rank >= 0 ? set_rank : host.n == 1 ? (num >= 0 ? num : 0)
+						  : num >= 0 ? num : i;
+		r = convert_one(host.v[i], kin.n ? pair_kineto(&host, &kin, i) : NULL,
+				(uint32_t)rank, (uint32_t)host.n, o, s, e);
+	}
+	flist_free(&host);
+	flist_free(&kin);
+	return r;
+}

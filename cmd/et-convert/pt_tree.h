@@ -1,0 +1,38 @@
+/* The call tree of a host trace: children of each node (CSR, ascending id)
+ * and the node classes both conversions share. */
+#ifndef ET_CONVERT_PT_TREE_H
+#define ET_CONVERT_PT_TREE_H
+
+#include "pt.h"
+
+typedef struct pt_tree {
+	uint32_t *off;   /* n+1 offsets into kid */
+	uint32_t *kid;   /* child node indices, ascending id within a parent */
+	int64_t *parent; /* parent node index or -1 */
+} pt_tree;
+
+void pt_tree_build(pt_tree *tr, const pt_trace *t);
+void pt_tree_free(pt_tree *tr);
+
+static inline bool pt_is_gpu(const pt_node *n)
+{
+	return n->cat != PT_NONE;
+}
+bool pt_is_root_name(const char *name);
+bool pt_is_metadata_name(const char *name);
+
+/* Data dependencies under construction: a few per node, kept in order. */
+typedef struct pt_deps {
+	int64_t (*dep)[4];
+	uint8_t *n;
+} pt_deps;
+void pt_deps_init(pt_deps *d, uint32_t n);
+void pt_deps_free(pt_deps *d);
+/* Append id to node i's deps unless present; false if the node is full. */
+bool pt_deps_add(pt_deps *d, uint32_t i, int64_t id);
+
+/* Check the emitted graph (nodes with keep[i]): every data dep names a kept
+ * node, and there is no cycle (printed as a path of names). */
+int pt_check_graph(const pt_trace *t, const bool *keep, const pt_deps *d, et_error *e);
+
+#endif
