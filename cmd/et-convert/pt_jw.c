@@ -1,0 +1,81 @@
+#include "pt_jw.h"
+#include "et_jsonscan.h"
+
+#include <string.h>
+
+int jw_fail(jw *w, size_t at, const char *what)
+{
+	const char *p = (const char *)et_src_data(w->src);
+	uint64_t line = w->line, start = w->line_start, base = et_src_offset(w->src);
+	for (size_t i = 0; i < at; i++)
+		if (p[i] == '\n') {
+			line++;
+			start = base + i + 1;
+		}
+	return et_fail(w->e, 3, "%s: line %llu, column %llu: %s", w->name,
+		       (unsigned long long)line, (unsigned long long)(base + at - start + 1), what);
+}
+
+void jw_consume(jw *w, size_t n)
+{
+	const char *p = (const char *)et_src_data(w->src);
+	uint64_t base = et_src_offset(w->src);
+	for (const char *q = p; (q = memchr(q, '\n', (size_t)(p + n - q))) != NULL; q++) {
+		w->line++;
+		w->line_start = base + (uint64_t)(q - p) + 1;
+	}
+	et_src_consume(w->src, n);
+}
+
+/* Skip white space; returns the next byte, -2 at end of data, -1 on error. */
+int jw_peek(jw *w)
+{
+	for (;;) {
+		int64_t a = et_src_fill(w->src, 1, w->e);
+		if (a < 0)
+			return -1;
+		if (a == 0)
+			return -2;
+		const char *p = (const char *)et_src_data(w->src);
+		size_t i = et_jsonscan_ws(p, (size_t)a, 0);
+		jw_consume(w, i);
+		if (i < (size_t)a)
+			return (unsigned char)p[i];
+	}
+}
+
+int jw_expect(jw *w, char c, const char *what)
+{
+	int got = jw_peek(w);
+	if (got == -1)
+		return -1;
+	if (got != c)
+		return jw_fail(w, 0, got == -2 ? "unexpected end of JSON" : what);
+	jw_consume(w, 1);
+	return 0;
+}
+
+/* The span of the value at the window start, growing the window until it
+ * is complete. */
+int jw_value(jw *w, pj_span *v)
+{
+	size_t want = 1 << 16;
+	for (;;) {
+		int64_t a = et_src_fill(w->src, want, w->e);
+		if (a < 0)
+			return -1;
+		const char *p = (const char *)et_src_data(w->src);
+		size_t bad = 0;
+		size_t end = et_jsonscan_value_end_ex(p, (size_t)a, 0, &bad);
+		if (end == (size_t)-1)
+			return jw_fail(w, bad, "malformed JSON");
+		if (end > 0) {
+			*v = (pj_span){p, end};
+			return 0;
+		}
+		if ((size_t)a < want)
+			return jw_fail(w, (size_t)a, "unexpected end of JSON");
+		want *= 2;
+	}
+}
+

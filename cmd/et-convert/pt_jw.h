@@ -1,0 +1,31 @@
+/* jw: a JSON document read through an et_src window, value by value, with
+ * line/column tracking for messages. The window holds only the value being
+ * looked at, so a document of any size is read in bounded memory. */
+#ifndef ET_CONVERT_PT_JW_H
+#define ET_CONVERT_PT_JW_H
+
+#include "et_src.h"
+#include "pt_json.h"
+
+/* The byte window over the file, with line tracking for messages. */
+typedef struct jw {
+	et_src *src;
+	const char *name;
+	uint64_t line;       /* line number of the window start (1-based) */
+	uint64_t line_start; /* decoded offset where that line starts */
+	et_error *e;
+} jw;
+
+/* Error "NAME: line L, column C: what" for byte `at` of the window. */
+int jw_fail(jw *w, size_t at, const char *what);
+/* Drop n bytes from the window start (counting lines). */
+void jw_consume(jw *w, size_t n);
+/* Skip white space; the next byte, -2 at end of data, -1 on error. */
+int jw_peek(jw *w);
+/* Skip white space and consume the byte c, else fail with `what`. */
+int jw_expect(jw *w, char c, const char *what);
+/* The span of the value at the window start (grown until complete); the
+ * span stays valid until the next call that reads. */
+int jw_value(jw *w, pj_span *v);
+
+#endif
