@@ -36,6 +36,9 @@ typedef struct pt_node {
 	int64_t inter_thread_dep; /* 0 = none */
 	int64_t comm_bytes;       /* sum of Tensor inputs' num_elem*elem_bytes, -1 = n/a */
 	int64_t msg_bytes;        /* record_param_comms in_msg_nelems * dtype size, -1 */
+	int64_t arg_bytes[2];     /* bytes of the first two Tensor-typed inputs, -1 */
+	int64_t int_args[2];      /* the first two Int-typed input values (peer, tag) */
+	uint8_t n_int_args;
 	double excl_dur, incl_dur, ts;
 	uint32_t name, op_schema, cat, pg_name, coll_name; /* pool offsets or PT_NONE */
 	uint32_t io[6];                                   /* Python str() of IOInfo parts */

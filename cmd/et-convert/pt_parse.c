@@ -125,8 +125,9 @@ static int64_t tensor_bytes(const cJSON *t)
 	return ne * eb;
 }
 
-static int64_t comm_bytes(pctx *c, pj_span values, pj_span types)
+static int64_t comm_bytes(pctx *c, pt_node *n, pj_span values, pj_span types)
 {
+	int nargs = 0;
 	cJSON *v = pj_tree(values, &c->scratch);
 	cJSON *t = pj_tree(types, &c->scratch);
 	int64_t sum = 0;
@@ -134,8 +135,13 @@ static int64_t comm_bytes(pctx *c, pj_span values, pj_span types)
 		sum = -1;
 	const cJSON *vi = v ? v->child : NULL, *ti = t ? t->child : NULL;
 	for (; sum >= 0 && vi && ti; vi = vi->next, ti = ti->next) {
+		int64_t x;
+		if (cJSON_IsString(ti) && strcmp(ti->valuestring, "Int") == 0 && n->n_int_args < 2 &&
+		    pj_cjson_int(vi, &x))
+			n->int_args[n->n_int_args++] = x;
 		if (!cJSON_IsString(ti) || !strstr(ti->valuestring, "Tensor"))
 			continue;
+		int64_t before = sum;
 		if (strncmp(ti->valuestring, "GenericList[Tensor", 18) == 0) {
 			const cJSON *el;
 			cJSON_ArrayForEach(el, vi)
@@ -149,6 +155,8 @@ static int64_t comm_bytes(pctx *c, pj_span values, pj_span types)
 			int64_t b = tensor_bytes(vi);
 			sum = b < 0 ? -1 : sum + b;
 		}
+		if (nargs < 2)
+			n->arg_bytes[nargs++] = sum < 0 ? -1 : sum - before;
 	}
 	cJSON_Delete(v);
 	cJSON_Delete(t);
@@ -295,6 +303,7 @@ static pt_node *new_node(pt_trace *t)
 	n->id = PT_NO_ID;
 	n->parent = PT_NO_ID;
 	n->comm_bytes = n->msg_bytes = -1;
+	n->arg_bytes[0] = n->arg_bytes[1] = -1;
 	n->name = n->op_schema = n->cat = n->pg_name = n->coll_name = PT_NONE;
 	for (int i = 0; i < 6; i++)
 		n->io[i] = PT_NONE;
@@ -326,7 +335,7 @@ static int parse_node(pctx *c, jw *w, pj_span text)
 		return jw_fail(w, 0, "negative exclusive_dur");
 	const char *name = pt_str(c->t, n->name);
 	if (sp.in_vals.p && sp.in_types.p && comm_related(name, n->cat != PT_NONE))
-		n->comm_bytes = comm_bytes(c, sp.in_vals, sp.in_types);
+		n->comm_bytes = comm_bytes(c, n, sp.in_vals, sp.in_types);
 	c->t->n++;
 	return 0;
 }

@@ -74,7 +74,7 @@ bool pt_deps_add(pt_deps *d, uint32_t i, int64_t id)
 	for (int k = 0; k < d->n[i]; k++)
 		if (d->dep[i][k] == id)
 			return true;
-	if (d->n[i] == 4)
+	if (d->n[i] == 8)
 		return false;
 	d->dep[i][d->n[i]++] = id;
 	return true;

@@ -21,9 +21,9 @@ static inline bool pt_is_gpu(const pt_node *n)
 bool pt_is_root_name(const char *name);
 bool pt_is_metadata_name(const char *name);
 
-/* Data dependencies under construction: a few per node, kept in order. */
+/* Data dependencies under construction: up to eight per node, in order. */
 typedef struct pt_deps {
-	int64_t (*dep)[4];
+	int64_t (*dep)[8];
 	uint8_t *n;
 } pt_deps;
 void pt_deps_init(pt_deps *d, uint32_t n);

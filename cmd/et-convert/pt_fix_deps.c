@@ -1,0 +1,156 @@
+#include "pt_fix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { T_METADATA = 1, T_COMP = 4, T_COLL = 7 };
+
+static int too_many(pt_fix_ctx *c, uint32_t i, et_error *e)
+{
+	return et_fail(e, 3, "%s: node %lld: more than 8 data dependencies", c->t->input,
+		       (long long)c->t->nodes[i].id);
+}
+
+/* The reference's walk: CPU ops chained in depth-first order per thread,
+ * GPU ops hanging off the op that launched them. Inter-thread deps are
+ * kept only when their target is written. */
+static int walk(pt_fix_ctx *c, uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t gen,
+		et_error *e)
+{
+	uint32_t sp = 0;
+	int64_t last_cpu = -1, last_any = -1;
+	stack[sp++] = root;
+	while (sp) {
+		uint32_t i = stack[--sp];
+		if (visit[i] == gen)
+			continue;
+		visit[i] = gen;
+		const pt_node *n = &c->t->nodes[i];
+		bool ok = true;
+		if (pt_is_gpu(n)) {
+			if (last_any >= 0)
+				ok = pt_deps_add(c->deps, i, c->t->nodes[last_any].id);
+			last_any = last_cpu;
+		} else {
+			int64_t it = n->inter_thread_dep ? pt_find(c->t, n->inter_thread_dep) : -1;
+			if (it >= 0 && c->in_map[it] && (uint32_t)it != i)
+				ok = pt_deps_add(c->deps, i, n->inter_thread_dep);
+			if (ok && last_cpu >= 0)
+				ok = pt_deps_add(c->deps, i, c->t->nodes[last_cpu].id);
+			last_cpu = last_any = i;
+		}
+		if (!ok)
+			return too_many(c, i, e);
+		for (uint32_t k = c->tr->off[i + 1]; k-- > c->tr->off[i];) {
+			uint32_t ch = c->tr->kid[k];
+			if (c->in_map[ch] && visit[ch] != gen)
+				stack[sp++] = ch;
+		}
+	}
+	return 0;
+}
+
+static const pt_trace *sort_t;
+static int by_stream_time(const void *a, const void *b)
+{
+	const pt_node *x = &sort_t->nodes[*(const uint32_t *)a], *y = &sort_t->nodes[*(const uint32_t *)b];
+	if (x->stream != y->stream)
+		return x->stream < y->stream ? -1 : 1;
+	bool tx = x->flags & PT_HAS_TS, ty = y->flags & PT_HAS_TS;
+	if (tx && ty && x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* A GPU op starts after the previous op of its stream (by time when the
+ * trace has it, else by id). */
+static int stream_order(pt_fix_ctx *c, et_error *e)
+{
+	uint32_t *g = et_xmalloc((c->t->n ? c->t->n : 1) * sizeof *g), m = 0;
+	for (uint32_t i = 0; i < c->t->n; i++)
+		if (c->in_map[i] && pt_is_gpu(&c->t->nodes[i]))
+			g[m++] = i;
+	sort_t = c->t;
+	qsort(g, m, sizeof *g, by_stream_time);
+	int r = 0;
+	for (uint32_t k = 1; k < m && r == 0; k++)
+		if (c->t->nodes[g[k]].stream == c->t->nodes[g[k - 1]].stream &&
+		    !pt_deps_add(c->deps, g[k], c->t->nodes[g[k - 1]].id))
+			r = too_many(c, g[k], e);
+	free(g);
+	return r;
+}
+
+static bool astra_unsupported(int ctype)
+{
+	return !(ctype == 0 || ctype == 2 || ctype == 5 || ctype == 6 || ctype == 7);
+}
+
+/* --for astra-sim: METADATA nodes go (their dependents take over their
+ * deps); collectives ASTRA-sim aborts on become compute. */
+static int astra_elide(pt_fix_ctx *c, bool *keep, et_error *e)
+{
+	uint32_t n = c->t->n;
+	for (uint32_t i = 0; i < n; i++) {
+		if (c->type[i] == T_COLL && astra_unsupported(c->ctype[i]))
+			c->type[i] = T_COMP;
+		if (keep[i] && c->type[i] == T_METADATA)
+			keep[i] = false;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		int64_t old[8];
+		int no = c->deps->n[i];
+		memcpy(old, c->deps->dep[i], sizeof old);
+		c->deps->n[i] = 0;
+		for (int k = 0; k < no; k++) {
+			int64_t j = pt_find(c->t, old[k]);
+			bool ok = true;
+			if (j >= 0 && !keep[j] && c->type[j] == T_METADATA)
+				for (int q = 0; q < c->deps->n[j] && ok; q++)
+					ok = pt_deps_add(c->deps, i, c->deps->dep[j][q]);
+			else
+				ok = pt_deps_add(c->deps, i, old[k]);
+			if (!ok)
+				return too_many(c, i, e);
+		}
+	}
+	return 0;
+}
+
+int pt_fix_deps(pt_fix_ctx *c, et_error *e)
+{
+	uint32_t n = c->t->n;
+	uint32_t *stack = et_xmalloc((n + 1u) * sizeof *stack);
+	uint32_t *visit = et_xcalloc(n ? n : 1, sizeof *visit);
+	int r = 0;
+	uint32_t gen = 0;
+	for (uint32_t i = 0; i < n && r == 0; i++)
+		if (c->in_map[i] && !pt_is_gpu(&c->t->nodes[i]) &&
+		    pt_is_root_name(pt_str(c->t, c->t->nodes[i].name)))
+			r = walk(c, i, stack, visit, ++gen, e);
+	free(stack);
+	free(visit);
+	if (r == 0)
+		r = stream_order(c, e);
+	if (r < 0)
+		return r;
+	/* drop nodes with no deps that nothing depends on, as the reference */
+	bool *keep = et_xcalloc(n ? n : 1, sizeof *keep);
+	for (uint32_t i = 0; i < n; i++)
+		for (int k = 0; c->in_map[i] && k < c->deps->n[i]; k++) {
+			int64_t j = pt_find(c->t, c->deps->dep[i][k]);
+			if (j >= 0)
+				keep[j] = true;
+		}
+	for (uint32_t i = 0; i < n; i++)
+		keep[i] = c->in_map[i] && (keep[i] || c->deps->n[i] > 0);
+	if (c->o->for_astra)
+		r = astra_elide(c, keep, e);
+	if (r == 0)
+		r = pt_check_graph(c->t, keep, c->deps, e);
+	memcpy(c->in_map, keep, (n ? n : 1) * sizeof *keep);
+	free(keep);
+	return r;
+}
