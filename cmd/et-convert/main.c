@@ -204,7 +204,8 @@ static bool is_pytorch(conf *c, int argc, char **argv)
 {
 	if (c->pytorch || c->nkineto)
 		return true;
-	if (c->in.format != ET_FMT_AUTO || argc == 0)
+	/* stdin cannot be read twice: PyTorch input there needs --from pytorch */
+	if (c->in.format != ET_FMT_AUTO || argc == 0 || strcmp(argv[0], "-") == 0)
 		return false;
 	struct stat st;
 	if (stat(argv[0], &st) == 0 && S_ISDIR(st.st_mode))
