@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs the EXAMPLES section of a man page, jq-style: in .EX blocks, a line
 # "$ cmd" is a command and the lines after it, up to the next command or .EE,
-# are its expected standard output (when there are any). Commands of one page
+# are its expected standard output (when there are any; standard error is
+# not compared). Commands of one page
 # run in order in one scratch directory that has the repository's samples/.
 # Exit status: 0 if every command succeeded and printed what the page says.
 set -u
@@ -13,10 +14,10 @@ awk '/^\.SH /{ex = ($2 == "EXAMPLES")} ex' "$page" |
 fail=0 cmd="" expect=""
 run_one() {
 	[ -z "$cmd" ] && return
-	got=$(bash -o pipefail -c "$cmd" 2>&1)
+	got=$(bash -o pipefail -c "$cmd" 2>stderr.txt)
 	rc=$?
 	if [ $rc -ne 0 ]; then
-		echo "FAILED (exit $rc): $cmd"; echo "$got"; fail=1
+		echo "FAILED (exit $rc): $cmd"; echo "$got"; cat stderr.txt; fail=1
 	elif [ -n "$expect" ] && [ "$got" != "${expect%$'\n'}" ]; then
 		echo "WRONG OUTPUT: $cmd"; echo "expected:"; echo "${expect%$'\n'}"; echo "got:"; echo "$got"; fail=1
 	fi
