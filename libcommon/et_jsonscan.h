@@ -1,19 +1,40 @@
 /* et_jsonscan: find the extent of one JSON value in a byte window without
  * building a tree, so big documents are parsed one small object at a time.
- * It tracks strings (with escapes) and bracket depth only; the value itself
+ * It tracks strings (with escapes) and bracket nesting only; the value itself
  * is validated later by the real parser (cJSON). */
 #ifndef ET_JSONSCAN_H
 #define ET_JSONSCAN_H
 
+#include "et_buf.h"
 #include <stddef.h>
+
+/* Deepest bracket nesting the scanner follows; deeper is malformed. */
+#define ET_JSONSCAN_MAX_DEPTH 1024
 
 /* Skip JSON white space from pos; returns the new position. */
 size_t et_jsonscan_ws(const char *p, size_t len, size_t pos);
 /* Given p[pos] at the start of a value, return the position just past it;
  * 0 if the window ends first (need more bytes), (size_t)-1 if malformed
- * (unbalanced brackets, bad character). Line/column are the caller's job. */
+ * (unbalanced or mismatched brackets, a raw control character in a string,
+ * a byte that cannot occur outside strings). Line/column are the caller's
+ * job. A bare scalar that reaches the end of the window also returns 0: the
+ * next byte might continue it. */
 size_t et_jsonscan_value_end(const char *p, size_t len, size_t pos);
+/* The same; on (size_t)-1 also sets *bad to the offending byte's position. */
+size_t et_jsonscan_value_end_ex(const char *p, size_t len, size_t pos, size_t *bad);
 /* Line and column (1-based) of byte pos in p[0..pos). */
 void et_jsonscan_linecol(const char *p, size_t pos, unsigned long *line, unsigned long *col);
+
+/* The pre-pass run before cJSON_Parse: cJSON keeps numbers as doubles, so
+ * every number token that a double may not hold exactly is wrapped in quotes
+ * and then read from its text (strtoull/strtoll/strtod). Quoted are tokens
+ * starting with '-' or a digit that have more than 15 significant digits or
+ * any character besides the sign and digits ('.', 'e', ...): integer tokens of
+ * at most 15 digits are exact as doubles, and fractional ones are read with
+ * strtod from their full text (cJSON would cut a token at 63 characters).
+ * Strings (with escapes) are copied unchanged. Appends the result to out;
+ * returns the number of tokens quoted. A consequence: a string field that is
+ * given such a number is read as its digits. */
+size_t et_jsonscan_quote_numbers(const char *p, size_t len, et_buf *out);
 
 #endif
