@@ -1,0 +1,141 @@
+/* Per-rank checks of what nodes say they do: communication attributes,
+ * is_cpu_op, work of COMP nodes, pg_name definitions. */
+#include "et_buf.h"
+#include "pgroups.h"
+#include "validate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { T_MEM_LOAD = 2, T_COMP = 4, T_SEND = 5, T_RECV = 6, T_COLL = 7 };
+
+/* REDUCE, GATHER, SCATTER, BARRIER abort ASTRA-sim. */
+static bool astra_unsupported(int32_t t)
+{
+	return t == 1 || t == 3 || t == 4 || t == 9;
+}
+
+static void missing_list(char *buf, size_t cap, uint16_t flags, const uint16_t *need,
+			 const char *const *names, int n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < n; k++)
+		if (!(flags & need[k]) && len < cap)
+			len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "",
+						names[k]);
+}
+
+static void check_coll(vctx *v, const et_graph *g, uint32_t i)
+{
+	static const uint16_t need[] = {ET_GF_COMM_TYPE, ET_GF_COMM_SIZE};
+	static const char *const names[] = {"comm_type", "comm_size"};
+	uint16_t fl = g->flags[i];
+	if ((fl & need[0]) == 0 || (fl & need[1]) == 0) {
+		char miss[64];
+		missing_list(miss, sizeof miss, fl, need, names, 2);
+		find_node(&v->fs, C_COLL_MISSING_ATTR, v->ri.rank, g, i, "COMM_COLL_NODE without %s",
+			  miss);
+	}
+	int32_t t = g->comm_type[i];
+	if ((fl & ET_GF_COMM_TYPE) && (t < 0 || t > 9))
+		find_node(&v->fs, C_COLL_BAD_TYPE, v->ri.rank, g, i,
+			  "comm_type %d is not a CollectiveCommType (0..9)", t);
+	else if ((fl & ET_GF_COMM_TYPE) && astra_unsupported(t))
+		find_node(&v->fs, C_COLL_UNSUPPORTED, v->ri.rank, g, i,
+			  "%s: ASTRA-sim simulates ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER and "
+			  "ALL_TO_ALL, replays BROADCAST, and aborts on the others",
+			  coll_name(t));
+	if ((fl & ET_GF_COMM_SIZE) && g->comm_size[i] <= 0)
+		find_node(&v->fs, C_COLL_BAD_SIZE, v->ri.rank, g, i, "comm_size %lld",
+			  (long long)g->comm_size[i]);
+}
+
+static void check_p2p(vctx *v, const et_graph *g, uint32_t i)
+{
+	static const uint16_t need[] = {ET_GF_COMM_SRC, ET_GF_COMM_DST, ET_GF_COMM_TAG,
+					ET_GF_COMM_SIZE};
+	static const char *const names[] = {"comm_src", "comm_dst", "comm_tag", "comm_size"};
+	uint16_t fl = g->flags[i];
+	bool send = g->type[i] == T_SEND;
+	char miss[96];
+	missing_list(miss, sizeof miss, fl, need, names, 4);
+	if (miss[0])
+		find_node(&v->fs, C_P2P_MISSING_ATTR, v->ri.rank, g, i, "%s without %s",
+			  send ? "COMM_SEND_NODE" : "COMM_RECV_NODE", miss);
+	uint16_t own = send ? ET_GF_COMM_SRC : ET_GF_COMM_DST;
+	int32_t who = send ? g->comm_src[i] : g->comm_dst[i];
+	if ((fl & own) && (who < 0 || (uint32_t)who != v->ri.rank))
+		find_node(&v->fs, C_P2P_NOT_SELF, v->ri.rank, g, i, "%s with %s %d in rank %u",
+			  send ? "COMM_SEND_NODE" : "COMM_RECV_NODE", send ? "comm_src" : "comm_dst",
+			  who, v->ri.rank);
+}
+
+static bool rank_defines(const vctx *v, uint32_t gid)
+{
+	for (size_t k = 0; k < v->n_rank_groups; k++)
+		if (v->rank_groups[k] == gid)
+			return true;
+	return false;
+}
+
+static void check_pg(vctx *v, const et_graph *g, uint32_t i)
+{
+	const char *pg = et_graph_pg_name(g, i);
+	uint32_t gid = groups_id(v->grp, pg);
+	const group *gr = groups_get(v->grp, gid);
+	if (gid == 0 || (gr->defined && gr->from_file) || rank_defines(v, gid))
+		return;
+	finding *f = find_node(&v->fs, C_PG_UNDEFINED, v->ri.rank, g, i,
+			       "pg_name \"%.100s\" is defined by no process-group node of rank %u "
+			       "nor by --comm-groups",
+			       pg, v->ri.rank);
+	if (f) {
+		char *q = json_quote(pg);
+		find_extra(f, "\"group\": %s", q);
+		free(q);
+	}
+}
+
+static void check_work(vctx *v, const et_graph *g, uint32_t i)
+{
+	bool ops = (g->flags[i] & ET_GF_NUM_OPS) && g->num_ops[i] > 0;
+	bool bytes = (g->flags[i] & ET_GF_TENSOR_SIZE) && g->tensor_size[i] > 0;
+	if (g->duration_micros[i] == 0 && !ops && !bytes)
+		find_node(&v->fs, C_COMP_NO_WORK, v->ri.rank, g, i,
+			  "COMP_NODE with duration_micros 0 and no num_ops/tensor_size: nothing "
+			  "to simulate");
+}
+
+void check_rank_comm(vctx *v)
+{
+	const et_graph *g = v->g;
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint8_t t = g->type[i];
+		uint16_t fl = g->flags[i];
+		if (t >= T_MEM_LOAD && t <= T_COLL && !(fl & ET_GF_CPU_SET))
+			find_node(&v->fs, C_CPU_OP_MISSING, v->ri.rank, g, i,
+				  "no is_cpu_op: consumers read it as false (a device op)");
+		if (fl & ET_GF_PG_NAME)
+			check_pg(v, g, i);
+		if (t == T_COMP)
+			check_work(v, g, i);
+		if (t < T_SEND || t > T_COLL)
+			continue;
+		/* A host-side op typed as communication: its comm attributes are
+		 * moot (it is not traffic), so it is reported once, as this. */
+		if (fl & ET_GF_CPU) {
+			find_node(&v->fs, C_COMM_CPU_OP, v->ri.rank, g, i,
+				  "%s with is_cpu_op true (ASTRA-sim rejects it; a host op "
+				  "typed as communication?)",
+				  t == T_COLL ? "COMM_COLL_NODE"
+					      : t == T_SEND ? "COMM_SEND_NODE" : "COMM_RECV_NODE");
+			continue;
+		}
+		if (t == T_COLL)
+			check_coll(v, g, i);
+		else
+			check_p2p(v, g, i);
+	}
+}

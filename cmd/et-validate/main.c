@@ -1,0 +1,248 @@
+/* et-validate: find every defect that makes a trace lie or a simulator
+ * hang, per rank and across ranks. Memory: one rank's graph at a time plus
+ * per-rank comm summaries (see summary.h and et-validate(1)). */
+#include "et_arena.h"
+#include "et_cli.h"
+#include "et_err.h"
+#include "et_input.h"
+#include "et_output.h"
+#include "et_progress.h"
+#include "pgroups.h"
+#include "read.h"
+#include "report.h"
+#include "stats.h"
+#include "summary.h"
+#include "tee.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "Usage: et-validate [OPTIONS] [INPUT...]\n"
+    "Check Chakra execution traces, every rank of every INPUT: a stream (.etz), a\n"
+    "raw/gzip/zstd .et file, a per-rank set PREFIX (PREFIX.0.et, ...), our JSON or\n"
+    "JSONL, or - for stdin (the default).\n"
+    "\n"
+    "      --for PROFILE       default, or astra-sim: what ASTRA-sim aborts or stalls\n"
+    "                          on is an error instead of a warning\n"
+    "      --comm-groups FILE  ASTRA-sim comm-group JSON {\"<id>\": [rank, ...]}\n"
+    "      --format FMT        text (default) or json\n"
+    "      --stats             add per-rank and total statistics\n"
+    "      --max-per-code N    instances listed per code (default 10; 0 = all)\n"
+    "      --strict            warnings fail too (exit 1)\n"
+    "      --tee               copy the input to stdout as a stream, only if it\n"
+    "                          validates (buffered in a temporary file)\n"
+    "      --tee-always        copy the input to stdout as a stream while reading\n"
+    "  -f, --from FORMAT      skip sniffing: stream, et, json\n"
+    "      --set-rank N        rank of a header-less single-rank input\n"
+    "      --world N           a PREFIX set must have N files; the expected world size\n"
+    "      --max-msg SIZE      per-message size limit (default 256M)\n"
+    "      --timing            time per phase on stderr\n"
+    "  -o, --output FILE      write the report to FILE (default: stdout; with --tee\n"
+    "                          or --tee-always: stderr)\n"
+    "  -q, --quiet            no progress on stderr\n"
+    "      --progress          progress on stderr even when it is not a terminal\n"
+    "  -h, --help             this help\n"
+    "      --version           version\n"
+    "\n"
+    "Exit status: 0 no errors, 1 errors found (--strict: or warnings), 2 usage,\n"
+    "3 unreadable input, 4 I/O error. See et-validate(1) for every check code.\n";
+
+enum {
+	OPT_FOR = ET_OPT_FIRST_TOOL,
+	OPT_COMM_GROUPS,
+	OPT_FORMAT,
+	OPT_STATS,
+	OPT_MAX_PER_CODE,
+	OPT_STRICT,
+	OPT_TEE,
+	OPT_TEE_ALWAYS,
+	OPT_SET_RANK,
+	OPT_WORLD,
+	OPT_MAX_MSG,
+	OPT_TIMING,
+};
+
+static const struct option longopts[] = {
+    {"for", required_argument, 0, OPT_FOR},
+    {"comm-groups", required_argument, 0, OPT_COMM_GROUPS},
+    {"format", required_argument, 0, OPT_FORMAT},
+    {"stats", no_argument, 0, OPT_STATS},
+    {"max-per-code", required_argument, 0, OPT_MAX_PER_CODE},
+    {"strict", no_argument, 0, OPT_STRICT},
+    {"tee", no_argument, 0, OPT_TEE},
+    {"tee-always", no_argument, 0, OPT_TEE_ALWAYS},
+    {"from", required_argument, 0, 'f'},
+    {"set-rank", required_argument, 0, OPT_SET_RANK},
+    {"world", required_argument, 0, OPT_WORLD},
+    {"max-msg", required_argument, 0, OPT_MAX_MSG},
+    {"timing", no_argument, 0, OPT_TIMING},
+    ET_CLI_COMMON_OPTS,
+};
+
+typedef struct conf {
+	et_cli cli;
+	et_input_opts in;
+	vopts o;
+} conf;
+
+static void tool_opt(conf *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_FOR:
+		if (strcmp(arg, "astra-sim") == 0)
+			c->o.astra = true;
+		else if (strcmp(arg, "default") != 0)
+			et_cli_usage_error(&c->cli, "--for: expected default or astra-sim, got '%s'",
+					   arg);
+		break;
+	case OPT_COMM_GROUPS: c->o.comm_groups = arg; break;
+	case OPT_FORMAT:
+		if (strcmp(arg, "json") == 0)
+			c->o.json = true;
+		else if (strcmp(arg, "text") != 0)
+			et_cli_usage_error(&c->cli, "--format: expected text or json, got '%s'", arg);
+		break;
+	case OPT_STATS: c->o.want_stats = true; break;
+	case OPT_MAX_PER_CODE: {
+		int64_t n = et_cli_int(&c->cli, "--max-per-code", arg, 0, INT32_MAX);
+		c->o.max_per_code = n ? (size_t)n : SIZE_MAX;
+		break;
+	}
+	case OPT_STRICT: c->o.strict = true; break;
+	case OPT_TEE: c->o.tee_mode = 1; break;
+	case OPT_TEE_ALWAYS: c->o.tee_mode = 2; break;
+	case 'f':
+		c->in.format = et_format_parse(arg);
+		if ((int)c->in.format < 0 || c->in.format == ET_FMT_AUTO)
+			et_cli_usage_error(&c->cli, "--from: unknown format '%s'", arg);
+		break;
+	case OPT_SET_RANK:
+		c->in.set_rank = et_cli_int(&c->cli, "--set-rank", arg, 0, UINT32_MAX);
+		break;
+	case OPT_WORLD:
+		c->in.world = (uint32_t)et_cli_int(&c->cli, "--world", arg, 1, UINT32_MAX);
+		break;
+	case OPT_MAX_MSG: c->in.max_msg = et_cli_size(&c->cli, "--max-msg", arg); break;
+	case OPT_TIMING: c->o.timing = true; break;
+	default: et_cli_usage_error(&c->cli, "unhandled option");
+	}
+}
+
+static void parse_args(conf *c, int argc, char **argv)
+{
+	et_cli_init(&c->cli, "et-validate", usage);
+	et_input_opts_init(&c->in);
+	c->in.lenient_meta = true; /* a missing GlobalMetadata is a finding here */
+	c->o.max_per_code = 10;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "f:" ET_CLI_COMMON_SHORT, longopts, NULL)) != -1)
+		if (!et_cli_common(&c->cli, opt, optarg))
+			tool_opt(c, opt, optarg);
+}
+
+static int read_all(vctx *v, et_input *in, tee *t, et_error *e)
+{
+	et_arena *a = et_arena_new();
+	et_progress pr;
+	et_progress_init(&pr, v->o.timing ? -1 : 0);
+	int r;
+	while ((r = et_input_next_rank(in, &v->ri, e)) == 1) {
+		if (t && tee_begin_rank(t, &v->ri, e) < 0) {
+			r = -1;
+			break;
+		}
+		if (read_rank(v, in, t, a, &pr, e) < 0 || (t && tee_end_rank(t, e) < 0)) {
+			r = -1;
+			break;
+		}
+	}
+	et_progress_done(&pr);
+	et_arena_free(a);
+	return r;
+}
+
+static void print_timing(const vctx *v)
+{
+	double add = (double)v->t_add_ns / 1e9, chk = (double)v->t_check_ns / 1e9;
+	double n = (double)v->n_nodes;
+	fprintf(stderr,
+		"timing: read %.3f s (reading + decoding %.3f s, adding + node checks %.3f s), "
+		"rank checks %.3f s, cross-rank %.3f s; %.2f M nodes/s after decoding; "
+		"summaries %llu bytes\n",
+		(double)v->t_read_ns / 1e9, (double)v->t_decode_ns / 1e9, add, chk,
+		(double)v->t_cross_ns / 1e9, add + chk > 0 ? n / (add + chk) / 1e6 : 0.0,
+		(unsigned long long)v->xs->bytes);
+}
+
+static void ctx_free(vctx *v)
+{
+	find_free(&v->fs);
+	groups_free(v->grp);
+	xsum_free(v->xs);
+	stats_free(v->st);
+	et_graph_free(v->g);
+	free(v->pg_def_nodes);
+	free(v->rank_groups);
+}
+
+/* Runs everything; returns the exit status. The report is written only
+ * when the input could be read in full. */
+static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
+{
+	tee *t = NULL;
+	et_input *in = NULL;
+	et_output *rep = NULL;
+	if ((v->o.comm_groups && groups_load_file(v->grp, v->o.comm_groups, e) < 0) ||
+	    (c->cli.output && et_output_open(&rep, c->cli.output, false, e) < 0) ||
+	    (v->o.tee_mode && tee_open(&t, v->o.tee_mode, e) < 0) ||
+	    et_input_open(&in, argc, argv, &c->in, e) < 0 || read_all(v, in, t, e) < 0) {
+		et_input_close(in);
+		tee_free(t);
+		et_output_abort(rep);
+		return -1;
+	}
+	et_input_close(in);
+	uint64_t t0 = et_now_ns();
+	check_cross(v);
+	check_deadlock(v);
+	v->t_cross_ns = et_now_ns() - t0;
+	int status = report_status(v);
+	if (tee_close(t, status == ET_EXIT_OK, e) < 0) {
+		et_output_abort(rep);
+		return -1;
+	}
+	FILE *f = rep ? et_output_file(rep) : v->o.tee_mode ? stderr : stdout;
+	report_write(f, v);
+	if (v->o.timing)
+		print_timing(v);
+	if (rep && et_output_commit(rep, e) < 0)
+		return -1;
+	if (!rep && fflush(stdout) != 0)
+		return et_fail(e, 4, "<stdout>: write error");
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	conf c;
+	memset(&c, 0, sizeof c);
+	parse_args(&c, argc, argv);
+	vctx v;
+	memset(&v, 0, sizeof v);
+	v.o = c.o;
+	find_init(&v.fs, v.o.max_per_code, v.o.astra);
+	v.grp = groups_new();
+	v.xs = xsum_new();
+	v.st = stats_new();
+	v.g = et_graph_new();
+	et_error e = {0};
+	int status = run(&v, argc - optind, argv + optind, &c, &e);
+	if (status < 0) {
+		et_err_print(&e);
+		status = e.code ? e.code : ET_EXIT_IO;
+	}
+	ctx_free(&v);
+	return status;
+}

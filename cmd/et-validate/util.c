@@ -1,0 +1,88 @@
+/* Small formatting helpers shared by the checks and the report. */
+#include "et_attr.h"
+#include "et_buf.h"
+#include "validate.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *coll_name(int64_t t)
+{
+	const char *s = (t >= 0 && t < ET_COLL_TYPE_COUNT) ? et_coll_type_name((int)t) : NULL;
+	if (s)
+		return s;
+	/* Out-of-range values are rare (a finding each); a small ring of
+	 * buffers keeps several usable in one printf. */
+	static char ring[4][32];
+	static int k;
+	char *b = ring[k++ & 3];
+	snprintf(b, sizeof ring[0], "comm_type %lld", (long long)t);
+	return b;
+}
+
+const char *node_type_str(int t)
+{
+	const char *s = t < ET_NODE_TYPE_COUNT ? et_node_type_name(t) : NULL;
+	return s ? s : "UNKNOWN";
+}
+
+void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len + 1 < cap;) {
+		size_t j = i;
+		while (j + 1 < n && r[j + 1] == r[j] + 1)
+			j++;
+		int w = j > i ? snprintf(buf + len, cap - len, "%s%u-%u", i ? "," : "", r[i], r[j])
+			      : snprintf(buf + len, cap - len, "%s%u", i ? "," : "", r[i]);
+		if (w < 0 || (size_t)w >= cap - len) {
+			/* Truncated: end with an ellipsis that still fits. */
+			if (cap >= 4)
+				memcpy(buf + cap - 4, "...", 4);
+			return;
+		}
+		len += (size_t)w;
+		i = j + 1;
+	}
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0. */
+static int utf8_len(const unsigned char *p)
+{
+	int n = p[0] < 0x80 ? 1 : (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3
+				 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+	if (n == 2 && p[0] < 0xC2)
+		return 0; /* overlong */
+	for (int k = 1; k < n; k++)
+		if ((p[k] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+/* Names come from untrusted bytes: invalid UTF-8 becomes U+FFFD so the
+ * output is always valid JSON. */
+char *json_quote(const char *s)
+{
+	et_buf b = {0};
+	et_buf_putc(&b, '"');
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '"' || *p == '\\') {
+			et_buf_putc(&b, '\\');
+			et_buf_putc(&b, (char)*p);
+		} else if (*p < 0x20) {
+			et_buf_printf(&b, "\\u%04x", *p);
+		} else {
+			int n = utf8_len(p);
+			if (!n) {
+				et_buf_puts(&b, "\\ufffd");
+				continue;
+			}
+			et_buf_append(&b, p, (size_t)n);
+			p += n - 1;
+		}
+	}
+	et_buf_putc(&b, '"');
+	et_buf_putc(&b, '\0');
+	return (char *)b.data;
+}

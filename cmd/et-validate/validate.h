@@ -1,0 +1,145 @@
+/* et-validate: types shared by the checks, the cross-rank summaries and the
+ * report. One rank's et_graph is alive at a time; what outlives it is the
+ * findings (first N per code), the process groups, the per-rank comm
+ * summaries (summary.h) and the per-rank statistics. */
+#ifndef ET_VALIDATE_H
+#define ET_VALIDATE_H
+
+#include "et_graph.h"
+#include "et_input.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum sev { SEV_INFO = 0, SEV_WARNING = 1, SEV_ERROR = 2 } sev;
+
+/* Check codes, in report order within a severity. Stable: scripts match
+ * them; the man page documents each. */
+typedef enum code {
+	C_META_MISSING,
+	C_DUP_ID,
+	C_DANGLING_DATA_DEP,
+	C_DANGLING_CTRL_DEP,
+	C_SELF_DEP,
+	C_CYCLE,
+	C_NO_ROOT,
+	C_INVALID_NODE,
+	C_METADATA_NODE,
+	C_ATTR_MEMBER,
+	C_ATTR_UNREADABLE,
+	C_COLL_MISSING_ATTR,
+	C_COLL_BAD_TYPE,
+	C_COLL_BAD_SIZE,
+	C_COLL_UNSUPPORTED,
+	C_P2P_MISSING_ATTR,
+	C_P2P_NOT_SELF,
+	C_COMM_CPU_OP,
+	C_COMP_NO_WORK,
+	C_PG_UNDEFINED,
+	C_PG_CONFLICT,
+	C_COLL_NOT_MEMBER,
+	C_COLL_MISMATCH,
+	C_P2P_UNMATCHED,
+	C_DEADLOCK,
+	C_BLOCKED_NODE,
+	C_FORWARD_DATA_DEP,
+	C_FORWARD_CTRL_DEP,
+	C_CPU_OP_MISSING,
+	C_PARTIAL_INPUT,
+	C_COUNT
+} code;
+
+typedef struct code_info {
+	const char *name;
+	sev def;   /* default profile */
+	sev astra; /* --for astra-sim */
+	const char *what;
+} code_info;
+
+extern const code_info code_table[C_COUNT];
+
+/* One reported instance. rank < 0: not about one rank. */
+typedef struct finding {
+	int64_t rank;
+	uint64_t node_id;
+	bool has_node;
+	char *name;  /* node name, or NULL */
+	char *msg;   /* one line, no trailing newline */
+	char *extra; /* JSON members ("\"k\": v, ...") or NULL */
+} finding;
+
+typedef struct findings {
+	uint64_t count[C_COUNT]; /* instances */
+	uint64_t nodes[C_COUNT]; /* distinct (rank, node) among them */
+	int64_t last_rank[C_COUNT];
+	uint32_t last_node[C_COUNT];
+	finding *list[C_COUNT]; /* the first max_per_code instances */
+	size_t n[C_COUNT];
+	size_t max_per_code; /* SIZE_MAX = all */
+	bool astra;
+} findings;
+
+void find_init(findings *fs, size_t max_per_code, bool astra);
+void find_free(findings *fs);
+sev find_sev(const findings *fs, code c);
+/* Count an instance; node_key (a node index, or ET_GRAPH_NONE) tells
+ * instances of one node apart. Returns the finding to fill in, or NULL when
+ * the first N are already stored (so callers format only what is kept). */
+finding *find_add(findings *fs, code c, int64_t rank, uint32_t node_key);
+void find_set(finding *f, bool has_node, uint64_t node_id, const char *name, const char *fmt,
+	    ...) __attribute__((format(printf, 5, 6)));
+void find_extra(finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+uint64_t find_total(const findings *fs, sev s);
+
+/* Shorthand for a finding about node i of graph g. */
+finding *find_node(findings *fs, code c, int64_t rank, const et_graph *g, uint32_t i,
+		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+typedef struct groups groups;
+typedef struct xsum xsum;
+typedef struct stats stats;
+typedef struct tee tee;
+
+typedef struct vopts {
+	bool astra, strict, want_stats, json, timing;
+	size_t max_per_code;
+	const char *comm_groups;
+	int tee_mode; /* 0 none, 1 --tee, 2 --tee-always */
+} vopts;
+
+/* The state of one run. */
+typedef struct vctx {
+	vopts o;
+	findings fs;
+	groups *grp;
+	xsum *xs;
+	stats *st;
+	/* the rank being read */
+	et_rank_info ri;
+	et_graph *g;
+	uint32_t *pg_def_nodes; /* indices of process-group METADATA nodes */
+	size_t n_pg_def_nodes, cap_pg_def_nodes;
+	uint32_t *rank_groups; /* group ids this rank's own nodes define */
+	size_t n_rank_groups, cap_rank_groups;
+	uint64_t n_ranks, n_nodes;
+	uint32_t max_world;
+	/* --timing: reading all messages (all of it), reading + decoding
+	 * alone, adding + per-node checks, per-rank graph checks, cross-rank */
+	uint64_t t_read_ns, t_decode_ns, t_add_ns, t_check_ns, t_cross_ns;
+} vctx;
+
+/* checks_node.c: while decoding; n is the node just added as index i. */
+void check_node(vctx *v, const et_node *n, uint32_t i);
+/* checks_rank.c / checks_comm.c: on the finished graph of v->g. */
+void check_rank_graph(vctx *v);
+void check_rank_comm(vctx *v);
+
+/* Helpers (util.c). */
+const char *coll_name(int64_t t); /* "ALL_REDUCE", or "comm_type 42" style */
+const char *node_type_str(int t);
+/* "0-2,4,7" into buf. */
+void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n);
+/* JSON string body escaping into a malloc'ed string with quotes. */
+char *json_quote(const char *s);
+
+#endif

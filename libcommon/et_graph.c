@@ -1,0 +1,266 @@
+/* et_graph: building — the per-node arrays, the name pool and the
+ * well-known attributes. Resolution lives in et_graph_finish.c. */
+#include "et_graph.h"
+#include "et_attr.h"
+#include "et_buf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define VC(x) CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_##x
+
+et_graph *et_graph_new(void)
+{
+	et_graph *g = et_xcalloc(1, sizeof *g);
+	/* Offset 0 of the pool is the empty string, so absent names and
+	 * pg_names need no special case. */
+	g->names_cap = 4096;
+	g->names = et_xmalloc(g->names_cap);
+	g->names[0] = '\0';
+	g->names_len = 1;
+	return g;
+}
+
+void et_graph_free(et_graph *g)
+{
+	if (!g)
+		return;
+	void *arrays[] = {g->id,          g->type,      g->flags,     g->name,
+			  g->duration_micros, g->start_time_micros, g->msg_index,
+			  g->comm_type,   g->comm_size, g->comm_src,  g->comm_dst,
+			  g->comm_tag,    g->comm_priority, g->pg_name, g->num_ops,
+			  g->tensor_size, g->names,     g->data_off,  g->data_dep,
+			  g->ctrl_off,    g->ctrl_dep,  g->out_off,   g->out,
+			  g->dangling,    g->dups,      g->selfs,     g->order,
+			  g->hash,        g->raw_data,  g->raw_ctrl,  g->scratch};
+	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+		free(arrays[i]);
+	free(g);
+}
+
+#define GROW(p, cap) ((p) = et_xrealloc((p), (size_t)(cap) * sizeof *(p)))
+
+static void grow_nodes(et_graph *g)
+{
+	uint64_t cap = g->cap ? (uint64_t)g->cap * 2 : 1024;
+	if (cap > UINT32_MAX - 1)
+		cap = UINT32_MAX - 1;
+	g->cap = (uint32_t)cap;
+	GROW(g->id, cap);
+	GROW(g->type, cap);
+	GROW(g->flags, cap);
+	GROW(g->name, cap);
+	GROW(g->duration_micros, cap);
+	GROW(g->start_time_micros, cap);
+	GROW(g->msg_index, cap);
+	GROW(g->comm_type, cap);
+	GROW(g->comm_size, cap);
+	GROW(g->comm_src, cap);
+	GROW(g->comm_dst, cap);
+	GROW(g->comm_tag, cap);
+	GROW(g->comm_priority, cap);
+	GROW(g->pg_name, cap);
+	GROW(g->num_ops, cap);
+	GROW(g->tensor_size, cap);
+	/* CSR offsets are counts while building (filled in by finish). */
+	GROW(g->data_off, cap + 1);
+	GROW(g->ctrl_off, cap + 1);
+	GROW(g->out_off, cap + 1);
+	GROW(g->order, cap + 1);
+	GROW(g->scratch, cap + 1);
+}
+
+void et_graph_reset(et_graph *g)
+{
+	g->n = 0;
+	g->names_len = 1;
+	g->n_dangling = g->n_dangling_data = g->n_dangling_ctrl = 0;
+	g->n_dups = g->n_selfs = 0;
+	g->n_data_deps = g->n_ctrl_deps = g->fwd_data = g->fwd_ctrl = 0;
+	g->n_ordered = g->n_roots = g->depth = g->max_width = 0;
+	g->raw_data_len = g->raw_ctrl_len = 0;
+	g->finished = false;
+}
+
+/* Pool offsets are 32-bit; a rank whose names exceed 4 GiB keeps "" for
+ * the rest rather than failing. */
+static uint32_t pool_add(et_graph *g, const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	size_t len = strlen(s) + 1;
+	if (g->names_len + len > UINT32_MAX)
+		return 0;
+	if (g->names_len + len > g->names_cap) {
+		while (g->names_len + len > g->names_cap)
+			g->names_cap *= 2;
+		g->names = et_xrealloc(g->names, g->names_cap);
+	}
+	uint32_t off = (uint32_t)g->names_len;
+	memcpy(g->names + off, s, len);
+	g->names_len += len;
+	return off;
+}
+
+et_wk_attr et_graph_attr_key(const char *s)
+{
+	/* Dispatch on a few characters so the common non-well-known names
+	 * (rf_id, tid, op_schema ...) cost one or two comparisons. */
+	switch (s[0]) {
+	case 'i':
+		if (strcmp(s, "is_cpu_op") == 0)
+			return ET_WK_IS_CPU_OP;
+		if (strcmp(s, "involved_dim") == 0)
+			return ET_WK_INVOLVED_DIM;
+		return ET_WK_NONE;
+	case 'n':
+		return strcmp(s, "num_ops") == 0 ? ET_WK_NUM_OPS : ET_WK_NONE;
+	case 't':
+		return strcmp(s, "tensor_size") == 0 ? ET_WK_TENSOR_SIZE : ET_WK_NONE;
+	case 'p':
+		return strcmp(s, "pg_name") == 0 ? ET_WK_PG_NAME : ET_WK_NONE;
+	case 'c':
+		break;
+	default:
+		return ET_WK_NONE;
+	}
+	if (strncmp(s, "comm_", 5) != 0)
+		return ET_WK_NONE;
+	s += 5;
+	if (strcmp(s, "type") == 0)
+		return ET_WK_COMM_TYPE;
+	if (strcmp(s, "size") == 0)
+		return ET_WK_COMM_SIZE;
+	if (strcmp(s, "src") == 0)
+		return ET_WK_COMM_SRC;
+	if (strcmp(s, "dst") == 0)
+		return ET_WK_COMM_DST;
+	if (strcmp(s, "tag") == 0)
+		return ET_WK_COMM_TAG;
+	if (strcmp(s, "priority") == 0)
+		return ET_WK_COMM_PRIORITY;
+	return ET_WK_NONE;
+}
+
+static int32_t clamp32(int64_t v)
+{
+	return v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+}
+
+static const uint16_t wk_flag[ET_WK_COUNT] = {
+	[ET_WK_IS_CPU_OP] = ET_GF_CPU_SET,     [ET_WK_NUM_OPS] = ET_GF_NUM_OPS,
+	[ET_WK_TENSOR_SIZE] = ET_GF_TENSOR_SIZE, [ET_WK_COMM_TYPE] = ET_GF_COMM_TYPE,
+	[ET_WK_COMM_SIZE] = ET_GF_COMM_SIZE,   [ET_WK_COMM_SRC] = ET_GF_COMM_SRC,
+	[ET_WK_COMM_DST] = ET_GF_COMM_DST,     [ET_WK_COMM_TAG] = ET_GF_COMM_TAG,
+	[ET_WK_COMM_PRIORITY] = ET_GF_COMM_PRIO, [ET_WK_PG_NAME] = ET_GF_PG_NAME,
+};
+
+static void store_int(et_graph *g, uint32_t i, et_wk_attr k, int64_t v)
+{
+	switch (k) {
+	case ET_WK_IS_CPU_OP:
+		if (v)
+			g->flags[i] |= ET_GF_CPU;
+		break;
+	case ET_WK_NUM_OPS: g->num_ops[i] = v; break;
+	case ET_WK_TENSOR_SIZE: g->tensor_size[i] = (uint64_t)v; break;
+	case ET_WK_COMM_TYPE: g->comm_type[i] = clamp32(v); break;
+	case ET_WK_COMM_SIZE: g->comm_size[i] = v; break;
+	case ET_WK_COMM_SRC: g->comm_src[i] = clamp32(v); break;
+	case ET_WK_COMM_DST: g->comm_dst[i] = clamp32(v); break;
+	case ET_WK_COMM_TAG: g->comm_tag[i] = clamp32(v); break;
+	case ET_WK_COMM_PRIORITY: g->comm_priority[i] = clamp32(v); break;
+	default: break;
+	}
+}
+
+static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
+{
+	for (size_t k = 0; k < n->n_attr; k++) {
+		const et_attr *a = n->attr[k];
+		if (!a->name)
+			continue;
+		et_wk_attr key = et_graph_attr_key(a->name);
+		if (key == ET_WK_NONE || key == ET_WK_INVOLVED_DIM)
+			continue;
+		uint16_t f = wk_flag[key];
+		if (g->flags[i] & f) /* the first one wins, as et_attr_find */
+			continue;
+		if (key == ET_WK_PG_NAME) {
+			if (a->value_case == VC(STRING_VAL)) {
+				g->flags[i] |= f;
+				g->pg_name[i] = pool_add(g, a->string_val);
+			}
+			continue;
+		}
+		if (!et_attr_is_int(a))
+			continue;
+		g->flags[i] |= f;
+		store_int(g, i, key, et_attr_as_i64(a));
+	}
+}
+
+static void push_deps(uint64_t **arr, size_t *len, size_t *cap, const uint64_t *d, size_t n)
+{
+	if (*len + n > *cap) {
+		size_t c = *cap ? *cap : 4096;
+		while (c < *len + n)
+			c *= 2;
+		*arr = et_xrealloc(*arr, c * sizeof **arr);
+		*cap = c;
+	}
+	if (n)
+		memcpy(*arr + *len, d, n * sizeof *d);
+	*len += n;
+}
+
+uint32_t et_graph_add_indexed(et_graph *g, const et_node *n, uint32_t msg_index)
+{
+	if (g->finished || g->n >= UINT32_MAX - 3)
+		return ET_GRAPH_NONE;
+	if (g->n == g->cap)
+		grow_nodes(g);
+	uint32_t i = g->n++;
+	g->id[i] = n->id;
+	g->type[i] = (n->type >= 0 && n->type < 255) ? (uint8_t)n->type : 255;
+	g->flags[i] = 0;
+	g->name[i] = pool_add(g, n->name);
+	g->duration_micros[i] = n->duration_micros;
+	g->start_time_micros[i] = n->start_time_micros;
+	g->msg_index[i] = msg_index;
+	g->comm_type[i] = 0;
+	g->comm_size[i] = 0;
+	g->comm_src[i] = g->comm_dst[i] = g->comm_tag[i] = g->comm_priority[i] = 0;
+	g->pg_name[i] = 0;
+	g->num_ops[i] = 0;
+	g->tensor_size[i] = 0;
+	read_attrs(g, i, n);
+	g->data_off[i] = (uint32_t)(n->n_data_deps < UINT32_MAX ? n->n_data_deps : 0);
+	g->ctrl_off[i] = (uint32_t)(n->n_ctrl_deps < UINT32_MAX ? n->n_ctrl_deps : 0);
+	push_deps(&g->raw_data, &g->raw_data_len, &g->raw_data_cap, n->data_deps,
+		  g->data_off[i]);
+	push_deps(&g->raw_ctrl, &g->raw_ctrl_len, &g->raw_ctrl_cap, n->ctrl_deps,
+		  g->ctrl_off[i]);
+	return i;
+}
+
+uint32_t et_graph_add(et_graph *g, const et_node *n)
+{
+	uint32_t idx = g->n ? g->msg_index[g->n - 1] + 1 : 1;
+	return et_graph_add_indexed(g, n, idx);
+}
+
+size_t et_graph_bytes(const et_graph *g)
+{
+	size_t per_node = sizeof *g->id + sizeof *g->type + sizeof *g->flags + sizeof *g->name +
+			  sizeof *g->duration_micros + sizeof *g->start_time_micros +
+			  sizeof *g->msg_index + sizeof *g->comm_type + sizeof *g->comm_size +
+			  4 * sizeof *g->comm_src + sizeof *g->pg_name + sizeof *g->num_ops +
+			  sizeof *g->tensor_size + 6 * sizeof(uint32_t);
+	size_t b = (size_t)g->cap * per_node + g->names_cap + g->hash_cap * sizeof *g->hash;
+	b += (g->raw_data_cap + g->raw_ctrl_cap) * sizeof(uint64_t);
+	b += (g->data_dep_cap + g->ctrl_dep_cap + g->out_cap) * sizeof(uint32_t);
+	b += g->n_dangling * sizeof *g->dangling + g->n_dups * sizeof *g->dups +
+	     g->n_selfs * sizeof *g->selfs;
+	return b;
+}

@@ -1,0 +1,188 @@
+/* et_graph: one rank's dependency graph in flat arrays (struct of arrays).
+ *
+ * Build it with et_graph_add() once per node, in file order, then call
+ * et_graph_finish() once; after that the graph is read-only. Nothing is
+ * allocated per node or per attribute: every field lives in one array
+ * indexed by the node's position (its "index", 0 = first node added), and
+ * all names live in one string pool.
+ *
+ * What callers may rely on after et_graph_finish():
+ *  - Index i is the i-th node added (file order); msg_index[i] is the
+ *    message index it was given (1 = first node after the GlobalMetadata).
+ *  - Well-known attributes are read as ASTRA-sim reads them: any integer
+ *    oneof member counts (et_attr_is_int), the first attribute of a name
+ *    wins, and a non-integer member counts as absent (its ET_GF_* flag is
+ *    clear and the value is 0). pg_name needs a string_val.
+ *  - Dependencies are resolved to indices in CSR form, per kind:
+ *    deps of i are dep[off[i]] .. dep[off[i+1]-1], in the order written.
+ *    A dependency on an id that is not in the graph (dangling) or on the
+ *    node itself (self) is NOT in the CSR; it is listed in `dangling` /
+ *    `selfs` (in node order) instead. A dependency on a duplicated id
+ *    resolves to the first node with that id.
+ *  - `out` holds the reverse edges (children, data and ctrl merged).
+ *  - `order` is a Kahn topological order over data + ctrl deps (FIFO, so
+ *    level by level); nodes in a cycle or behind one are not in it
+ *    (n_ordered < n) and lack ET_GF_ORDERED. depth is the number of Kahn
+ *    levels (longest path in nodes), max_width the largest level.
+ *  - A forward reference is a resolved dependency on a node added later
+ *    (index > i); fwd_data / fwd_ctrl count them.
+ *
+ * Memory: about 114 bytes per node (8 id, 1 type, 2 flags, 4 name offset,
+ * 8+8 times, 4 message index, 4+8 comm type/size, 4x4 src/dst/tag/priority,
+ * 4 pg_name, 8+8 num_ops/tensor_size, 12 CSR offsets, 4 order, 4 scratch,
+ * 8 hash)
+ * plus the names, plus 16 bytes per dependency (8 for the ids as written,
+ * 4 in the CSR, 4 in the reverse CSR); arrays grow geometrically, so
+ * capacity can exceed this by up to 2x. Indices are 32-bit: a graph holds
+ * fewer than 2^32 - 4 nodes (et_graph_add fails beyond). */
+#ifndef ET_GRAPH_H
+#define ET_GRAPH_H
+
+#include "et_codec.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ET_GRAPH_NONE UINT32_MAX
+
+enum {
+	ET_GF_CPU_SET = 1 << 0,     /* is_cpu_op present */
+	ET_GF_CPU = 1 << 1,         /* is_cpu_op present and true */
+	ET_GF_COMM_TYPE = 1 << 2,   /* the attribute of this name is present */
+	ET_GF_COMM_SIZE = 1 << 3,
+	ET_GF_COMM_SRC = 1 << 4,
+	ET_GF_COMM_DST = 1 << 5,
+	ET_GF_COMM_TAG = 1 << 6,
+	ET_GF_COMM_PRIO = 1 << 7,
+	ET_GF_PG_NAME = 1 << 8,
+	ET_GF_NUM_OPS = 1 << 9,
+	ET_GF_TENSOR_SIZE = 1 << 10,
+	ET_GF_DUP_ID = 1 << 11,  /* an earlier node has the same id (finish) */
+	ET_GF_SELF_DEP = 1 << 12, /* depends on itself (finish) */
+	ET_GF_ORDERED = 1 << 13, /* in the topological order (finish) */
+	ET_GF_DANGLING = 1 << 14, /* has a dependency on a missing id (finish) */
+};
+
+/* Well-known attribute names, as et_graph_attr_key() classifies them. */
+typedef enum et_wk_attr {
+	ET_WK_NONE = -1,
+	ET_WK_IS_CPU_OP,
+	ET_WK_NUM_OPS,
+	ET_WK_TENSOR_SIZE,
+	ET_WK_COMM_TYPE,
+	ET_WK_COMM_SIZE,
+	ET_WK_COMM_SRC,
+	ET_WK_COMM_DST,
+	ET_WK_COMM_TAG,
+	ET_WK_COMM_PRIORITY,
+	ET_WK_PG_NAME,
+	ET_WK_INVOLVED_DIM,
+	ET_WK_COUNT
+} et_wk_attr;
+
+typedef enum et_dep_kind { ET_DEP_DATA = 0, ET_DEP_CTRL = 1 } et_dep_kind;
+
+typedef struct et_graph_dangling {
+	uint64_t missing; /* the id that is not in the graph */
+	uint32_t node;    /* index of the node holding the reference */
+	uint8_t kind;     /* et_dep_kind */
+} et_graph_dangling;
+
+typedef struct et_graph_dup {
+	uint32_t node;  /* the later node */
+	uint32_t first; /* the first node with the same id */
+} et_graph_dup;
+
+typedef struct et_graph_self {
+	uint32_t node;
+	uint8_t kind;
+} et_graph_self;
+
+typedef struct et_graph {
+	uint32_t n, cap;
+	/* per node, filled by et_graph_add */
+	uint64_t *id;
+	uint8_t *type; /* NodeType; values outside 0..254 are stored as 255 */
+	uint16_t *flags;
+	uint32_t *name; /* offset into names */
+	uint64_t *duration_micros, *start_time_micros;
+	uint32_t *msg_index;
+	int32_t *comm_type; /* values outside int32 are clamped (still out of range) */
+	int64_t *comm_size;
+	int32_t *comm_src, *comm_dst, *comm_tag, *comm_priority;
+	uint32_t *pg_name; /* offset into names; offset 0 is "" */
+	int64_t *num_ops;
+	uint64_t *tensor_size;
+	char *names;
+	size_t names_len, names_cap;
+
+	/* resolved by et_graph_finish */
+	uint32_t *data_off, *data_dep; /* CSR, n + 1 offsets */
+	uint32_t *ctrl_off, *ctrl_dep;
+	uint32_t *out_off, *out; /* children, data + ctrl */
+	et_graph_dangling *dangling;
+	size_t n_dangling, n_dangling_data, n_dangling_ctrl;
+	et_graph_dup *dups;
+	size_t n_dups;
+	et_graph_self *selfs;
+	size_t n_selfs;
+	uint64_t n_data_deps, n_ctrl_deps; /* as written, all kinds of target */
+	uint64_t fwd_data, fwd_ctrl;
+	uint32_t *order, n_ordered;
+	uint32_t n_roots;  /* nodes with no resolved dependency */
+	uint32_t depth, max_width;
+	bool finished;
+
+	/* private */
+	uint32_t *hash; /* open addressing, node index + 1, 0 = empty */
+	uint32_t hash_mask;
+	size_t hash_cap, data_dep_cap, ctrl_dep_cap, out_cap;
+	uint32_t *scratch; /* per node, for Kahn's in-degrees */
+	uint64_t *raw_data, *raw_ctrl; /* dependency ids while building */
+	size_t raw_data_len, raw_data_cap, raw_ctrl_len, raw_ctrl_cap;
+} et_graph;
+
+et_graph *et_graph_new(void);
+void et_graph_free(et_graph *g);
+/* Empty the graph for the next rank, keeping every allocation: a tool that
+ * reads rank after rank pays for growth (and page faults) only once. */
+void et_graph_reset(et_graph *g);
+/* Append a node; its message index is the previous one + 1 (first: 1).
+ * Returns its index, or ET_GRAPH_NONE when the graph is full. */
+uint32_t et_graph_add(et_graph *g, const et_node *n);
+uint32_t et_graph_add_indexed(et_graph *g, const et_node *n, uint32_t msg_index);
+/* Resolve ids, build the CSR arrays and the topological order. */
+void et_graph_finish(et_graph *g);
+
+/* Index of the first node with this id, or ET_GRAPH_NONE (after finish). */
+uint32_t et_graph_find(const et_graph *g, uint64_t id);
+static inline const char *et_graph_name(const et_graph *g, uint32_t i)
+{
+	return g->names + g->name[i];
+}
+static inline const char *et_graph_pg_name(const et_graph *g, uint32_t i)
+{
+	return g->names + g->pg_name[i];
+}
+static inline uint32_t et_graph_ndeps(const et_graph *g, uint32_t i)
+{
+	return g->data_off[i + 1] - g->data_off[i] + g->ctrl_off[i + 1] - g->ctrl_off[i];
+}
+/* The well-known attribute a name denotes, or ET_WK_NONE. */
+et_wk_attr et_graph_attr_key(const char *name);
+
+/* One cycle among the nodes that are not in the topological order, as
+ * indices in dependency order (each depends on the one before it, the first
+ * on the last). Returns its length (0 if the graph is acyclic); *path is
+ * malloc'ed (caller frees). Self-dependencies are not cycles here. */
+uint32_t et_graph_find_cycle(const et_graph *g, uint32_t **path);
+
+/* Longest path by duration_micros over the ordered nodes: returns its total
+ * duration and the chain of indices from first to last (*chain malloc'ed,
+ * may be NULL if chain is NULL). */
+uint64_t et_graph_critical_path(const et_graph *g, uint32_t **chain, uint32_t *len);
+
+/* Bytes held by the graph's arrays (for --stats and tests). */
+size_t et_graph_bytes(const et_graph *g);
+
+#endif

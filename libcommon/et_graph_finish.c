@@ -1,0 +1,208 @@
+/* et_graph: resolution — the id hash, dependency CSR arrays, dangling /
+ * duplicate / self references, reverse edges and the Kahn order. Every
+ * step is one linear pass over nodes or edges. */
+#include "et_buf.h"
+#include "et_graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t hash_id(uint64_t id)
+{
+	/* Ids are often dense and sequential: mix so they spread. */
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdull;
+	id ^= id >> 33;
+	return (uint32_t)id;
+}
+
+uint32_t et_graph_find(const et_graph *g, uint64_t id)
+{
+	if (!g->finished || !g->hash)
+		return ET_GRAPH_NONE;
+	for (uint32_t h = hash_id(id) & g->hash_mask;; h = (h + 1) & g->hash_mask) {
+		uint32_t v = g->hash[h];
+		if (!v)
+			return ET_GRAPH_NONE;
+		if (g->id[v - 1] == id)
+			return v - 1;
+	}
+}
+
+/* Lists grow when their length reaches 0 or a power of two (capacity
+ * max(16, 2n)), so appends are amortised O(1) with no capacity field. */
+static bool at_pow2(size_t n)
+{
+	return (n & (n - 1)) == 0;
+}
+
+static size_t grown(size_t n)
+{
+	return n < 8 ? 16 : 2 * n;
+}
+
+static void build_hash(et_graph *g)
+{
+	uint64_t cap = 16;
+	while (cap < (uint64_t)g->n * 2)
+		cap *= 2;
+	if (cap > g->hash_cap) {
+		free(g->hash);
+		g->hash = et_xmalloc((size_t)cap * sizeof *g->hash);
+		g->hash_cap = (size_t)cap;
+	}
+	/* Only the part this rank uses is cleared: a small rank after a big
+	 * one stays cheap. */
+	memset(g->hash, 0, (size_t)cap * sizeof *g->hash);
+	g->hash_mask = (uint32_t)(cap - 1);
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t h = hash_id(g->id[i]) & g->hash_mask;
+		for (;; h = (h + 1) & g->hash_mask) {
+			uint32_t v = g->hash[h];
+			if (!v) {
+				g->hash[h] = i + 1;
+				break;
+			}
+			if (g->id[v - 1] == g->id[i]) {
+				g->flags[i] |= ET_GF_DUP_ID;
+				if (at_pow2(g->n_dups))
+					g->dups = et_xrealloc(g->dups,
+							      grown(g->n_dups) * sizeof *g->dups);
+				g->dups[g->n_dups++] = (et_graph_dup){i, v - 1};
+				break;
+			}
+		}
+	}
+}
+
+static void add_dangling(et_graph *g, uint32_t i, uint64_t id, uint8_t kind)
+{
+	if (at_pow2(g->n_dangling))
+		g->dangling = et_xrealloc(g->dangling, grown(g->n_dangling) * sizeof *g->dangling);
+	g->dangling[g->n_dangling++] = (et_graph_dangling){id, i, kind};
+	g->flags[i] |= ET_GF_DANGLING;
+	if (kind == ET_DEP_DATA)
+		g->n_dangling_data++;
+	else
+		g->n_dangling_ctrl++;
+}
+
+static void add_self(et_graph *g, uint32_t i, uint8_t kind)
+{
+	if (at_pow2(g->n_selfs))
+		g->selfs = et_xrealloc(g->selfs, grown(g->n_selfs) * sizeof *g->selfs);
+	g->selfs[g->n_selfs++] = (et_graph_self){i, kind};
+	g->flags[i] |= ET_GF_SELF_DEP;
+}
+
+/* Turns per-node counts in *off into CSR offsets over resolved targets,
+ * rewriting raw ids into indices in place of a new array. */
+static void reserve(uint32_t **p, size_t *cap, size_t n)
+{
+	if (n <= *cap && *p)
+		return;
+	free(*p);
+	*cap = n > 16 ? n : 16;
+	*p = et_xmalloc(*cap * sizeof **p);
+}
+
+static void resolve_kind(et_graph *g, uint32_t *off, const uint64_t *raw, uint8_t kind,
+			 uint64_t *fwd, uint32_t **dep_out, size_t *cap)
+{
+	size_t total = 0;
+	for (uint32_t i = 0; i < g->n; i++)
+		total += off[i];
+	reserve(dep_out, cap, total);
+	uint32_t *dep = *dep_out;
+	size_t r = 0, w = 0;
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t cnt = off[i];
+		off[i] = (uint32_t)w;
+		for (uint32_t k = 0; k < cnt; k++, r++) {
+			uint32_t j = et_graph_find(g, raw[r]);
+			if (j == ET_GRAPH_NONE)
+				add_dangling(g, i, raw[r], kind);
+			else if (j == i)
+				add_self(g, i, kind);
+			else {
+				*fwd += j > i;
+				dep[w++] = j;
+			}
+		}
+	}
+	off[g->n] = (uint32_t)w;
+}
+
+static void build_children(et_graph *g)
+{
+	memset(g->out_off, 0, ((size_t)g->n + 1) * sizeof *g->out_off);
+	reserve(&g->out, &g->out_cap, (size_t)g->data_off[g->n] + g->ctrl_off[g->n]);
+	for (size_t k = 0; k < g->data_off[g->n]; k++)
+		g->out_off[g->data_dep[k] + 1]++;
+	for (size_t k = 0; k < g->ctrl_off[g->n]; k++)
+		g->out_off[g->ctrl_dep[k] + 1]++;
+	for (uint32_t i = 0; i < g->n; i++)
+		g->out_off[i + 1] += g->out_off[i];
+	/* Fill with a moving cursor per parent; out_off[i] is restored after. */
+	for (uint32_t i = 0; i < g->n; i++) {
+		for (uint32_t k = g->data_off[i]; k < g->data_off[i + 1]; k++)
+			g->out[g->out_off[g->data_dep[k]]++] = i;
+		for (uint32_t k = g->ctrl_off[i]; k < g->ctrl_off[i + 1]; k++)
+			g->out[g->out_off[g->ctrl_dep[k]]++] = i;
+	}
+	for (uint32_t i = g->n; i > 0; i--)
+		g->out_off[i] = g->out_off[i - 1];
+	g->out_off[0] = 0;
+}
+
+/* FIFO Kahn: the queue is the order array itself, and its rounds are the
+ * longest-path levels, which gives depth and width for free. */
+static void kahn(et_graph *g)
+{
+	uint32_t *indeg = g->scratch;
+	uint32_t tail = 0;
+	for (uint32_t i = 0; i < g->n; i++) {
+		indeg[i] = et_graph_ndeps(g, i);
+		if (!indeg[i])
+			g->order[tail++] = i;
+	}
+	g->n_roots = tail;
+	uint32_t head = 0;
+	while (head < tail) {
+		uint32_t level_end = tail;
+		if (level_end - head > g->max_width)
+			g->max_width = level_end - head;
+		g->depth++;
+		for (; head < level_end; head++) {
+			uint32_t v = g->order[head];
+			g->flags[v] |= ET_GF_ORDERED;
+			for (uint32_t k = g->out_off[v]; k < g->out_off[v + 1]; k++)
+				if (--indeg[g->out[k]] == 0)
+					g->order[tail++] = g->out[k];
+		}
+	}
+	g->n_ordered = tail;
+}
+
+void et_graph_finish(et_graph *g)
+{
+	if (g->finished)
+		return;
+	g->finished = true;
+	if (!g->data_off) { /* never grown: give the per-node arrays room */
+		g->data_off = et_xcalloc(1, sizeof *g->data_off);
+		g->ctrl_off = et_xcalloc(1, sizeof *g->ctrl_off);
+		g->out_off = et_xcalloc(1, sizeof *g->out_off);
+		g->order = et_xcalloc(1, sizeof *g->order);
+		g->scratch = et_xcalloc(1, sizeof *g->scratch);
+	}
+	g->n_data_deps = g->raw_data_len;
+	g->n_ctrl_deps = g->raw_ctrl_len;
+	build_hash(g);
+	resolve_kind(g, g->data_off, g->raw_data, ET_DEP_DATA, &g->fwd_data, &g->data_dep,
+		     &g->data_dep_cap);
+	resolve_kind(g, g->ctrl_off, g->raw_ctrl, ET_DEP_CTRL, &g->fwd_ctrl, &g->ctrl_dep,
+		     &g->ctrl_dep_cap);
+	build_children(g);
+	kahn(g);
+}

@@ -1,0 +1,600 @@
+#!/usr/bin/env bats
+# et-validate: one crafted defective input per check (JSONL -> stream with
+# et-convert), the exact findings each produces, the real corpus, output
+# formats, --tee, exit codes and the man page's examples.
+load common
+bats_require_minimum_version 1.5.0
+
+# --- crafting helpers: JSONL lines in the protobuf JSON mapping -------------
+CPU0='{"name":"is_cpu_op","boolVal":false}'
+hdr() { # RANK [WORLD]
+	echo "{\"rank\":$1,\"world_size\":${2:-1},\"name\":\"t\",\"metadata\":{\"version\":\"0.0.4\"}}"
+}
+comp() { # RANK ID DUR [DATA_DEPS] [CTRL_DEPS]
+	echo "{\"rank\":$1,\"id\":$2,\"name\":\"c$2\",\"type\":\"COMP_NODE\",\"durationMicros\":$3,\"dataDeps\":[${4:-}],\"ctrlDeps\":[${5:-}],\"attr\":[$CPU0]}"
+}
+coll() { # RANK ID COMM_TYPE SIZE [DATA_DEPS] [PG_NAME]
+	local pg=""
+	[ -n "${6:-}" ] && pg=",{\"name\":\"pg_name\",\"stringVal\":\"$6\"}"
+	echo "{\"rank\":$1,\"id\":$2,\"name\":\"coll$2\",\"type\":\"COMM_COLL_NODE\",\"dataDeps\":[${5:-}],\"attr\":[$CPU0,{\"name\":\"comm_type\",\"int64Val\":$3},{\"name\":\"comm_size\",\"int64Val\":$4}$pg]}"
+}
+p2p() { # RANK ID SEND|RECV SRC DST TAG SIZE [DATA_DEPS]
+	echo "{\"rank\":$1,\"id\":$2,\"name\":\"$3$2\",\"type\":\"COMM_$3_NODE\",\"dataDeps\":[${8:-}],\"attr\":[$CPU0,{\"name\":\"comm_src\",\"int32Val\":$4},{\"name\":\"comm_dst\",\"int32Val\":$5},{\"name\":\"comm_tag\",\"int32Val\":$6},{\"name\":\"comm_size\",\"int64Val\":$7}]}"
+}
+pgdef() { # RANK ID JSON-of-the-definition-list (as inputs.values holds it)
+	local v
+	v=$(printf '%s' "['$3']" | jq -Rs .)
+	echo "{\"rank\":$1,\"id\":$2,\"name\":\"## process_group:init ##\",\"type\":\"METADATA_NODE\",\"inputs\":{\"values\":$v},\"attr\":[$CPU0]}"
+}
+
+# validate FILE.jsonl [OPTIONS]: convert to a stream, run et-validate --format
+# json on it; $output is the JSON report, $status the exit status.
+validate() {
+	local f=$1
+	shift
+	et-convert --from json "$f" -o "${f%.jsonl}.etz"
+	run --separate-stderr et-validate --format json "$@" "${f%.jsonl}.etz"
+}
+# [[code, severity, count], ...] of the report in $output
+codes() { jq -c '[.codes[] | [.code, .severity, .count]]' <<<"$output"; }
+# node ids of the listed findings of a code
+ids() { jq -c --arg c "$1" '[.codes[] | select(.code == $c) | .findings[].node_id]' <<<"$output"; }
+field() { jq -c --arg c "$1" "[.codes[] | select(.code == \$c) | .findings[] | $2]" <<<"$output"; }
+
+# --- the real corpus ----------------------------------------------------------
+
+@test "chakra.0.et.gz: exactly its known defects, with exact counts" {
+	run --separate-stderr et-validate --format json --max-per-code 0 "$DATA/chakra-et/chakra.0.et.gz"
+	assert_equal "$status" 1
+	assert_equal "$(jq -c '[.ranks, .nodes]' <<<"$output")" '[1,3664]'
+	# The known defects: 1,277 ctrl deps to missing ids (one on each of 1,277
+	# nodes), 14 COMM_COLL nodes with is_cpu_op true, 157 COMP nodes with
+	# neither duration nor num_ops, 53 data + 554 ctrl forward references
+	# (information). And what the file also holds: 383 nodes whose ctrl dep is
+	# their own id and, through the forward ctrl deps, 2-node cycles (the old
+	# converter re-used the ids of the nodes it deleted; see et-validate(1)).
+	assert_equal "$(codes)" '[["DANGLING_CTRL_DEP","error",1277],["SELF_DEP","error",383],["CYCLE","error",1],["COMM_CPU_OP","warning",14],["COMP_NO_WORK","warning",157],["FORWARD_DATA_DEP","info",53],["FORWARD_CTRL_DEP","info",554]]'
+	assert_equal "$(jq -c '[.codes[] | select(.code == "DANGLING_CTRL_DEP") | .nodes]' <<<"$output")" '[1277]'
+	assert_equal "$(field DANGLING_CTRL_DEP '.missing_id' | jq -c '.[:3]')" '[3,3,429]'
+	assert_equal "$(ids DANGLING_CTRL_DEP | jq -c '.[:3]')" '[216,217,430]'
+	assert_equal "$(ids COMM_CPU_OP)" '[432,433,619,620,3254,3255,3511,3513,3688,3689,4488,4489,5702,5703]'
+	assert_equal "$(ids SELF_DEP | jq -c '.[:3]')" '[3322,3369,3378]'
+	assert_equal "$(field CYCLE '[.cycle[].id]')" '[[3318,3317]]'
+	assert_equal "$(field CYCLE '.unordered')" '[2283]'
+	assert_equal "$(ids FORWARD_DATA_DEP | jq -c '.[:2]')" '[1731,1735]'
+	assert_equal "$(field FORWARD_DATA_DEP '.dep_id' | jq -c '.[:2]')" '[1733,1736]'
+	assert_equal "$(jq '.errors, .warnings, .info' <<<"$output" | tr '\n' ' ')" '1661 171 607 '
+}
+
+@test "ASTRA-sim microbenchmarks validate clean with --for astra-sim --strict" {
+	n=0
+	for d in "$MB"/*/*/; do
+		f=$(ls "$d"*.0.et)
+		run --separate-stderr et-validate --for astra-sim --strict --format json "${f%.0.et}"
+		assert_equal "$status" 0
+		assert_equal "$(jq -c '[.errors, .warnings, .info, .codes]' <<<"$output")" '[0,0,0,[]]'
+		n=$((n + 1))
+	done
+	assert_equal "$n" 12
+}
+
+@test "--stats on a microbenchmark: nodes, comm bytes, depth, width" {
+	run --separate-stderr et-validate --stats --format json "$MB/all_reduce/8npus_1MB/all_reduce"
+	assert_success
+	assert_equal "$(jq -c '.stats.total | [.nodes, .nodes_by_type, .comm_bytes, .depth, .max_width]' <<<"$output")" \
+		'[8,{"COMM_COLL_NODE":8},{"ALL_REDUCE":8388608},1,1]'
+	assert_equal "$(jq -c '[.stats.ranks[] | .rank] | length' <<<"$output")" 8
+}
+
+@test "--stats on chakra.0.et: dependency counts and the critical path" {
+	run --separate-stderr et-validate --stats --format json "$DATA/chakra-et/chakra.0.et.gz"
+	assert_equal "$status" 1
+	assert_equal "$(jq -c '.stats.ranks[0] | [.nodes_by_type, .data_deps, .ctrl_deps, .dangling_deps, .self_deps, .forward_deps, .unordered_nodes]' <<<"$output")" \
+		'[{"COMP_NODE":3643,"COMM_COLL_NODE":21},181878,3664,1277,383,607,2283]'
+	assert_equal "$(jq -c '.stats.ranks[0].comm_bytes' <<<"$output")" '{"ALL_REDUCE":102228128,"BROADCAST":212904}'
+}
+
+@test "every corpus PyTorch trace converted by et-convert validates without errors" {
+	for f in "$DATA"/pytorch/*/host_et*.json.gz; do
+		et-convert "$f" -o t.etz
+		run --separate-stderr et-validate --format json t.etz
+		assert_equal "$status" 0
+		assert_equal "$(jq -c '[.errors, [.codes[].code]]' <<<"$output")" '[0,["COMP_NO_WORK"]]'
+	done
+}
+
+# The real 8-rank DLRM step as one stream (host traces converted per rank).
+dlrm_stream() {
+	for r in 0 1 2 3 4 5 6 7; do
+		et-convert --set-rank $r --world 8 "$DATA/pytorch/dlrm-8rank/host_et.$r.json.gz" -o r$r.etz
+		cat r$r.etz
+	done >dlrm.etz
+	et-convert --to jsonl dlrm.etz >dlrm.jsonl
+}
+# the id of the N-th collective of rank R in dlrm.jsonl
+nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" dlrm.jsonl | sed -n "$2p"; }
+
+@test "real DLRM 8-rank stream: clean, then one rank's collective resized" {
+	dlrm_stream
+	run --separate-stderr et-validate --format json dlrm.etz
+	assert_equal "$status" 0
+	assert_equal "$(jq -c '[.ranks, .nodes, .errors]' <<<"$output")" '[8,13392,0]'
+	id=$(nth_coll 5 5)
+	assert_equal "$id" 1246
+	sed "/^{\"rank\":5,\"id\":$id,/s/\"int64Val\":1576964/\"int64Val\":1024/" dlrm.jsonl >bad.jsonl
+	validate bad.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COLL_MISMATCH","error",1],["COMP_NO_WORK","warning",13328]]'
+	assert_equal "$(field COLL_MISMATCH '[.rank, .node_id, .group, .position, .ranks, .agreeing_ranks, .expected]')" \
+		'[[5,1246,"",4,[5],7,{"comm_type":"ALL_REDUCE","comm_size":1576964}]]'
+}
+
+@test "real DLRM 8-rank stream: one rank's collective removed" {
+	dlrm_stream
+	id=$(nth_coll 3 2)
+	sed "/^{\"rank\":3,\"id\":$id,/s/\"type\":\"COMM_COLL_NODE\"/\"type\":\"COMP_NODE\"/" dlrm.jsonl >bad.jsonl
+	validate bad.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COLL_MISMATCH","error",1],["DEADLOCK","error",1],["BLOCKED_NODE","error",7],["COMP_NO_WORK","warning",13329]]'
+	assert_equal "$(field COLL_MISMATCH '[.rank, .group, .position, .ranks, .differing_positions]')" '[[3,"",1,[3],7]]'
+	assert_equal "$(field BLOCKED_NODE '.waits_for' | jq -c 'unique')" '[[3]]'
+	assert_equal "$(field BLOCKED_NODE '.message' | jq -r '.[0]')" \
+		'ALL_REDUCE (group "0" collective #7) waits for rank 3 (never issues it)'
+}
+
+# --- per-rank checks: one crafted input each ----------------------------------
+
+@test "META_MISSING: an ET whose first message is a node; an empty ET" {
+	{ hdr 0; comp 0 1 5; comp 0 2 5 1; } >a.jsonl
+	et-convert --to et a.jsonl -o a.et
+	# the GlobalMetadata {version "0.0.4"} is 8 bytes: 07 0a 05 "0.0.4"
+	assert_equal "$(hexbytes a.et 0 3)" "07 0a 05"
+	tail -c +9 a.et >b.et
+	run --separate-stderr et-validate --format json b.et
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["META_MISSING","error",1]]'
+	assert_equal "$(jq '.nodes' <<<"$output")" 2
+	: >empty.et
+	run --separate-stderr et-validate --format json empty.et
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["META_MISSING","error",1]]'
+	assert_equal "$(field META_MISSING .message)" '["empty ET: no GlobalMetadata and no nodes"]'
+}
+
+@test "DUP_ID: two nodes with one id" {
+	{ hdr 0; comp 0 1 5; comp 0 2 5 1; comp 0 2 5 1; } >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["DUP_ID","error",1]]'
+	assert_equal "$(field DUP_ID '[.node_id, .first_index, .index]')" '[[2,2,3]]'
+}
+
+@test "DANGLING_DATA_DEP / DANGLING_CTRL_DEP: deps on ids not in the rank, counted" {
+	{ hdr 0; comp 0 1 5; comp 0 2 5 "1,40,41" 42; comp 0 3 5 2 43; } >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["DANGLING_DATA_DEP","error",2],["DANGLING_CTRL_DEP","error",2]]'
+	assert_equal "$(jq -c '[.codes[] | .nodes]' <<<"$output")" '[1,2]'
+	assert_equal "$(field DANGLING_DATA_DEP '[.node_id, .missing_id]')" '[[2,40],[2,41]]'
+	assert_equal "$(field DANGLING_CTRL_DEP '[.node_id, .missing_id]')" '[[2,42],[3,43]]'
+}
+
+@test "SELF_DEP: a node that depends on itself" {
+	{ hdr 0; comp 0 1 5; comp 0 2 5 "1,2"; } >a.jsonl
+	validate a.jsonl
+	assert_equal "$(codes)" '[["SELF_DEP","error",1]]'
+	assert_equal "$(ids SELF_DEP)" '[2]'
+}
+
+@test "CYCLE: one cycle printed as a path of ids and names" {
+	{ hdr 0; comp 0 1 5; comp 0 2 5 "1,4"; comp 0 3 5 2; comp 0 4 5 3; comp 0 5 5 4; } >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["CYCLE","error",1],["FORWARD_DATA_DEP","info",1]]'
+	assert_equal "$(field CYCLE '[.cycle[] | [.id, .name]]')" '[[[3,"c3"],[4,"c4"],[2,"c2"]]]'
+	assert_equal "$(field CYCLE .unordered)" '[4]'
+	assert_equal "$(field CYCLE .message)" '["cycle of 3 nodes: 3 (c3) -> 4 (c4) -> 2 (c2) -> 3 (c3); 4 of 5 nodes are in or behind a cycle"]'
+}
+
+@test "NO_ROOT: every node has a dependency" {
+	{ hdr 0; comp 0 1 5 2; comp 0 2 5 1; } >a.jsonl
+	validate a.jsonl
+	assert_equal "$(codes)" '[["CYCLE","error",1],["NO_ROOT","error",1],["FORWARD_DATA_DEP","info",1]]'
+	assert_equal "$(field NO_ROOT .rank)" '[0]'
+}
+
+@test "FORWARD_DATA_DEP / FORWARD_CTRL_DEP: information, not defects" {
+	{ hdr 0; comp 0 1 5 2 3; comp 0 2 5; comp 0 3 5; } >a.jsonl
+	validate a.jsonl --strict
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["FORWARD_DATA_DEP","info",1],["FORWARD_CTRL_DEP","info",1]]'
+	assert_equal "$(field FORWARD_DATA_DEP '[.node_id, .dep_id]')" '[[1,2]]'
+	assert_equal "$(field FORWARD_CTRL_DEP '[.node_id, .dep_id]')" '[[1,3]]'
+}
+
+@test "INVALID_NODE: warning by default, error for astra-sim" {
+	{ hdr 0; comp 0 1 5; echo "{\"rank\":0,\"id\":2,\"name\":\"x\",\"dataDeps\":[1],\"attr\":[$CPU0]}"; } >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["INVALID_NODE","warning",1]]'
+	assert_equal "$(ids INVALID_NODE)" '[2]'
+	validate a.jsonl --for astra-sim
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["INVALID_NODE","error",1]]'
+}
+
+@test "METADATA_NODE: only process-group definitions are fine" {
+	{
+		hdr 0
+		pgdef 0 1 '[{"pg_name": "0", "ranks": [], "group_size": 1}]'
+		echo "{\"rank\":0,\"id\":2,\"name\":\"## process_group:init ##\",\"type\":\"METADATA_NODE\",\"inputs\":{\"values\":\"garbage\"},\"attr\":[$CPU0]}"
+		echo "{\"rank\":0,\"id\":3,\"name\":\"note\",\"type\":\"METADATA_NODE\",\"attr\":[$CPU0]}"
+		comp 0 4 5 "1,2,3"
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["METADATA_NODE","warning",2]]'
+	assert_equal "$(ids METADATA_NODE)" '[2,3]'
+	validate a.jsonl --for astra-sim
+	assert_equal "$(codes)" '[["METADATA_NODE","error",2]]'
+}
+
+@test "ATTR_MEMBER / ATTR_UNREADABLE: well-known attributes in the wrong oneof member" {
+	{
+		hdr 0
+		echo '{"rank":0,"id":1,"name":"a","type":"COMP_NODE","durationMicros":3,"attr":[{"name":"is_cpu_op","int64Val":0},{"name":"num_ops","doubleVal":2.5},{"name":"tensor_size","int64Val":8}]}'
+		echo "{\"rank\":0,\"id\":2,\"name\":\"b\",\"type\":\"COMM_COLL_NODE\",\"dataDeps\":[1],\"attr\":[$CPU0,{\"name\":\"comm_type\",\"int32Val\":0},{\"name\":\"comm_size\",\"stringVal\":\"8\"},{\"name\":\"pg_name\",\"int64Val\":0}]}"
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$(codes)" '[["ATTR_MEMBER","warning",3],["ATTR_UNREADABLE","warning",3],["COLL_MISSING_ATTR","warning",1]]'
+	assert_equal "$(field ATTR_MEMBER '[.node_id, .attr, .member, .expected]')" \
+		'[[1,"is_cpu_op","int64_val","bool_val"],[1,"tensor_size","int64_val","uint64_val"],[2,"comm_type","int32_val","int64_val"]]'
+	assert_equal "$(field ATTR_UNREADABLE '[.node_id, .attr, .member]')" \
+		'[[1,"num_ops","double_val"],[2,"comm_size","string_val"],[2,"pg_name","int64_val"]]'
+	# the unreadable comm_size counts as missing
+	assert_equal "$(field COLL_MISSING_ATTR .message)" '["COMM_COLL_NODE without comm_size"]'
+	validate a.jsonl --for astra-sim
+	assert_equal "$(codes)" '[["ATTR_UNREADABLE","error",3],["COLL_MISSING_ATTR","error",1],["ATTR_MEMBER","warning",3]]'
+}
+
+@test "COLL_MISSING_ATTR, COLL_BAD_TYPE, COLL_BAD_SIZE, COLL_UNSUPPORTED" {
+	{
+		hdr 0
+		echo "{\"rank\":0,\"id\":1,\"name\":\"notype\",\"type\":\"COMM_COLL_NODE\",\"attr\":[$CPU0,{\"name\":\"comm_size\",\"int64Val\":8}]}"
+		coll 0 2 12 8 1
+		coll 0 3 0 0 2
+		coll 0 4 0 -5 3
+		coll 0 5 9 8 4
+		coll 0 6 5 8 5
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COLL_BAD_TYPE","error",1],["COLL_MISSING_ATTR","warning",1],["COLL_BAD_SIZE","warning",2],["COLL_UNSUPPORTED","warning",1]]'
+	assert_equal "$(ids COLL_MISSING_ATTR)" '[1]'
+	assert_equal "$(field COLL_BAD_TYPE .message)" '["comm_type 12 is not a CollectiveCommType (0..9)"]'
+	assert_equal "$(ids COLL_BAD_SIZE)" '[3,4]'
+	assert_equal "$(ids COLL_UNSUPPORTED)" '[5]'
+	validate a.jsonl --for astra-sim
+	assert_equal "$(codes)" '[["COLL_MISSING_ATTR","error",1],["COLL_BAD_TYPE","error",1],["COLL_BAD_SIZE","error",2],["COLL_UNSUPPORTED","error",1]]'
+}
+
+@test "P2P_MISSING_ATTR and P2P_NOT_SELF" {
+	{
+		hdr 1 2
+		echo "{\"rank\":1,\"id\":1,\"name\":\"s\",\"type\":\"COMM_SEND_NODE\",\"attr\":[$CPU0,{\"name\":\"comm_dst\",\"int32Val\":0}]}"
+		p2p 1 2 SEND 0 0 5 64
+		p2p 1 3 RECV 0 0 6 64
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["P2P_MISSING_ATTR","error",1],["P2P_NOT_SELF","error",2],["PARTIAL_INPUT","info",1]]'
+	assert_equal "$(field P2P_MISSING_ATTR .message)" '["COMM_SEND_NODE without comm_src, comm_tag, comm_size"]'
+	assert_equal "$(ids P2P_NOT_SELF)" '[2,3]'
+	assert_equal "$(field P2P_NOT_SELF .rank)" '[1,1]'
+}
+
+@test "COMM_CPU_OP: a COMM node with is_cpu_op true (its comm attributes are moot)" {
+	{
+		hdr 0
+		echo '{"rank":0,"id":1,"name":"c10d::allreduce_","type":"COMM_COLL_NODE","durationMicros":9,"attr":[{"name":"is_cpu_op","boolVal":true}]}'
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["COMM_CPU_OP","warning",1]]'
+	validate a.jsonl --for astra-sim
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COMM_CPU_OP","error",1]]'
+}
+
+@test "CPU_OP_MISSING: information only" {
+	{ hdr 0; echo '{"rank":0,"id":1,"name":"k","type":"COMP_NODE","durationMicros":4}'; } >a.jsonl
+	validate a.jsonl --strict
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["CPU_OP_MISSING","info",1]]'
+}
+
+@test "COMP_NO_WORK: no duration and no num_ops/tensor_size" {
+	{
+		hdr 0
+		comp 0 1 0
+		echo "{\"rank\":0,\"id\":2,\"name\":\"roofline\",\"type\":\"COMP_NODE\",\"dataDeps\":[1],\"attr\":[$CPU0,{\"name\":\"num_ops\",\"int64Val\":100},{\"name\":\"tensor_size\",\"uint64Val\":64}]}"
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["COMP_NO_WORK","warning",1]]'
+	assert_equal "$(ids COMP_NO_WORK)" '[1]'
+	validate a.jsonl --strict
+	assert_equal "$status" 1
+}
+
+@test "PG_UNDEFINED: pg_name defined by no process-group node nor --comm-groups" {
+	{
+		hdr 0
+		pgdef 0 1 '[{"pg_name": "5", "ranks": [0]}]'
+		coll 0 2 0 64 1 5
+		coll 0 3 0 64 2 7
+		coll 0 4 0 64 3 0
+		coll 0 5 0 64 4 ""
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$(codes)" '[["PG_UNDEFINED","warning",1]]'
+	assert_equal "$(field PG_UNDEFINED '[.node_id, .group]')" '[[3,"7"]]'
+	echo '{"7": [0]}' >groups.json
+	validate a.jsonl --comm-groups groups.json --for astra-sim --strict
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[]'
+}
+
+# --- cross-rank checks --------------------------------------------------------
+
+# An 8-rank DLRM-like step: per rank, an embedding lookup, ALL_TO_ALL, an MLP,
+# two ALL_REDUCEs. dlrm DROP_RANK DROP_ID RESIZE_RANK RESIZE_ID (0 = none);
+# a dropped collective becomes a COMP node (the dependencies stay intact).
+dlrm() {
+	for r in 0 1 2 3 4 5 6 7; do
+		hdr $r 8
+		comp $r 1 120
+		if [ "$1" = $r ] && [ "$2" = 2 ]; then comp $r 2 1 1; else coll $r 2 6 65536 1; fi
+		comp $r 3 300 2
+		if [ "$3" = $r ] && [ "$4" = 4 ]; then coll $r 4 0 2048 3; else coll $r 4 0 1048576 3; fi
+		comp $r 5 80 4
+		if [ "$1" = $r ] && [ "$2" = 6 ]; then comp $r 6 1 5; else coll $r 6 0 4096 5; fi
+		comp $r 7 10 6
+	done
+}
+
+@test "an 8-rank DLRM step validates clean" {
+	dlrm 0 0 0 0 >a.jsonl
+	validate a.jsonl --for astra-sim --strict
+	assert_equal "$status" 0
+	assert_equal "$(jq -c '[.ranks, .nodes, .codes]' <<<"$output")" '[8,56,[]]'
+}
+
+@test "COLL_MISMATCH: one rank's collective resized -> group, position, ranks" {
+	dlrm 0 0 5 4 >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COLL_MISMATCH","error",1]]'
+	assert_equal "$(field COLL_MISMATCH '[.rank, .node_id, .group, .position, .ranks, .agreeing_ranks, .expected]')" \
+		'[[5,4,"",1,[5],7,{"comm_type":"ALL_REDUCE","comm_size":1048576}]]'
+	assert_equal "$(field COLL_MISMATCH .message)" \
+		'["group \"0\" (8 ranks), collective #1: rank 5 issues ALL_REDUCE of 2048 B (node 4 \"coll4\") where ranks 0-4,6-7 issue ALL_REDUCE of 1048576 B (node 4 \"coll4\"); 1 of 3 positions differ, rank 5 issues 3 collectives in the group"]'
+}
+
+@test "COLL_MISMATCH + DEADLOCK: one rank's collective removed" {
+	dlrm 3 2 0 0 >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COLL_MISMATCH","error",1],["DEADLOCK","error",1],["BLOCKED_NODE","error",7]]'
+	# rank 3 lacks the ALL_TO_ALL: its sequence shifts from position 0 on
+	assert_equal "$(field COLL_MISMATCH '[.rank, .position, .ranks, .differing_positions, .expected.comm_type]')" \
+		'[[3,0,[3],3,"ALL_TO_ALL"]]'
+	# the others wait at collective #2, which rank 3 never issues
+	assert_equal "$(field BLOCKED_NODE '[.rank, .node_id, .waits_for]' | jq -c 'map(.[0])')" '[0,1,2,4,5,6,7]'
+	assert_equal "$(field BLOCKED_NODE '.waits_for' | jq -c 'unique')" '[[3]]'
+	assert_output --partial 'wait-for chain: rank 0 [ALL_REDUCE node 6 \"coll6\" (group \"0\" collective #2)] -> rank 3, which never issues it'
+}
+
+@test "COLL_NOT_MEMBER and PG_CONFLICT" {
+	{
+		hdr 0 3
+		pgdef 0 1 '[{"pg_name": "g", "ranks": [0, 1]}]'
+		coll 0 2 0 64 1 g
+		hdr 1 3
+		pgdef 1 1 '[{"pg_name": "g", "ranks": [0, 1, 2]}]'
+		coll 1 2 0 64 1 g
+		hdr 2 3
+		pgdef 2 1 '[{"pg_name": "g", "ranks": [0, 1]}]'
+		coll 2 2 0 64 1 g
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["PG_CONFLICT","error",1],["COLL_NOT_MEMBER","error",1]]'
+	assert_equal "$(field PG_CONFLICT '[.rank, .node_id, .group]')" '[[1,1,"g"]]'
+	assert_equal "$(field COLL_NOT_MEMBER '[.rank, .node_id, .group]')" '[[2,2,"g"]]'
+}
+
+@test "P2P_UNMATCHED: a SEND and a RECV that differ in size match nothing" {
+	{
+		hdr 0 2
+		p2p 0 1 SEND 0 1 5 64
+		p2p 0 2 SEND 0 1 6 64 1
+		hdr 1 2
+		p2p 1 1 RECV 0 1 5 64
+		p2p 1 2 RECV 0 1 6 32 1
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	# (the RECV then waits forever, but that is this finding, not a DEADLOCK)
+	assert_equal "$(codes)" '[["P2P_UNMATCHED","error",2]]'
+	assert_equal "$(field P2P_UNMATCHED '[.rank, .node_id, .src, .dst, .tag, .size]')" '[[1,2,0,1,6,32],[0,2,0,1,6,64]]'
+}
+
+@test "DEADLOCK: a two-rank send/recv wait cycle" {
+	{
+		hdr 0 2
+		p2p 0 1 RECV 1 0 7 64
+		p2p 0 2 SEND 0 1 8 64 1
+		hdr 1 2
+		p2p 1 1 RECV 0 1 8 64
+		p2p 1 2 SEND 1 0 7 64 1
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["DEADLOCK","error",1],["BLOCKED_NODE","error",2]]'
+	assert_equal "$(field DEADLOCK '[.rank, .node_id, .wait_cycle]')" '[[0,1,[0,1]]]'
+	assert_equal "$(field BLOCKED_NODE '[.rank, .node_id, .waits_for]')" '[[0,1,[1]],[1,1,[0]]]'
+	assert_equal "$(field DEADLOCK .message)" \
+		'["the ranks stop with 2 nodes blocked on 2 ranks (4 comm nodes never complete); wait-for cycle: rank 0 [RECV node 1 \"RECV1\" from rank 1 tag 7] -> rank 1 [RECV node 1 \"RECV1\" from rank 0 tag 8] -> rank 0"]'
+	# sending first is fine
+	{
+		hdr 0 2
+		p2p 0 1 SEND 0 1 8 64
+		p2p 0 2 RECV 1 0 7 64 1
+		hdr 1 2
+		p2p 1 1 RECV 0 1 8 64
+		p2p 1 2 SEND 1 0 7 64 1
+	} >b.jsonl
+	validate b.jsonl --strict
+	assert_equal "$status" 0
+}
+
+@test "DEADLOCK across collectives: two groups entered in opposite orders" {
+	{
+		hdr 0 2
+		pgdef 0 1 '[{"pg_name": "a", "ranks": [0, 1]}, {"pg_name": "b", "ranks": [0, 1]}]'
+		coll 0 2 0 64 1 a
+		coll 0 3 0 64 2 b
+		hdr 1 2
+		pgdef 1 1 '[{"pg_name": "a", "ranks": [0, 1]}, {"pg_name": "b", "ranks": [0, 1]}]'
+		coll 1 2 0 64 1 b
+		coll 1 3 0 64 2 a
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["DEADLOCK","error",1],["BLOCKED_NODE","error",2]]'
+	assert_equal "$(field DEADLOCK .wait_cycle)" '[[0,1]]'
+	assert_equal "$(field BLOCKED_NODE '[.rank, .node_id]')" '[[0,2],[1,2]]'
+}
+
+@test "PARTIAL_INPUT: world size 4, two ranks present" {
+	{ hdr 0 4; coll 0 1 0 64; hdr 1 4; coll 1 1 0 64; } >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["PARTIAL_INPUT","info",1]]'
+	assert_equal "$(field PARTIAL_INPUT .rank)" '[null]'
+}
+
+# --- output, options, exit codes ---------------------------------------------
+
+@test "text report: most severe first, counts, first N per code" {
+	{ hdr 0; comp 0 1 0; comp 0 2 0 1; comp 0 3 0 "2,50,51,52"; } >a.jsonl
+	et-convert a.jsonl -o a.etz
+	run --separate-stderr et-validate --max-per-code 2 a.etz
+	assert_equal "$status" 1
+	assert_equal "$output" '1 rank, 3 nodes, profile default
+error   DANGLING_DATA_DEP         3 on 1 nodes  data dep on an id not in the rank
+  rank 0 node 3 "c3": data dep on id 50, which is not in rank 0
+  rank 0 node 3 "c3": data dep on id 51, which is not in rank 0
+  ... 1 more
+warning COMP_NO_WORK              3  COMP node with neither a duration nor num_ops/tensor_size
+  rank 0 node 1 "c1": COMP_NODE with duration_micros 0 and no num_ops/tensor_size: nothing to simulate
+  rank 0 node 2 "c2": COMP_NODE with duration_micros 0 and no num_ops/tensor_size: nothing to simulate
+  ... 1 more
+3 errors, 3 warnings, 0 info: FAILED'
+	assert_equal "$stderr" ""
+}
+
+@test "JSON report: the documented top-level keys; --max-per-code 0 lists all" {
+	{ hdr 0; comp 0 1 5 "7,8,9"; } >a.jsonl
+	validate a.jsonl --max-per-code 0
+	assert_equal "$(jq -c 'keys' <<<"$output")" '["codes","errors","info","nodes","ok","profile","ranks","tool","version","warnings"]'
+	assert_equal "$(jq -c '.codes[0] | keys' <<<"$output")" '["code","count","description","findings","nodes","omitted","severity"]'
+	assert_equal "$(jq -c '.codes[0].findings[0] | keys' <<<"$output")" '["message","missing_id","node_id","node_name","rank"]'
+	assert_equal "$(jq -c '[.ok, .codes[0].omitted, (.codes[0].findings | length)]' <<<"$output")" '[false,0,3]'
+	validate a.jsonl --max-per-code 1
+	assert_equal "$(jq -c '[.codes[0].omitted, (.codes[0].findings | length)]' <<<"$output")" '[2,1]'
+}
+
+@test "-o FILE writes the report atomically; the exit status is unchanged" {
+	{ hdr 0; comp 0 1 5 9; } >a.jsonl
+	et-convert a.jsonl -o a.etz
+	run et-validate -o rep.txt a.etz
+	assert_equal "$status" 1
+	assert_equal "$output" ""
+	assert_equal "$(tail -1 rep.txt)" "1 error, 0 warnings, 0 info: FAILED"
+}
+
+@test "--tee: the input stream on stdout only when it validates, findings on stderr" {
+	dlrm 0 0 0 0 >ok.jsonl
+	et-convert ok.jsonl -o ok.etz
+	et-validate --tee ok.etz >out.etz 2>rep.txt
+	et-convert --to jsonl out.etz >back.jsonl
+	et-convert --to jsonl ok.etz >orig.jsonl
+	cmp back.jsonl orig.jsonl
+	assert_equal "$(tail -1 rep.txt)" "0 errors, 0 warnings, 0 info: OK"
+	# a pipeline: validate, then use the stream
+	assert_equal "$(et-validate --tee -q ok.etz 2>/dev/null | et-convert --to jsonl | wc -l)" 64
+	# a defective input: nothing on stdout, exit 1
+	dlrm 0 0 5 4 >bad.jsonl
+	et-convert bad.jsonl -o bad.etz
+	run --separate-stderr et-validate --tee bad.etz
+	assert_equal "$status" 1
+	assert_equal "$output" ""
+	assert_equal "${stderr##*$'\n'}" "1 error, 0 warnings, 0 info: FAILED"
+	# --tee-always streams it anyway
+	et-validate --tee-always bad.etz >all.etz 2>/dev/null || true
+	et-convert --to jsonl all.etz | cmp - <(et-convert --to jsonl bad.etz)
+}
+
+@test "--tee re-frames non-stream inputs as a stream (per-rank set, raw ET)" {
+	et-validate --tee "$MB/all_gather/4npus_1MB/all_gather" >s.etz 2>/dev/null
+	et-convert --to et --ranks 2 s.etz -o r2.et
+	cmp r2.et "$MB/all_gather/4npus_1MB/all_gather.2.et"
+	et-validate --tee "$MB/all_gather/4npus_1MB/all_gather.2.et" 2>/dev/null | et-convert --to et -o one.et
+	cmp one.et "$MB/all_gather/4npus_1MB/all_gather.2.et"
+}
+
+@test "exit 3 on truncated or corrupt input, with the byte offset, and no report" {
+	et-convert --to et "$MB/all_reduce/4npus_1MB/all_reduce.0.et" -o a.et
+	size=$(stat -c %s a.et)
+	head -c $((size - 3)) a.et >t.et
+	run --separate-stderr et-validate t.et
+	assert_equal "$status" 3
+	assert_equal "$output" ""
+	assert_equal "$stderr" "et-validate: t.et: rank 0: byte 8: truncated message: length 72, 69 bytes left"
+	# a node message that is not a Node: field 1 with wire type 7
+	printf '\x07\x0a\x050.0.4\x02\x0f\x00' >c.et
+	run --separate-stderr et-validate c.et
+	assert_equal "$status" 3
+	assert_equal "$stderr" "et-validate: c.et: rank 0: byte 8: message 1 is not a Node"
+}
+
+@test "usage errors exit 2; a bad --comm-groups file exits 3" {
+	run et-validate --for gem5
+	assert_equal "$status" 2
+	assert_output --partial "--for: expected default or astra-sim"
+	run et-validate --format yaml
+	assert_equal "$status" 2
+	run et-validate --max-per-code -1
+	assert_equal "$status" 2
+	echo '{"1": "zero"}' >g.json
+	run et-validate --comm-groups g.json "$MB/all_reduce/4npus_1MB/all_reduce"
+	assert_equal "$status" 3
+	assert_output "et-validate: g.json: group \"1\": expected an array of ranks"
+	run et-validate --comm-groups missing.json "$MB/all_reduce/4npus_1MB/all_reduce"
+	assert_equal "$status" 4
+}
+
+@test "every check code is documented in et-validate(1) with an example" {
+	codes=$(grep -o '{"[A-Z0-9_]*", [EWI], [EWI]' "$REPO/cmd/et-validate/findings.c" | cut -d'"' -f2)
+	assert_equal "$(echo "$codes" | wc -l)" 30
+	for c in $codes; do
+		grep -q "^\.B $c\$" "$REPO/man/et-validate.1" || { echo "undocumented: $c"; false; }
+	done
+}
+
+@test "et-validate(1) examples" {
+	run "$REPO/tests/man-examples.sh" "$REPO/man/et-validate.1" "$REPO" "$T/ex"
+	assert_success
+}
