@@ -61,7 +61,7 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 $(BUILD)/unit/%: tests/unit/%.c $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) $< $(LIB_A) -o $@ $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -MMD -MP $< $(LIB_A) -o $@ $(LDLIBS_ALL)
 all: $(UNIT_BIN)
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -108,28 +108,46 @@ static size_t escape(const uint8_t *s, uint8_t **o)
 	return used;
 }
 
+/* Whether 8 bytes hold none of the special bytes, tested all at once
+ * (the exact "has a byte < n" and "has a zero byte" word tricks): strings
+ * are most of the output, and most of their bytes are plain. */
+static bool plain8(const uint8_t *p)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t x;
+	memcpy(&x, p, sizeof x);
+#define HAS_ZERO(v) (((v)-ones) & ~(v)&high)
+	uint64_t hit = ((x - ones * 0x20) & ~x & high) | HAS_ZERO(x ^ (ones * '"')) |
+	               HAS_ZERO(x ^ (ones * '\\')) | HAS_ZERO(x ^ (ones * 0xc2)) |
+	               HAS_ZERO(x ^ (ones * 0xe2));
+#undef HAS_ZERO
+	return !hit;
+}
+
 /* Bytes >= 0x20 go out raw (UTF-8 or not: raw is what survives a round
  * trip byte for byte); escaped is what JSON forbids, and the Unicode line
  * separators, so that one JSONL record stays one line for every reader. */
 void et_jw_str(et_buf *b, const char *str)
 {
 	const uint8_t *s = (const uint8_t *)str;
-	size_t n = strlen(str);
+	size_t n = strlen(str), i = 0;
 	et_buf_reserve(b, n * 6 + 2);
 	uint8_t *o = b->data + b->len;
 	*o++ = '"';
 	for (;;) {
-		const uint8_t *run = s;
-		while (!special[*s])
-			s++;
-		memcpy(o, run, (size_t)(s - run));
-		o += s - run;
-		if (!*s)
+		size_t run = i;
+		while (i + 8 <= n && plain8(s + i))
+			i += 8;
+		while (!special[s[i]])
+			i++;
+		memcpy(o, s + run, i - run);
+		o += i - run;
+		if (i == n)
 			break;
-		size_t used = escape(s, &o);
+		size_t used = escape(s + i, &o);
 		if (!used)
-			*o++ = *s++;
-		s += used;
+			*o++ = s[i++];
+		i += used;
 	}
 	*o++ = '"';
 	b->len = (size_t)(o - b->data);

@@ -1,4 +1,5 @@
 #include "et_pyrepr.h"
+#include "et_json.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -33,49 +34,8 @@ void et_pyrepr_float(double v, et_buf *out)
 		et_buf_puts(out, v < 0 ? "-inf" : "inf");
 		return;
 	}
-	/* Shortest digits that read back as v: glibc's %.*e is correctly
-	 * rounded, so the first precision that round-trips is Python's. */
-	char s[40];
-	for (int prec = 0; prec < 17; prec++) {
-		snprintf(s, sizeof s, "%.*e", prec, v);
-		if (strtod(s, NULL) == v)
-			break;
-	}
-	bool neg = s[0] == '-';
-	char digits[24];
-	size_t nd = 0;
-	const char *q = s + neg;
-	for (; *q && *q != 'e'; q++)
-		if (*q != '.')
-			digits[nd++] = *q;
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	int exp10 = atoi(q + 1);
-	int decpt = exp10 + 1; /* value = 0.DIGITS * 10^decpt */
-	if (neg)
-		et_buf_putc(out, '-');
-	if (decpt <= -4 || decpt > 16) {
-		et_buf_putc(out, digits[0]);
-		if (nd > 1) {
-			et_buf_putc(out, '.');
-			et_buf_append(out, digits + 1, nd - 1);
-		}
-		et_buf_printf(out, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
-	} else if (decpt <= 0) {
-		et_buf_puts(out, "0.");
-		for (int i = 0; i < -decpt; i++)
-			et_buf_putc(out, '0');
-		et_buf_append(out, digits, nd);
-	} else if ((size_t)decpt >= nd) {
-		et_buf_append(out, digits, nd);
-		for (size_t i = nd; i < (size_t)decpt; i++)
-			et_buf_putc(out, '0');
-		et_buf_puts(out, ".0");
-	} else {
-		et_buf_append(out, digits, (size_t)decpt);
-		et_buf_putc(out, '.');
-		et_buf_append(out, digits + decpt, nd - (size_t)decpt);
-	}
+	char b[ET_JSON_REAL_MAX];
+	et_buf_append(out, b, et_json_fmt_real(v, false, b));
 }
 
 /* Code points Python's str.isprintable() rejects, beyond ASCII controls. */

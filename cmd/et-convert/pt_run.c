@@ -30,7 +30,12 @@ int pt_sniff(const char *path, et_error *e)
 		memcpy(head, et_src_data(s), n);
 		head[n] = 0;
 		size_t i = strspn(head, " \t\r\n");
-		if (head[i] == '{' && strstr(head, "\"traceEvents\""))
+		/* our JSON/JSONL starts with "rank"/"ranks" (its metadata may well
+		 * hold a "schema" attribute) */
+		size_t k = i + 1 + strspn(head + i + 1, " \t\r\n");
+		if (head[i] == '{' && strncmp(head + k, "\"rank", 5) == 0)
+			kind = PT_KIND_OTHER;
+		else if (head[i] == '{' && strstr(head, "\"traceEvents\""))
 			kind = PT_KIND_KINETO;
 		else if (head[i] == '[' && strstr(head, "\"ph\""))
 			kind = PT_KIND_KINETO; /* a bare chrome-trace event array */

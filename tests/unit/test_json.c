@@ -175,6 +175,72 @@ static void test_write(void)
 	et_arena_free(a);
 }
 
+/* The reference escaping, byte by byte, as et_json.h states it. */
+static void ref_escape(const uint8_t *s, et_buf *o)
+{
+	et_buf_putc(o, '"');
+	for (; *s; s++) {
+		if (s[0] == 0xc2 && s[1] == 0x85) {
+			et_buf_puts(o, "\\u0085");
+			s += 1;
+		} else if (s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9)) {
+			et_buf_puts(o, s[2] == 0xa8 ? "\\u2028" : "\\u2029");
+			s += 2;
+		} else if (*s == '"' || *s == '\\') {
+			et_buf_putc(o, '\\');
+			et_buf_putc(o, (char)*s);
+		} else if (*s == '\n') {
+			et_buf_puts(o, "\\n");
+		} else if (*s == '\r') {
+			et_buf_puts(o, "\\r");
+		} else if (*s == '\t') {
+			et_buf_puts(o, "\\t");
+		} else if (*s == '\b') {
+			et_buf_puts(o, "\\b");
+		} else if (*s == '\f') {
+			et_buf_puts(o, "\\f");
+		} else if (*s < 0x20) {
+			et_buf_printf(o, "\\u%04x", *s);
+		} else {
+			et_buf_putc(o, (char)*s);
+		}
+	}
+	et_buf_putc(o, '"');
+}
+
+/* Each special byte (and separator) at every offset 0..40 of plain text,
+ * so it falls at every position of the writer's 8-byte chunks. */
+static void test_write_strings(void)
+{
+	static const char *const specials[] = {
+	    "\"",       "\\",           "\x01",         "\x1f",     "\n",
+	    "\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xc2\xa9", "\xe2\x82\xac",
+	    "\xe2\x80", "\xc2",         "\x7f\xff\x80"};
+	et_arena *a = et_arena_new();
+	et_node *n = et_node_new(a);
+	et_buf got = {0}, want = {0};
+	char s[128];
+	int bad = 0;
+	for (size_t k = 0; k < sizeof specials / sizeof *specials; k++) {
+		for (int off = 0; off <= 40; off++) {
+			memset(s, 'a', (size_t)off);
+			snprintf(s + off, sizeof s - (size_t)off, "%sbcdefghij%s", specials[k],
+			         specials[(k + 1) % 13]);
+			n->name = s;
+			got.len = want.len = 0;
+			et_json_node_write(n, -1, &got);
+			et_buf_puts(&want, "{\"name\":");
+			ref_escape((const uint8_t *)s, &want);
+			et_buf_putc(&want, '}');
+			bad += got.len != want.len || memcmp(got.data, want.data, got.len) != 0;
+		}
+	}
+	CHECK(bad == 0);
+	et_buf_free(&got);
+	et_buf_free(&want);
+	et_arena_free(a);
+}
+
 /* ---- reader ---- */
 
 /* Canonical bytes (no length prefix) of the node that text reads as. */
@@ -422,6 +488,7 @@ int main(int argc, char **argv)
 	test_fmt_real();
 	test_attr_keys();
 	test_write();
+	test_write_strings();
 	test_read_bytes();
 	test_read_meta();
 	test_read_errors();
