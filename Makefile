@@ -64,7 +64,7 @@ $(BUILD)/unit/%: tests/unit/%.c $(LIB_A)
 	$(CC) $(CFLAGS_ALL) -MMD -MP $< $(LIB_A) -o $@ $(LDLIBS_ALL)
 all: $(UNIT_BIN)
 
--include $(shell find build -name '*.d' 2>/dev/null)
+-include $(shell find build $(BUILD) -name '*.d' 2>/dev/null)
 
 # The whole bats suite against the tools in $(BIN).
 BATS_ENV = ETKIT_BIN=$(abspath $(BIN)) ETKIT_UNIT=$(abspath $(BUILD))/unit PATH="$(abspath $(BIN)):$$PATH"

@@ -84,7 +84,7 @@ static uint32_t utf8_next(const unsigned char *s, size_t n, size_t *i)
 
 void et_pyrepr_str(const char *s, size_t n, et_buf *out)
 {
-	bool has_sq = memchr(s, '\'', n) != NULL, has_dq = memchr(s, '"', n) != NULL;
+	bool has_sq = n && memchr(s, '\'', n), has_dq = n && memchr(s, '"', n);
 	char q = has_sq && !has_dq ? '"' : '\'';
 	et_buf_putc(out, q);
 	const unsigned char *u = (const unsigned char *)s;

@@ -32,9 +32,10 @@ int pt_out_begin(pt_out *w, sink *s, const pt_trace *t, const et_rank_info *ri, 
 	return sink_begin(s, ri, &m, e);
 }
 
-static char *io_str(pt_out *w, const pt_trace *t, uint32_t off)
+/* Strings point into the trace's pool: it outlives the node. */
+static char *io_str(const pt_trace *t, uint32_t off)
 {
-	return et_arena_strdup(w->arena, off == PT_NONE ? "" : pt_str(t, off));
+	return (char *)(off == PT_NONE ? "" : pt_str(t, off));
 }
 
 et_node *pt_out_node(pt_out *w, const pt_trace *t, const pt_node *n, int type, bool cpu)
@@ -47,12 +48,12 @@ et_node *pt_out_node(pt_out *w, const pt_trace *t, const pt_node *n, int type, b
 	o->type = (ChakraProtoMsg__NodeType)type;
 	o->inputs = et_ioinfo_new(a);
 	o->outputs = et_ioinfo_new(a);
-	o->inputs->values = io_str(w, t, n->io[PT_IN_VALUES]);
-	o->inputs->shapes = io_str(w, t, n->io[PT_IN_SHAPES]);
-	o->inputs->types = io_str(w, t, n->io[PT_IN_TYPES]);
-	o->outputs->values = io_str(w, t, n->io[PT_OUT_VALUES]);
-	o->outputs->shapes = io_str(w, t, n->io[PT_OUT_SHAPES]);
-	o->outputs->types = io_str(w, t, n->io[PT_OUT_TYPES]);
+	o->inputs->values = io_str(t, n->io[PT_IN_VALUES]);
+	o->inputs->shapes = io_str(t, n->io[PT_IN_SHAPES]);
+	o->inputs->types = io_str(t, n->io[PT_IN_TYPES]);
+	o->outputs->values = io_str(t, n->io[PT_OUT_VALUES]);
+	o->outputs->shapes = io_str(t, n->io[PT_OUT_SHAPES]);
+	o->outputs->types = io_str(t, n->io[PT_OUT_TYPES]);
 	static const char *const names[PT_NATTR] = {"rf_id", "fw_parent", "seq_id",
 						    "scope", "tid",       "fw_tid"};
 	for (int i = 0; i < PT_NATTR; i++)

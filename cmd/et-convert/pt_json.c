@@ -81,7 +81,8 @@ bool pj_int(pj_span v, int64_t *out)
 	if (errno || *end) {
 		/* 3.0 is an integer too (Kineto writes some ids as floats) */
 		double d = strtod(tmp, &end);
-		if (*end || d != (double)(long long)d)
+		/* in range before the cast: out-of-range conversion is undefined */
+		if (*end || !(d >= -9.2e18 && d <= 9.2e18) || d != (double)(long long)d)
 			return false;
 		x = (long long)d;
 	}
@@ -129,8 +130,11 @@ cJSON *pj_tree(pj_span v, et_buf *scratch)
 bool pj_cjson_int(const cJSON *v, int64_t *out)
 {
 	if (cJSON_IsNumber(v)) {
-		*out = (int64_t)v->valuedouble;
-		return v->valuedouble == (double)*out;
+		double d = v->valuedouble;
+		if (!(d >= -9.2e18 && d <= 9.2e18))
+			return false;
+		*out = (int64_t)d;
+		return d == (double)*out;
 	}
 	if (cJSON_IsString(v))
 		return pj_int((pj_span){v->valuestring, strlen(v->valuestring)}, out);

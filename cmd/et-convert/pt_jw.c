@@ -59,9 +59,11 @@ int jw_expect(jw *w, char c, const char *what)
  * is complete. */
 int jw_value(jw *w, pj_span *v)
 {
-	size_t want = 1 << 16;
+	/* Scan what the window already holds; ask for more only when the value
+	 * runs past it (asking every time would compact the window per value). */
+	size_t want = et_src_avail(w->src) ? 0 : 1 << 16;
 	for (;;) {
-		int64_t a = et_src_fill(w->src, want, w->e);
+		int64_t a = want ? et_src_fill(w->src, want, w->e) : (int64_t)et_src_avail(w->src);
 		if (a < 0)
 			return -1;
 		const char *p = (const char *)et_src_data(w->src);
@@ -73,9 +75,9 @@ int jw_value(jw *w, pj_span *v)
 			*v = (pj_span){p, end};
 			return 0;
 		}
-		if ((size_t)a < want)
+		if (want && (size_t)a < want)
 			return jw_fail(w, (size_t)a, "unexpected end of JSON");
-		want *= 2;
+		want = (size_t)a * 2 > (1u << 16) ? (size_t)a * 2 : 1u << 16;
 	}
 }
 

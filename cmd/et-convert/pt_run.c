@@ -25,8 +25,10 @@ int pt_sniff(const char *path, et_error *e)
 			et_src_close(s);
 			return -1;
 		}
-		char head[1 << 12];
-		size_t n = (size_t)a < sizeof head - 1 ? (size_t)a : sizeof head - 1;
+		/* Kineto traces put deviceProperties (~450 bytes a GPU) before
+		 * traceEvents: look at all 64 KiB read. */
+		size_t n = (size_t)a;
+		char *head = et_xmalloc(n + 1);
 		memcpy(head, et_src_data(s), n);
 		head[n] = 0;
 		size_t i = strspn(head, " \t\r\n");
@@ -41,6 +43,7 @@ int pt_sniff(const char *path, et_error *e)
 			kind = PT_KIND_KINETO; /* a bare chrome-trace event array */
 		else if (head[i] == '{' && strstr(head, "\"schema\""))
 			kind = PT_KIND_HOST;
+		free(head);
 	}
 	et_src_close(s);
 	return kind;

@@ -1,0 +1,139 @@
+/* Kineto trace JSON -> kt_data, one event object at a time: the document
+ * ({"traceEvents": [...], ...} or the legacy profiler's bare event array) is
+ * never held whole, only the current event's text. */
+#include "et_src.h"
+#include "pt_json.h"
+#include "pt_jw.h"
+#include "pt_kineto.h"
+
+#include <string.h>
+
+static bool is_key(pj_span k, const char *s)
+{
+	size_t n = strlen(s);
+	return k.n == n + 2 && memcmp(k.p + 1, s, n) == 0;
+}
+
+static int read_events(krd *r)
+{
+	jw *w = r->w;
+	if (jw_expect(w, '[', "expected the \"traceEvents\" array") < 0)
+		return -1;
+	int ch = jw_peek(w);
+	if (ch == ']') {
+		jw_consume(w, 1);
+		return 0;
+	}
+	for (;;) {
+		if (ch < 0)
+			return ch == -1 ? -1 : jw_fail(w, 0, "unexpected end of JSON");
+		if (kt_event(r) < 0)
+			return -1;
+		ch = jw_peek(w);
+		if (ch == ']') {
+			jw_consume(w, 1);
+			return 0;
+		}
+		if (ch != ',')
+			return ch == -1 ? -1
+			       : ch == -2
+			           ? jw_fail(w, 0, "unexpected end of JSON")
+			           : jw_fail(w, 0, "expected ',' or ']' after a trace event");
+		jw_consume(w, 1);
+		ch = jw_peek(w);
+	}
+}
+
+static int skip_value(jw *w)
+{
+	int ch = jw_peek(w);
+	if (ch < 0)
+		return ch == -1 ? -1 : jw_fail(w, 0, "unexpected end of JSON");
+	pj_span v;
+	if (jw_value(w, &v) < 0)
+		return -1;
+	jw_consume(w, v.n);
+	return 0;
+}
+
+/* {"traceEvents": [...], other keys...}; the '{' is next. */
+static int read_object(krd *r, const char *path)
+{
+	jw *w = r->w;
+	jw_consume(w, 1);
+	bool found = false;
+	int ch = jw_peek(w);
+	while (ch != '}') {
+		if (ch == -1)
+			return -1;
+		if (ch != '"')
+			return jw_fail(w, 0,
+			               ch == -2 ? "unexpected end of JSON" : "expected a key");
+		pj_span key;
+		if (jw_value(w, &key) < 0)
+			return -1;
+		bool events = is_key(key, "traceEvents");
+		jw_consume(w, key.n);
+		if (jw_expect(w, ':', "expected ':'") < 0)
+			return -1;
+		found |= events;
+		if ((events ? read_events(r) : skip_value(w)) < 0)
+			return -1;
+		ch = jw_peek(w);
+		if (ch == ',') {
+			jw_consume(w, 1);
+			ch = jw_peek(w);
+		} else if (ch != '}') {
+			return ch == -1   ? -1
+			       : ch == -2 ? jw_fail(w, 0, "unexpected end of JSON")
+			                  : jw_fail(w, 0, "expected ',' or '}'");
+		}
+	}
+	jw_consume(w, 1);
+	if (!found)
+		return et_fail(w->e, 3, "%s: no \"traceEvents\" key: not a Kineto trace", path);
+	return 0;
+}
+
+static int read_doc(krd *r, const char *path)
+{
+	jw *w = r->w;
+	int ch = jw_peek(w);
+	if (ch == -1)
+		return -1;
+	if (ch == '[') {
+		r->bare = true;
+		if (read_events(r) < 0)
+			return -1;
+	} else if (ch == '{') {
+		if (read_object(r, path) < 0)
+			return -1;
+	} else {
+		return et_fail(w->e, 3,
+		               "%s: not a Kineto trace: expected {\"traceEvents\": [...]} or an "
+		               "array of trace events",
+		               path);
+	}
+	ch = jw_peek(w);
+	if (ch == -1)
+		return -1;
+	return ch == -2 ? 0 : jw_fail(w, 0, "unexpected data after the JSON document");
+}
+
+int kt_read(kt_data *d, const char *path, et_error *e)
+{
+	et_src *src;
+	if (et_src_open(&src, path, e) < 0)
+		return -1;
+	et_src_mode mode;
+	int rc = et_src_sniff_container(src, &mode, e);
+	if (rc == 0) {
+		et_src_set_mode(src, mode == ET_SRC_SECTION ? ET_SRC_ZSTD : mode);
+		jw w = {src, path, 1, 0, e};
+		krd r = {d, &w, {0}, false, 0};
+		rc = read_doc(&r, path);
+		et_buf_free(&r.s);
+	}
+	et_src_close(src);
+	return rc;
+}
