@@ -14,6 +14,7 @@ struct et_output {
 	FILE *f;
 	struct et_output *next; /* in the list of outputs not yet committed */
 	bool closed;
+	bool direct; /* a device or pipe written in place: nothing to rename */
 };
 
 static et_output *pending;
@@ -48,6 +49,20 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 			               "(redirect it or use -o FILE)");
 		}
 		o->f = stdout;
+		return 0;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or a pipe (-o /dev/null, -o /dev/stdout): write to it
+		 * directly; renaming a temp file over it would replace it. */
+		o->f = fopen(path, binary ? "wb" : "w");
+		if (!o->f) {
+			et_fail(e, 4, "%s: cannot open: %s", path, strerror(errno));
+			free(o);
+			*out = NULL;
+			return -1;
+		}
+		o->direct = true;
 		return 0;
 	}
 	o->path = et_xstrdup(path);
@@ -95,7 +110,7 @@ static int close_file(et_output *o, et_error *e)
 		return 0;
 	o->closed = true;
 	int bad = fflush(o->f) != 0 || ferror(o->f);
-	if (o->path)
+	if (o->path || o->direct)
 		bad |= fclose(o->f) != 0;
 	if (bad)
 		return et_fail(e, 4, "%s: write error: %s", et_output_name(o), strerror(errno));
@@ -141,6 +156,8 @@ void et_output_abort(et_output *o)
 {
 	if (!o)
 		return;
+	if (o->direct && !o->closed)
+		fclose(o->f);
 	if (o->path) {
 		if (!o->closed)
 			fclose(o->f);

@@ -253,3 +253,14 @@ corpus_ets() {
 	et-convert --to jsonl b.etz >b.jsonl
 	cmp a.jsonl b.jsonl
 }
+
+@test "-o on a device or pipe writes in place (never renames over /dev/null)" {
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce" -o /dev/null
+	[ -c /dev/null ]
+	mkfifo p
+	cat p >fromfifo &
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce" -o p
+	wait
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce" -o direct.etz
+	cmp fromfifo direct.etz
+}
