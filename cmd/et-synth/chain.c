@@ -1,0 +1,144 @@
+/* et-synth chain: the data-parallel training skeleton. Layer l's backward
+ * compute produces a gradient that a collective reduces. Without --overlap
+ * each layer waits for the previous layer's collective (nothing hidden);
+ * with --overlap the compute stream runs on while the collectives follow
+ * each other on the communication stream (ctrl dep on the previous one, as
+ * a single NCCL stream orders them). */
+#include "et_attr.h"
+#include "synth.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char usage[] =
+    "Usage: et-synth chain --layers L --compute-us T --size BYTES --world N [OPTIONS]\n"
+    "Data-parallel training skeleton: per layer a COMP node and a gradient\n"
+    "collective depending on it.\n"
+    "\n"
+    "  -L, --layers L       number of layers\n"
+    "      --compute-us T   duration of each layer's COMP node (us)\n"
+    "      --coll TYPE      gradient collective (default all_reduce)\n"
+    "  -s, --size BYTES     comm_size of each collective (4096, 64K, 1M)\n"
+    "      --world N        number of ranks\n"
+    "      --overlap        layer l+1's compute does not wait for layer l's\n"
+    "                       collective (collectives stay in order)\n"
+    "      --ids MODE       local (default) or global (ids count across ranks)\n" SYNTH_SHARED_HELP;
+
+enum { OPT_COMPUTE = SO_FIRST_SUB, OPT_COLL, OPT_OVERLAP };
+
+static const struct option longopts[] = {
+    {"layers", required_argument, 0, 'L'},
+    {"compute-us", required_argument, 0, OPT_COMPUTE},
+    {"coll", required_argument, 0, OPT_COLL},
+    {"size", required_argument, 0, 's'},
+    {"overlap", no_argument, 0, OPT_OVERLAP},
+    SYNTH_SHARED_OPTS,
+    ET_CLI_COMMON_OPTS,
+};
+
+typedef struct chain_conf {
+	synth_opts so;
+	uint32_t layers;
+	int64_t compute_us;
+	int ctype;
+	int64_t size;
+	bool overlap;
+} chain_conf;
+
+static void parse(chain_conf *c, int argc, char **argv)
+{
+	synth_opts_init(&c->so, usage);
+	c->compute_us = -1;
+	c->size = -1;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "L:s:" SYNTH_SHARED_SHORT, longopts, NULL)) != -1) {
+		if (synth_opt(&c->so, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'L':
+			c->layers =
+			    (uint32_t)et_cli_int(&c->so.cli, "--layers", optarg, 1, 1 << 26);
+			break;
+		case OPT_COMPUTE:
+			c->compute_us =
+			    et_cli_int(&c->so.cli, "--compute-us", optarg, 0, INT64_MAX);
+			break;
+		case OPT_COLL:
+			c->ctype = et_coll_type_parse(optarg);
+			if (c->ctype < 0 || c->ctype == 8)
+				et_cli_usage_error(&c->so.cli, "--coll: unknown collective '%s'",
+				                   optarg);
+			break;
+		case 's':
+			c->size = (int64_t)et_cli_size(&c->so.cli, "--size", optarg);
+			break;
+		case OPT_OVERLAP:
+			c->overlap = true;
+			break;
+		default:
+			et_cli_usage_error(&c->so.cli, "unexpected option");
+		}
+	}
+	synth_opts_finish(&c->so, argc, argv, true);
+	if (!c->layers || c->compute_us < 0 || c->size < 0)
+		et_cli_usage_error(&c->so.cli, "--layers, --compute-us and --size are required");
+}
+
+static int layer_nodes(const chain_conf *c, emitter *em, uint32_t l, uint64_t base, et_error *e)
+{
+	char name[64], lab[32];
+	uint64_t comp = base + 2ull * l, coll = comp + 1;
+	snprintf(name, sizeof name, "layer%u_compute", l);
+	et_node *n = mk_comp(em->arena, comp, name, (uint64_t)c->compute_us, false);
+	if (l)
+		add_data_dep(em->arena, n, c->overlap ? comp - 2 : comp - 1);
+	if (emit_node(em, n, e) < 0)
+		return -1;
+	coll_label(c->ctype, lab, sizeof lab);
+	snprintf(name, sizeof name, "layer%u_grad_%s", l, lab);
+	n = mk_coll(em->arena, coll, name, c->ctype, c->size);
+	add_data_dep(em->arena, n, comp);
+	if (l && c->overlap)
+		add_ctrl_dep(em->arena, n, coll - 2);
+	return emit_node(em, n, e);
+}
+
+static int run(const chain_conf *c, et_error *e)
+{
+	char lab[32], sz[32], name[96];
+	coll_label(c->ctype, lab, sizeof lab);
+	size_label((uint64_t)c->size, sz, sizeof sz);
+	snprintf(name, sizeof name, "chain_%ulayers_%s_%s_%unpus%s", c->layers, lab, sz,
+	         c->so.world, c->overlap ? "_overlap" : "");
+	emitter em;
+	if (emit_open(&em, &c->so, name, e) < 0)
+		return -1;
+	int r = 0;
+	for (uint32_t rank = 0; rank < c->so.world && r == 0; rank++) {
+		uint64_t base = c->so.global_ids ? 2ull * c->layers * rank : 0;
+		r = emit_rank_begin(&em, rank, "0.0.4", e);
+		for (uint32_t l = 0; l < c->layers && r == 0; l++)
+			r = layer_nodes(c, &em, l, base, e);
+		if (r == 0)
+			r = emit_rank_end(&em, e);
+	}
+	et_error e2;
+	if (emit_close(&em, r == 0, &e2) < 0 && r == 0) {
+		*e = e2;
+		r = -1;
+	}
+	return r;
+}
+
+int cmd_chain(int argc, char **argv)
+{
+	chain_conf c;
+	memset(&c, 0, sizeof c);
+	parse(&c, argc, argv);
+	et_error e = {0};
+	if (run(&c, &e) < 0) {
+		et_err_print(&e);
+		return e.code ? e.code : 4;
+	}
+	return 0;
+}

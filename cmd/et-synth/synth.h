@@ -1,0 +1,133 @@
+/* et-synth: shared pieces of the subcommands — options every generator
+ * takes, the stream emitter, the random source and the node builders. */
+#ifndef ET_SYNTH_H
+#define ET_SYNTH_H
+
+#include "et_arena.h"
+#include "et_buf.h"
+#include "et_cli.h"
+#include "et_codec.h"
+#include "et_err.h"
+#include "et_output.h"
+#include "et_progress.h"
+#include "et_stream.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Options shared by the generating subcommands. */
+typedef struct synth_opts {
+	et_cli cli;
+	uint64_t seed;
+	int level;        /* zstd level of the stream */
+	int threads;      /* zstd worker threads */
+	const char *name; /* --name: workload name in stream headers */
+	bool global_ids;  /* --ids global: ids count across ranks */
+	uint32_t world;
+} synth_opts;
+
+/* Long-option codes of the shared options (after ET_OPT_FIRST_TOOL). */
+enum {
+	SO_SEED = ET_OPT_FIRST_TOOL,
+	SO_LEVEL,
+	SO_THREADS,
+	SO_NAME,
+	SO_IDS,
+	SO_WORLD,
+	SO_FIRST_SUB, /* subcommands number their own options from here */
+};
+
+#define SYNTH_SHARED_OPTS                                                                          \
+	{"seed", required_argument, 0, SO_SEED}, {"level", required_argument, 0, 'l'},             \
+	    {"threads", required_argument, 0, 'T'}, {"name", required_argument, 0, SO_NAME},       \
+	    {"ids", required_argument, 0, SO_IDS},                                                 \
+	{                                                                                          \
+		"world", required_argument, 0, SO_WORLD                                            \
+	}
+#define SYNTH_SHARED_SHORT "l:T:" ET_CLI_COMMON_SHORT
+
+#define SYNTH_SHARED_HELP                                                                          \
+	"      --seed N         random seed (default 1); same seed, same output\n"                 \
+	"      --name NAME      workload name written to the stream headers\n"                     \
+	"  -l, --level N        zstd level of the stream (1-19, default 3)\n"                      \
+	"  -T, --threads N      zstd worker threads (default 1; 0 = compress inline)\n"            \
+	"  -o, --output FILE    write FILE (atomically) instead of stdout\n"                       \
+	"  -q, --quiet          no progress on stderr\n"                                           \
+	"      --progress       progress on stderr even when it is not a terminal\n"               \
+	"  -h, --help           this help\n"                                                       \
+	"      --version        version\n"                                                         \
+	"\n"                                                                                       \
+	"Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See et-synth(1).\n"
+
+void synth_opts_init(synth_opts *o, const char *usage);
+/* Handles the shared and the et_cli options; false if opt is not one. */
+bool synth_opt(synth_opts *o, int opt, const char *arg);
+/* Usage error unless --world was given; no positional arguments allowed. */
+void synth_opts_finish(synth_opts *o, int argc, char **argv, bool need_world);
+
+/* --- the stream emitter ------------------------------------------------ */
+typedef struct emitter {
+	et_output *out;
+	et_stream_writer *sw;
+	et_arena *arena; /* node building memory, reset per node */
+	et_buf buf;      /* encoded bytes not yet handed to zstd */
+	uint32_t world;
+	const char *name;
+	uint64_t nodes;
+	uint32_t rank;
+	et_progress pg;
+} emitter;
+
+int emit_open(emitter *em, const synth_opts *o, const char *name, et_error *e);
+/* Begin a rank: stream header and a GlobalMetadata with this version. */
+int emit_rank_begin(emitter *em, uint32_t rank, const char *version, et_error *e);
+/* Begin a rank whose GlobalMetadata is given as message bytes. */
+int emit_rank_begin_meta(emitter *em, uint32_t rank, const void *meta, size_t n, et_error *e);
+/* Encode a node (built in em->arena, which is reset afterwards). */
+int emit_node(emitter *em, const et_node *n, et_error *e);
+/* Already framed ET bytes (count = number of nodes they hold). */
+int emit_raw(emitter *em, const void *p, size_t n, uint64_t count, et_error *e);
+int emit_rank_end(emitter *em, et_error *e);
+/* A whole rank as one ready-made zstd frame (see frame.c). */
+int emit_frame_rank(emitter *em, uint32_t rank, const et_buf *frame, uint64_t nodes, et_error *e);
+int frame_compress(const void *p, size_t n, int level, int threads, et_buf *out, et_error *e);
+/* Finish the stream (ok) or remove the partial output (!ok). */
+int emit_close(emitter *em, bool ok, et_error *e);
+
+/* --- deterministic random numbers (splitmix64) ------------------------- */
+typedef struct rng {
+	uint64_t s;
+} rng;
+
+void rng_seed(rng *r, uint64_t seed, uint64_t stream);
+uint64_t rng_next(rng *r);
+double rng_unit(rng *r);                /* [0, 1) */
+uint64_t rng_below(rng *r, uint64_t n); /* [0, n), n > 0 */
+double rng_log_uniform(rng *r, double lo, double hi);
+
+/* --- node builders (arena memory) -------------------------------------- */
+et_node *mk_node(et_arena *a, uint64_t id, const char *name, int type);
+et_node *mk_comp(et_arena *a, uint64_t id, const char *name, uint64_t dur_us, bool cpu);
+et_node *mk_coll(et_arena *a, uint64_t id, const char *name, int ctype, int64_t size);
+et_node *mk_p2p(et_arena *a, uint64_t id, const char *name, bool send, int32_t src, int32_t dst,
+                int32_t tag, int64_t size);
+void add_data_dep(et_arena *a, et_node *n, uint64_t dep);
+void add_ctrl_dep(et_arena *a, et_node *n, uint64_t dep);
+
+/* --- small helpers ------------------------------------------------------ */
+/* "1MB", "64KB", "3B": the size part of ASTRA-sim's microbenchmark names. */
+void size_label(uint64_t bytes, char *out, size_t cap);
+/* Lower-case collective name ("all_reduce"), for node and workload names. */
+void coll_label(int ctype, char *out, size_t cap);
+/* Write {"1": [ranks of group 1], ...}: groups of g consecutive ranks. */
+int write_comm_groups(const char *path, uint32_t world, uint32_t g, et_error *e);
+
+/* --- subcommands --------------------------------------------------------- */
+int cmd_coll(int argc, char **argv);
+int cmd_p2p(int argc, char **argv);
+int cmd_chain(int argc, char **argv);
+int cmd_dag(int argc, char **argv);
+int cmd_refgen(int argc, char **argv);
+int cmd_transform(int argc, char **argv);
+
+#endif

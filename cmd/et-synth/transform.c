@@ -1,0 +1,274 @@
+/* et-synth transform: read a stream (or any input et_input reads), edit
+ * it, write a stream. One rank is held in memory at a time (with --world,
+ * only the representative rank). Edits apply in a fixed order: per node
+ * --set-comm-type, --scale-compute, --scale-comm, --obfuscate; then per
+ * rank --strip-cpu; then --world. */
+#include "et_attr.h"
+#include "et_input.h"
+#include "xf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+    "Usage: et-synth transform [OPTIONS] [INPUT...]\n"
+    "Edit a trace: INPUT is a stream, raw/gzip/zstd .et, a per-rank set PREFIX or\n"
+    "our JSON/JSONL (default stdin); the output is a stream.\n"
+    "\n"
+    "      --scale-compute F  COMP nodes: duration_micros, num_ops and tensor_size\n"
+    "                         times F\n"
+    "      --scale-comm F     COMM nodes: comm_size and duration_micros times F\n"
+    "      --set-comm-type A=B  collectives of type A become type B (repeatable)\n"
+    "      --world N          re-target a data-parallel trace to N ranks: copies of\n"
+    "                         one rank with process groups and peers rewritten\n"
+    "      --rep-rank R       the rank --world copies (default: the first read)\n"
+    "      --obfuscate        names -> salted hashes; drop inputs/outputs, op_schema,\n"
+    "                         doc strings and bytes attributes\n"
+    "      --salt S           salt of the --obfuscate hashes (default none)\n"
+    "      --strip-cpu        remove is_cpu_op nodes, folding them into the\n"
+    "                         dependencies of the others (reachability kept)\n"
+    "      --name NAME        workload name of the output stream\n"
+    "  -l, --level N          zstd level of the stream (1-19, default 3)\n"
+    "  -T, --threads N        zstd worker threads (default 1; 0 = inline)\n"
+    "  -o, --output FILE      write FILE (atomically) instead of stdout\n"
+    "  -q, --quiet            no progress on stderr\n"
+    "      --progress         progress on stderr even when it is not a terminal\n"
+    "  -h, --help             this help\n"
+    "\n"
+    "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See et-synth(1).\n";
+
+enum {
+	OPT_SC = SO_FIRST_SUB,
+	OPT_SM,
+	OPT_SET,
+	OPT_REP,
+	OPT_OBF,
+	OPT_SALT,
+	OPT_STRIP,
+};
+
+static const struct option longopts[] = {
+    {"scale-compute", required_argument, 0, OPT_SC},
+    {"scale-comm", required_argument, 0, OPT_SM},
+    {"set-comm-type", required_argument, 0, OPT_SET},
+    {"rep-rank", required_argument, 0, OPT_REP},
+    {"obfuscate", no_argument, 0, OPT_OBF},
+    {"salt", required_argument, 0, OPT_SALT},
+    {"strip-cpu", no_argument, 0, OPT_STRIP},
+    SYNTH_SHARED_OPTS,
+    ET_CLI_COMMON_OPTS,
+};
+
+typedef struct xf_conf {
+	synth_opts so;
+	xf_opts x;
+} xf_conf;
+
+static double factor(const synth_opts *so, const char *opt, const char *arg)
+{
+	double f = et_cli_double(&so->cli, opt, arg);
+	if (!(f > 0 && f < 1e9))
+		et_cli_usage_error(&so->cli, "%s: expected a positive factor, got '%s'", opt, arg);
+	return f;
+}
+
+static void set_type(xf_conf *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char a[64];
+	int from = -1, to = -1;
+	if (eq && (size_t)(eq - arg) < sizeof a) {
+		memcpy(a, arg, (size_t)(eq - arg));
+		a[eq - arg] = 0;
+		from = et_coll_type_parse(a);
+		to = et_coll_type_parse(eq + 1);
+	}
+	if (from < 0 || to < 0)
+		et_cli_usage_error(&c->so.cli,
+		                   "--set-comm-type: expected A=B with collective types, got '%s'",
+		                   arg);
+	c->x.ctype_map[from] = (int8_t)to;
+	c->x.retype = true;
+}
+
+static void parse(xf_conf *c, int argc, char **argv)
+{
+	synth_opts_init(&c->so, usage);
+	c->x.scale_compute = c->x.scale_comm = 1;
+	c->x.rep_rank = -1;
+	for (int i = 0; i < 10; i++)
+		c->x.ctype_map[i] = (int8_t)i;
+	int opt;
+	while ((opt = getopt_long(argc, argv, SYNTH_SHARED_SHORT, longopts, NULL)) != -1) {
+		if (opt == SO_IDS || opt == SO_SEED)
+			et_cli_usage_error(&c->so.cli,
+			                   "--ids and --seed do not apply to transform");
+		if (synth_opt(&c->so, opt, optarg))
+			continue;
+		switch (opt) {
+		case OPT_SC:
+			c->x.scale_compute = factor(&c->so, "--scale-compute", optarg);
+			break;
+		case OPT_SM:
+			c->x.scale_comm = factor(&c->so, "--scale-comm", optarg);
+			break;
+		case OPT_SET:
+			set_type(c, optarg);
+			break;
+		case OPT_REP:
+			c->x.rep_rank = et_cli_int(&c->so.cli, "--rep-rank", optarg, 0, UINT32_MAX);
+			break;
+		case OPT_OBF:
+			c->x.obfuscate = true;
+			break;
+		case OPT_SALT:
+			c->x.salt = optarg;
+			break;
+		case OPT_STRIP:
+			c->x.strip_cpu = true;
+			break;
+		default:
+			et_cli_usage_error(&c->so.cli, "unexpected option");
+		}
+	}
+	c->x.world = c->so.world;
+	if (c->x.rep_rank >= 0 && !c->x.world)
+		et_cli_usage_error(&c->so.cli, "--rep-rank goes with --world");
+}
+
+/* Read the current rank's messages into r, editing each node. */
+static int read_rank(const xf_opts *x, et_input *in, xf_rank *r, et_arena *a, et_error *e)
+{
+	et_msg m;
+	int rc = et_input_next_msg(in, &m, e);
+	if (rc <= 0)
+		return rc < 0 ? -1 : et_fail(e, 3, "rank %u: no GlobalMetadata", r->rank);
+	r->meta.len = r->nodes.len = 0;
+	r->n_nodes = 0;
+	et_buf_append(&r->meta, m.data, m.len);
+	bool edit = xf_node_active(x);
+	while ((rc = et_input_next_msg(in, &m, e)) == 1) {
+		r->n_nodes++;
+		if (!edit) {
+			et_frame_put(&r->nodes, m.data, m.len);
+			continue;
+		}
+		et_node *n = et_node_decode(a, m.data, m.len);
+		if (!n)
+			return et_fail(e, 3, "rank %u: byte %llu: node does not parse", r->rank,
+			               (unsigned long long)m.offset);
+		xf_node(x, a, n);
+		et_node_encode(n, &r->nodes);
+		et_arena_reset(a);
+	}
+	return rc < 0 ? -1 : 0;
+}
+
+static int emit_rank(emitter *em, const xf_rank *r, et_error *e)
+{
+	if (emit_rank_begin_meta(em, r->rank, r->meta.data, r->meta.len, e) < 0 ||
+	    emit_raw(em, r->nodes.data, r->nodes.len, r->n_nodes, e) < 0)
+		return -1;
+	return emit_rank_end(em, e);
+}
+
+typedef struct run_state {
+	et_input *in;
+	emitter em;
+	et_arena *a;
+	xf_rank cur, rep;
+	bool have_rep;
+	uint32_t old_world;
+	char name[256];
+} run_state;
+
+/* Stream header name: --name, else the input's (hashed by --obfuscate,
+ * since workload names such as "llama-70b" name the model). */
+static void set_name(const xf_conf *c, run_state *s, const char *in_name)
+{
+	if (c->so.name)
+		return;
+	if (c->x.obfuscate && *in_name)
+		xf_hash_name(c->x.salt, in_name, s->name);
+	else
+		snprintf(s->name, sizeof s->name, "%s", in_name);
+	s->em.name = s->name;
+}
+
+static int one_rank(const xf_conf *c, run_state *s, const et_rank_info *ri, et_error *e)
+{
+	uint32_t top = ri->world_size > ri->rank ? ri->world_size : ri->rank + 1;
+	if (top > s->old_world)
+		s->old_world = top;
+	bool wanted =
+	    !c->x.world || (c->x.rep_rank < 0 ? !s->have_rep : (uint32_t)c->x.rep_rank == ri->rank);
+	if (!wanted)
+		return 0; /* et_input skips (and checks) the unread messages */
+	xf_rank *r = c->x.world ? &s->rep : &s->cur;
+	r->rank = ri->rank;
+	r->world = ri->world_size;
+	set_name(c, s, ri->name);
+	if (read_rank(&c->x, s->in, r, s->a, e) < 0)
+		return -1;
+	if (c->x.strip_cpu && xf_strip_cpu(r, e) < 0)
+		return -1;
+	if (c->x.world) {
+		s->have_rep = true;
+		return 0;
+	}
+	s->em.world = ri->world_size;
+	return emit_rank(&s->em, r, e);
+}
+
+static int run(const xf_conf *c, int argc, char **argv, et_error *e)
+{
+	run_state s;
+	memset(&s, 0, sizeof s);
+	et_input_opts io;
+	et_input_opts_init(&io);
+	if (et_input_open(&s.in, argc, argv, &io, e) < 0) {
+		et_input_close(s.in);
+		return -1;
+	}
+	int rc = emit_open(&s.em, &c->so, "", e);
+	s.a = et_arena_new();
+	et_rank_info ri;
+	int k = 0;
+	while (rc == 0 && (k = et_input_next_rank(s.in, &ri, e)) == 1)
+		rc = one_rank(c, &s, &ri, e);
+	if (rc == 0 && k < 0)
+		rc = -1;
+	if (rc == 0 && c->x.world && !s.have_rep)
+		rc = et_fail(e, 3, "--world: rank %lld is not in the input",
+		             (long long)c->x.rep_rank);
+	if (rc == 0 && c->x.world)
+		rc = xf_world_check(&c->x, &s.rep, s.old_world, e);
+	if (rc == 0 && c->x.world)
+		rc = xf_world_emit(&c->x, &s.rep, s.old_world, &s.em, e);
+	et_input_close(s.in);
+	et_arena_free(s.a);
+	et_buf_free(&s.cur.meta), et_buf_free(&s.cur.nodes);
+	et_buf_free(&s.rep.meta), et_buf_free(&s.rep.nodes);
+	if (!s.em.out)
+		return -1;
+	et_error e2;
+	if (emit_close(&s.em, rc == 0, &e2) < 0 && rc == 0) {
+		*e = e2;
+		rc = -1;
+	}
+	return rc;
+}
+
+int cmd_transform(int argc, char **argv)
+{
+	xf_conf c;
+	memset(&c, 0, sizeof c);
+	parse(&c, argc, argv);
+	et_error e = {0};
+	if (run(&c, argc - optind, argv + optind, &e) < 0) {
+		et_err_print(&e);
+		return e.code ? e.code : 3;
+	}
+	return 0;
+}

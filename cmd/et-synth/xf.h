@@ -1,0 +1,58 @@
+/* et-synth transform: the edits, each in its own file. */
+#ifndef ET_SYNTH_XF_H
+#define ET_SYNTH_XF_H
+
+#include "synth.h"
+
+typedef struct xf_opts {
+	double scale_compute; /* 1 = off */
+	double scale_comm;
+	int8_t ctype_map[10]; /* --set-comm-type: old -> new */
+	bool retype;
+	bool obfuscate;
+	const char *salt;
+	bool strip_cpu;
+	uint32_t world;   /* --world N, 0 = off */
+	int64_t rep_rank; /* -1 = the first rank of the input */
+} xf_opts;
+
+/* A rank held in memory: its GlobalMetadata and framed node messages. */
+typedef struct xf_rank {
+	uint32_t rank, world;
+	char name[256];
+	et_buf meta;  /* message bytes, no prefix */
+	et_buf nodes; /* varint-framed nodes */
+	uint64_t n_nodes;
+} xf_rank;
+
+/* Per-node edits; true if any applies (else nodes are copied as bytes). */
+bool xf_node_active(const xf_opts *x);
+void xf_node(const xf_opts *x, et_arena *a, et_node *n);
+void xf_obfuscate(const xf_opts *x, et_arena *a, et_node *n);
+/* Stable, salted hash name: "h" + 16 hex digits. */
+void xf_hash_name(const char *salt, const char *s, char out[18]);
+/* A process-group definition node (METADATA whose inputs.values parse). */
+bool xf_is_pg_def(const et_node *n);
+
+/* Fold is_cpu_op nodes into the dependencies of the rest. */
+int xf_strip_cpu(xf_rank *r, et_error *e);
+
+/* --world: check the representative rank, then write N ranks of it. */
+int xf_world_check(const xf_opts *x, const xf_rank *rep, uint32_t old_world, et_error *e);
+int xf_world_emit(const xf_opts *x, const xf_rank *rep, uint32_t old_world, emitter *em,
+                  et_error *e);
+
+/* Process-group definitions (inputs.values of "## process_group:init ##").
+ * Calls fn for each group; rewrite (may be NULL) receives the world-size
+ * rewrite: groups of all old_world ranks become all new_world ranks. */
+typedef struct pg_info {
+	const char *name;
+	bool whole_world; /* empty ranks list, or every rank of the old world */
+	uint32_t n_ranks;
+} pg_info;
+int xf_pg_scan(const char *values, uint32_t old_world, void (*fn)(void *, const pg_info *),
+               void *ctx);
+/* The rewritten inputs.values (malloc'd), or NULL if it does not parse. */
+char *xf_pg_rewrite(const char *values, uint32_t old_world, uint32_t new_world);
+
+#endif
