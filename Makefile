@@ -92,7 +92,7 @@ fuzz: $(DEPS_OK)
 	    tests/fuzz/$$t.c build/fuzz/libcommon.a -o build/fuzz/bin/$$t $(LDLIBS_ALL) || exit 1; \
 	  mkdir -p build/fuzz/corpus/$$t; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS)s"; \
-	  build/fuzz/bin/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  build/fuzz/bin/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/$$t- \
 	    build/fuzz/corpus/$$t tests/fuzz/seeds/$$t 2>build/fuzz/$$t.log || { tail -40 build/fuzz/$$t.log; exit 1; }; \
 	done
 

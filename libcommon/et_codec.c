@@ -1,15 +1,53 @@
 #include "et_codec.h"
 
+#include <stdbool.h>
 #include <string.h>
+
+/* protobuf-c 1.4 accepts field number 0 when its tag is padded to two
+ * bytes ("82 00") and keeps it as an unknown field, which it then writes
+ * in a form it rejects. Field 0 is invalid protobuf: refuse it, in every
+ * sub-message too. */
+static bool has_field0(const ProtobufCMessage *m)
+{
+	for (unsigned i = 0; i < m->n_unknown_fields; i++)
+		if (m->unknown_fields[i].tag == 0)
+			return true;
+	const ProtobufCMessageDescriptor *d = m->descriptor;
+	for (unsigned f = 0; f < d->n_fields; f++) {
+		const ProtobufCFieldDescriptor *fd = &d->fields[f];
+		if (fd->type != PROTOBUF_C_TYPE_MESSAGE)
+			continue;
+		const char *base = (const char *)m;
+		if (fd->flags & PROTOBUF_C_FIELD_FLAG_ONEOF &&
+		    *(const uint32_t *)(base + fd->quantifier_offset) != fd->id)
+			continue;
+		if (fd->label == PROTOBUF_C_LABEL_REPEATED) {
+			size_t n = *(const size_t *)(base + fd->quantifier_offset);
+			ProtobufCMessage *const *v =
+			    *(ProtobufCMessage *const *const *)(base + fd->offset);
+			for (size_t k = 0; k < n; k++)
+				if (has_field0(v[k]))
+					return true;
+		} else {
+			const ProtobufCMessage *sub =
+			    *(const ProtobufCMessage *const *)(base + fd->offset);
+			if (sub && has_field0(sub))
+				return true;
+		}
+	}
+	return false;
+}
 
 et_node *et_node_decode(et_arena *a, const uint8_t *p, size_t n)
 {
-	return chakra_proto_msg__node__unpack(et_arena_pb(a), n, p);
+	et_node *m = chakra_proto_msg__node__unpack(et_arena_pb(a), n, p);
+	return m && has_field0(&m->base) ? NULL : m;
 }
 
 et_meta *et_meta_decode(et_arena *a, const uint8_t *p, size_t n)
 {
-	return chakra_proto_msg__global_metadata__unpack(et_arena_pb(a), n, p);
+	et_meta *m = chakra_proto_msg__global_metadata__unpack(et_arena_pb(a), n, p);
+	return m && has_field0(&m->base) ? NULL : m;
 }
 
 int et_varint_get(const uint8_t *p, size_t avail, uint64_t *v)

@@ -11,7 +11,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
-enum { FILE_CHUNK = 1 << 20, WIN_CHUNK = 1 << 20 };
+/* The file buffer is fixed; the window starts small and grows to what the
+ * messages need (small inputs cost little, large ones read in 1 MiB steps). */
+enum { FILE_CHUNK = 1 << 20, WIN_CHUNK = 1 << 20, WIN_FIRST = 1 << 16 };
 
 struct et_src {
 	char *name;
@@ -285,9 +287,10 @@ int64_t et_src_fill(et_src *s, size_t need, et_error *e)
 		 * length prefix cannot force a big allocation before the bytes
 		 * really arrive. */
 		size_t room = need - avail;
-		size_t limit = avail > WIN_CHUNK ? avail : WIN_CHUNK;
-		if (room < WIN_CHUNK)
-			room = WIN_CHUNK;
+		size_t chunk = s->wcap ? WIN_CHUNK : WIN_FIRST;
+		size_t limit = avail > chunk ? avail : chunk;
+		if (room < chunk)
+			room = chunk;
 		if (room > limit)
 			room = limit;
 		if (s->ws > 0 && s->wcap - s->we < room) {

@@ -20,6 +20,7 @@ struct sink {
 	et_arena *arena;
 	et_buf buf; /* pending output bytes, flushed in large writes */
 	uint32_t rank;
+	const char *input; /* display name of the rank's input, for messages */
 	int ranks_done;
 };
 
@@ -107,6 +108,7 @@ static int split_open(sink *s, uint32_t rank, et_error *e)
 
 int sink_begin(sink *s, const et_rank_info *ri, const et_msg *meta, et_error *e)
 {
+	s->input = ri->input;
 	s->rank = ri->rank;
 	switch (s->kind) {
 	case SINK_STREAM:
@@ -157,8 +159,8 @@ static int decode_node(sink *s, const et_msg *m, et_node **n, et_error *e)
 	et_arena_reset(s->arena);
 	*n = et_node_decode(s->arena, m->data, m->len);
 	if (!*n)
-		return et_fail(e, 3, "rank %u: byte %llu: node message %llu does not parse",
-		               s->rank, (unsigned long long)m->offset,
+		return et_fail(e, 3, "%s: rank %u: byte %llu: node message %llu does not parse",
+		               s->input, s->rank, (unsigned long long)m->offset,
 		               (unsigned long long)m->index);
 	return 0;
 }

@@ -264,3 +264,11 @@ corpus_ets() {
 	et-convert "$MB/all_reduce/4npus_1MB/all_reduce" -o direct.etz
 	cmp fromfifo direct.etz
 }
+
+@test "field number 0 (a padded tag protobuf-c lets through) is refused, not re-encoded wrongly" {
+	# empty GlobalMetadata, then a node: id 5 and an unknown field 0 tagged "82 00"
+	printf '\x00\x05\x08\x05\x82\x00\x00' >tag0.et
+	run et-convert --to jsonl tag0.et
+	assert_failure 3
+	assert_output "et-convert: tag0.et: rank 0: byte 1: node message 1 does not parse"
+}

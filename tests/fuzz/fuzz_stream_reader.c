@@ -1,0 +1,71 @@
+/* Fuzz the stream reader behind a valid ETSTREAM section header, so the
+ * fuzzer's bytes reach the section and frame logic instead of failing the
+ * sniff. The first byte picks the layout of the rest, R:
+ *   0  header + R                   (R supplies zstd / skippable frames)
+ *   1  header + zstd(R)             (valid frames, fuzzed ET content)
+ *   2  header + zstd(R1) + zstd(R2) (messages split across two frames)
+ *   3  header + zstd(R1) + header(rank 1) + zstd(R2)  (two sections)
+ * where R1/R2 split R at the fraction given by R's first byte. */
+#define _GNU_SOURCE
+#include "et_stream.h"
+#include "fuzz_util.h"
+
+#include <zstd.h>
+
+static void put_header(et_buf *b, uint32_t rank)
+{
+	uint8_t frame[8 + 22 + 255];
+	size_t n = et_stream_header_encode(frame + 8, rank, 2, "fuzz");
+	uint32_t magic = ET_STREAM_MAGIC;
+	for (int i = 0; i < 4; i++) {
+		frame[i] = (uint8_t)(magic >> (8 * i));
+		frame[4 + i] = (uint8_t)(n >> (8 * i));
+	}
+	et_buf_append(b, frame, 8 + n);
+}
+
+static void put_zstd(et_buf *b, const uint8_t *p, size_t n)
+{
+	/* One context for the whole run: creating one per input would cost
+	 * more than the read under test. */
+	static ZSTD_CCtx *cc;
+	if (!cc)
+		cc = ZSTD_createCCtx();
+	size_t cap = ZSTD_compressBound(n);
+	et_buf_reserve(b, cap);
+	size_t r = ZSTD_compressCCtx(cc, b->data + b->len, cap, p, n, 1);
+	FUZZ_CHECK(!ZSTD_isError(r));
+	b->len += r;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 1)
+		return 0;
+	int layout = data[0] & 3;
+	const uint8_t *rest = data + 1;
+	size_t n = size - 1;
+	size_t cut = n ? (size_t)rest[0] * n / 256 : 0;
+	et_buf b = {0};
+	put_header(&b, 0);
+	switch (layout) {
+	case 0:
+		et_buf_append(&b, rest, n);
+		break;
+	case 1:
+		put_zstd(&b, rest, n);
+		break;
+	case 2:
+		put_zstd(&b, rest, cut);
+		put_zstd(&b, rest + cut, n - cut);
+		break;
+	default:
+		put_zstd(&b, rest, cut);
+		put_header(&b, 1);
+		put_zstd(&b, rest + cut, n - cut);
+		break;
+	}
+	fuzz_read_all(fuzz_file(b.data, b.len), ET_FMT_STREAM, false);
+	et_buf_free(&b);
+	return 0;
+}

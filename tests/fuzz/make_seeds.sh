@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Regenerate the fuzz seeds in tests/fuzz/seeds/<target>/ (committed; run
+# this only when the formats change). Needs `make` done (bin/et-convert and
+# build/rel/libcommon.a). Seeds stay small (< 20 KB per target): libFuzzer
+# mutates small inputs far better than big ones.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+BIN=${BIN:-bin}
+BUILD=${BUILD:-build/rel}
+GEN=build/bench/gen_et
+S=tests/fuzz/seeds
+D=tests/data
+mkdir -p build/bench "$S/fuzz_et_reader" "$S/fuzz_stream_reader" "$S/fuzz_json_reader" \
+	"$S/fuzz_json_writer"
+${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Ilibcommon -I"$BUILD" \
+	bench/gen_et.c "$BUILD/libcommon.a" -o "$GEN" -lprotobuf-c -lzstd -lz -lm
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$GEN" --nodes 6 --seed 7 -o "$tmp/gen6.et"
+"$GEN" --nodes 3 --seed 8 --ranks 2 --format stream -o "$tmp/gen3x2.etz"
+zstd -qdc "$D/reference/pt2_1.1.1.et.zst" >"$tmp/pt2.et"
+"$BIN/et-convert" -q "$D/chakra-generator/ALL_REDUCE" -o "$tmp/allreduce2.etz"
+
+# Binary readers: raw ETs of every node kind, compressed ETs, streams.
+E=$S/fuzz_et_reader
+for f in ALL_REDUCE.0 BARRIER.1 one_comm_recv_node.0 one_comm_send_node.1 \
+	one_metadata_node_all_types.0 one_remote_mem_load_node.0 two_comp_nodes_dependent.1; do
+	cp "$D/chakra-generator/$f.et" "$E/$f.et"
+done
+cp "$tmp/gen6.et" "$E/gen6.et"
+gzip -9nc "$tmp/gen6.et" >"$E/gen6.et.gz"
+cp "$D/reference/pt2_1.1.1.et.zst" "$E/pt2_1.1.1.et.zst"
+cp "$tmp/gen3x2.etz" "$E/gen3x2.etz"
+cp "$tmp/allreduce2.etz" "$E/allreduce2.etz"
+
+# Stream reader: a layout byte (see fuzz_stream_reader.c), then its payload.
+T=$S/fuzz_stream_reader
+{ printf '\1'; cat "$tmp/gen6.et"; } >"$T/l1-gen6"
+{ printf '\1'; cat "$D/chakra-generator/one_metadata_node_all_types.0.et"; } >"$T/l1-meta"
+{ printf '\2'; cat "$tmp/pt2.et"; } >"$T/l2-pt2"
+{ printf '\3'; cat "$D/chakra-generator/two_comp_nodes_dependent.0.et"; } >"$T/l3-two"
+{ printf '\0'; zstd -qc "$D/chakra-generator/ALL_GATHER.0.et"; } >"$T/l0-frames"
+# Layout 0 with a 2-rank stream, its first header replaced by ours.
+plen=$(od -An -tu4 -j4 -N4 "$tmp/allreduce2.etz" | tr -d ' ')
+{ printf '\0'; tail -c +"$((8 + plen + 1))" "$tmp/allreduce2.etz"; } >"$T/l0-stream"
+
+# JSON reader: our JSON and JSONL of a few ETs.
+J=$S/fuzz_json_reader
+"$BIN/et-convert" -q --to json "$D/chakra-generator/ALL_REDUCE" -o "$J/allreduce2.json"
+"$BIN/et-convert" -q --to jsonl "$tmp/gen3x2.etz" -o "$J/gen3x2.jsonl"
+"$BIN/et-convert" -q --to jsonl "$D/chakra-generator/one_metadata_node_all_types.0.et" \
+	-o "$J/meta_all_types.jsonl"
+"$BIN/et-convert" -q --to json "$D/chakra-generator/one_comm_send_node.0.et" -o "$J/send.json"
+
+# JSON writer: one message without its length prefix, after a selector byte
+# (bit 0: GlobalMetadata; bit 1: write a "rank" key).
+# msg FILE INDEX: message INDEX (0 = GlobalMetadata) of the raw ET FILE.
+msg() {
+	local f=$1 want=$2 off=0 i=0 len shift byte
+	while :; do
+		len=0 shift=0
+		while :; do
+			byte=$(od -An -tu1 -j"$off" -N1 "$f" | tr -d ' ')
+			off=$((off + 1))
+			len=$((len | (byte & 127) << shift))
+			shift=$((shift + 7))
+			((byte < 128)) && break
+		done
+		if ((i == want)); then
+			tail -c +"$((off + 1))" "$f" | head -c "$len"
+			return
+		fi
+		off=$((off + len))
+		i=$((i + 1))
+	done
+}
+W=$S/fuzz_json_writer
+{ printf '\1'; msg "$tmp/gen6.et" 0; } >"$W/meta-gen6"
+{ printf '\0'; msg "$tmp/gen6.et" 1; } >"$W/node-gen6-1"
+{ printf '\2'; msg "$tmp/gen6.et" 2; } >"$W/node-gen6-2"
+{ printf '\0'; msg "$D/chakra-generator/one_metadata_node_all_types.0.et" 1; } >"$W/node-all-types"
+{ printf '\0'; msg "$D/chakra-generator/one_comm_send_node.0.et" 1; } >"$W/node-send"
+{ printf '\2'; msg "$tmp/pt2.et" 5; } >"$W/node-pt2-5"
+{ printf '\1'; msg "$tmp/pt2.et" 0; } >"$W/meta-pt2"
+
+du -b -s "$S"/*
