@@ -26,7 +26,7 @@ help:
 # Debian packages the build and the tests need; installs only what is missing.
 DEB_PKGS := libprotobuf-c-dev protobuf-c-compiler libzstd-dev zlib1g-dev libcjson-dev \
             libgraphviz-dev libyaml-dev bats bats-assert bats-support zstd clang \
-            libclang-rt-14-dev valgrind time pkg-config jq bsdutils
+            libclang-rt-14-dev valgrind time pkg-config jq bsdutils graphviz libxml2-utils
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
 	@mkdir -p build && touch $(DEPS_OK)

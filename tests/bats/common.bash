@@ -13,8 +13,8 @@ setup() {
 	if [ -n "${ETKIT_VALGRIND:-}" ]; then
 		mkdir -p "$T/vg"
 		for tool in "${ETKIT_BIN:?}"/*; do
-			printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect "%s" "$@"\n' \
-				"$tool" >"$T/vg/$(basename "$tool")"
+			printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --suppressions=%s "%s" "$@"\n' \
+				"$REPO/tests/valgrind.supp" "$tool" >"$T/vg/$(basename "$tool")"
 			chmod +x "$T/vg/$(basename "$tool")"
 		done
 		PATH="$T/vg:$PATH"
