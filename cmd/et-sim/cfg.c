@@ -1,0 +1,432 @@
+/* cfg: defaults, KEY=VALUE settings and the final consistency checks. Keys
+ * are the names of ASTRA-sim's YAML and JSON files ('-' and '_' are the
+ * same); a list value separates its elements with ',' or '/'. */
+#include "cfg.h"
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *msg, size_t n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void cfg_defaults(cfg *c)
+{
+	memset(c, 0, sizeof *c);
+	c->lifo = true;
+	c->lba = true;
+	c->active_chunks = 1;
+	c->splits = 4;
+	c->endpoint = 10;
+	c->local_mem_bw = 1600;
+	c->peak_perf = 900;
+	for (int k = 0; k < CI_N; k++) {
+		c->impl[k].n = 1;
+		c->impl[k].v[0] = IMPL_RING;
+		c->impl[k].window[0] = -1;
+	}
+	c->compute_model = CM_REPLAY;
+	c->compute_scale = 1;
+	c->comm_scale = 1;
+	c->sys_rows = c->sys_cols = 128;
+	c->sys_arrays = 1;
+	c->sys_clock_ghz = 1;
+	c->sys_dataflow = DF_WS;
+}
+
+static const char *impl_names[] = {"ring",    "direct",    "halvingDoubling",   "doubleBinaryTree",
+                                   "oneRing", "oneDirect", "oneHalvingDoubling"};
+
+const char *cfg_impl_name(int impl)
+{
+	return impl >= 0 && impl <= IMPL_ONEHD ? impl_names[impl] : "?";
+}
+
+int cfg_impl_parse(const char *s, uint8_t *impl, int *window)
+{
+	*window = -1;
+	for (int i = 0; i <= IMPL_ONEHD; i++)
+		if (strcmp(s, impl_names[i]) == 0) {
+			*impl = (uint8_t)i;
+			return 0;
+		}
+	const char *pre[] = {"direct", "oneDirect"};
+	for (int k = 0; k < 2; k++) {
+		size_t l = strlen(pre[k]);
+		if (strncmp(s, pre[k], l) == 0 && isdigit((unsigned char)s[l])) {
+			char *end;
+			long w = strtol(s + l, &end, 10);
+			if (*end || w < 1)
+				return -1;
+			*impl = k ? IMPL_ONEDIRECT : IMPL_DIRECT;
+			*window = (int)w;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *cfg_topo_name(int t)
+{
+	return t == TOPO_RING ? "Ring" : t == TOPO_FC ? "FullyConnected" : "Switch";
+}
+
+static int topo_parse(const char *s)
+{
+	if (strcmp(s, "Ring") == 0 || strcmp(s, "ring") == 0)
+		return TOPO_RING;
+	if (strcmp(s, "FullyConnected") == 0 || strcmp(s, "fullyconnected") == 0 ||
+	    strcmp(s, "fully_connected") == 0)
+		return TOPO_FC;
+	if (strcmp(s, "Switch") == 0 || strcmp(s, "switch") == 0)
+		return TOPO_SWITCH;
+	return -1;
+}
+
+/* Split v on ',' or '/' into at most max items (each <= 63 chars). */
+static int split(const char *v, char items[][64], int max)
+{
+	int n = 0;
+	const char *p = v;
+	while (*p) {
+		const char *e = p + strcspn(p, ",/");
+		if (n == max || e - p >= 64)
+			return -1;
+		while (p < e && isspace((unsigned char)*p))
+			p++;
+		size_t l = (size_t)(e - p);
+		while (l && isspace((unsigned char)p[l - 1]))
+			l--;
+		memcpy(items[n], p, l);
+		items[n++][l] = 0;
+		p = *e ? e + 1 : e;
+	}
+	return n;
+}
+
+static int num(const char *s, double *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtod(s, &end);
+	return (*s && !*end && errno == 0 && isfinite(*v)) ? 0 : -1;
+}
+
+static int set_net_list(cfg *c, const char *key, char items[][64], int n, char *msg, size_t ml)
+{
+	const char *keys[] = {"topology", "npus_count", "bandwidth", "latency"};
+	for (int k = 0; k < 4; k++)
+		if (strcmp(key, keys[k]) == 0)
+			c->netlen[k] = n;
+	c->ndims = n > c->ndims ? n : c->ndims;
+	for (int i = 0; i < n; i++) {
+		double v;
+		if (strcmp(key, "topology") == 0) {
+			int t = topo_parse(items[i]);
+			if (t < 0)
+				return fail(
+				    msg, ml,
+				    "unknown topology '%s' (Ring, FullyConnected or Switch)",
+				    items[i]);
+			c->topo[i] = (uint8_t)t;
+			continue;
+		}
+		if (num(items[i], &v) < 0)
+			return fail(msg, ml, "%s: '%s' is not a number", key, items[i]);
+		if (strcmp(key, "npus_count") == 0) {
+			if (v < 1 || v > 1e7 || v != floor(v))
+				return fail(msg, ml, "npus_count: '%s' is not a rank count",
+				            items[i]);
+			c->npus[i] = (uint32_t)v;
+		} else if (strcmp(key, "bandwidth") == 0) {
+			if (v <= 0)
+				return fail(msg, ml, "bandwidth must be > 0, got %s", items[i]);
+			c->bw[i] = v;
+		} else {
+			if (v < 0)
+				return fail(msg, ml, "latency must be >= 0, got %s", items[i]);
+			c->lat[i] = v;
+		}
+	}
+	return 0;
+}
+
+static void norm_key(const char *in, char *out, size_t n)
+{
+	size_t i = 0;
+	for (; in[i] && i + 1 < n; i++)
+		out[i] = in[i] == '_' ? '-' : in[i];
+	out[i] = 0;
+}
+
+static int impl_index(const char *k)
+{
+	const char *names[] = {"all-reduce-implementation", "all-gather-implementation",
+	                       "reduce-scatter-implementation", "all-to-all-implementation"};
+	for (int i = 0; i < CI_N; i++)
+		if (strcmp(k, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static int set_impl(cfg *c, int ci, char items[][64], int n, char *msg, size_t ml)
+{
+	if (n < 1)
+		return fail(msg, ml, "an implementation list needs at least one entry");
+	impl_list *l = &c->impl[ci];
+	for (int i = 0; i < n; i++)
+		if (cfg_impl_parse(items[i], &l->v[i], &l->window[i]) < 0)
+			return fail(msg, ml,
+			            "unknown collective implementation '%s' (ring, direct, "
+			            "directN, halvingDoubling, doubleBinaryTree, oneRing, "
+			            "oneDirect, oneHalvingDoubling)",
+			            items[i]);
+	l->n = n;
+	return 0;
+}
+
+static int set_bool(const char *v, bool *out)
+{
+	if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes"))
+		*out = true;
+	else if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "no"))
+		*out = false;
+	else
+		return -1;
+	return 0;
+}
+
+static int set_choice(cfg *c, const char *k, const char *v, char *msg, size_t ml)
+{
+	if (strcmp(k, "scheduling-policy") == 0) {
+		if (strcmp(v, "LIFO") && strcmp(v, "FIFO"))
+			return fail(msg, ml, "scheduling-policy: expected LIFO or FIFO, got '%s'",
+			            v);
+		c->lifo = strcmp(v, "LIFO") == 0;
+	} else if (strcmp(k, "collective-optimization") == 0) {
+		if (strcmp(v, "baseline") && strcmp(v, "localBWAware"))
+			return fail(msg, ml,
+			            "collective-optimization: expected baseline or localBWAware, "
+			            "got '%s'",
+			            v);
+		c->lba = strcmp(v, "localBWAware") == 0;
+	} else if (strcmp(k, "compute-model") == 0) {
+		const char *m[] = {"replay", "roofline", "systolic"};
+		for (int i = 0; i < 3; i++)
+			if (strcmp(v, m[i]) == 0) {
+				c->compute_model = i;
+				return 0;
+			}
+		return fail(msg, ml,
+		            "compute-model: expected replay, roofline or systolic, got '%s'", v);
+	} else if (strcmp(k, "systolic-dataflow") == 0) {
+		const char *m[] = {"os", "ws", "is"};
+		for (int i = 0; i < 3; i++)
+			if (strcmp(v, m[i]) == 0) {
+				c->sys_dataflow = i;
+				return 0;
+			}
+		return fail(msg, ml, "systolic-dataflow: expected os, ws or is, got '%s'", v);
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+typedef struct numkey {
+	const char *k;
+	double min;
+	int kind; /* 0 int64, 1 double, 2 int */
+	size_t off;
+} numkey;
+
+#define OFF(f) offsetof(cfg, f)
+#include <stddef.h>
+static const numkey numkeys[] = {
+    {"active-chunks-per-dimension", 1, 2, OFF(active_chunks)},
+    {"preferred-dataset-splits", 1, 0, OFF(splits)},
+    {"endpoint-delay", 0, 0, OFF(endpoint)},
+    {"local-mem-bw", 0, 1, OFF(local_mem_bw)},
+    {"peak-perf", 0, 1, OFF(peak_perf)},
+    {"compute-scale", 0, 1, OFF(compute_scale)},
+    {"comm-scale", 0, 1, OFF(comm_scale)},
+    {"mem-latency", 0, 0, OFF(mem_latency)},
+    {"mem-bandwidth", 0, 1, OFF(mem_bw)},
+    {"systolic-rows", 1, 0, OFF(sys_rows)},
+    {"systolic-cols", 1, 0, OFF(sys_cols)},
+    {"systolic-arrays", 1, 0, OFF(sys_arrays)},
+    {"systolic-clock", 0, 1, OFF(sys_clock_ghz)},
+};
+
+static int set_number(cfg *c, const char *k, const char *v, char *msg, size_t ml)
+{
+	for (size_t i = 0; i < sizeof numkeys / sizeof *numkeys; i++) {
+		const numkey *nk = &numkeys[i];
+		if (strcmp(k, nk->k))
+			continue;
+		double d;
+		if (num(v, &d) < 0 || d < nk->min || (nk->kind != 1 && d != floor(d)) || d > 1e18)
+			return fail(msg, ml, "%s: '%s' is not a valid value", k, v);
+		char *p = (char *)c + nk->off;
+		if (nk->kind == 0)
+			*(int64_t *)p = (int64_t)d;
+		else if (nk->kind == 1)
+			*(double *)p = d;
+		else
+			*(int *)p = d > 1e9 ? 1000000000 : (int)d;
+		return 0;
+	}
+	return 1;
+}
+
+int cfg_set_kv(cfg *c, const char *key, const char *val, char *msg, size_t ml)
+{
+	char k[64];
+	norm_key(key, k, sizeof k);
+	char items[CFG_MAXDIM + 1][64];
+	if (!strcmp(k, "topology") || !strcmp(k, "npus-count") || !strcmp(k, "bandwidth") ||
+	    !strcmp(k, "latency")) {
+		int n = split(val, items, CFG_MAXDIM);
+		if (n < 1)
+			return fail(msg, ml, "%s: expected 1 to %d values", key, CFG_MAXDIM);
+		const char *nk = !strcmp(k, "npus-count") ? "npus_count" : k;
+		return set_net_list(c, nk, items, n, msg, ml);
+	}
+	int ci = impl_index(k);
+	if (ci >= 0) {
+		int n = split(val, items, CFG_MAXDIM);
+		return n < 0 ? fail(msg, ml, "%s: too many entries", key)
+		             : set_impl(c, ci, items, n, msg, ml);
+	}
+	if (!strcmp(k, "roofline-enabled") || !strcmp(k, "simulate-collectives")) {
+		bool b;
+		if (set_bool(val, &b) < 0)
+			return fail(msg, ml, "%s: expected 0 or 1, got '%s'", key, val);
+		*(!strcmp(k, "roofline-enabled") ? &c->roofline : &c->extra_colls) = b;
+		return 0;
+	}
+	int r = set_choice(c, k, val, msg, ml);
+	if (r <= 0)
+		return r;
+	r = set_number(c, k, val, msg, ml);
+	if (r <= 0)
+		return r;
+	if (!strcmp(k, "boost-mode"))
+		return 0; /* ignored, as by ASTRA-sim */
+	return fail(msg, ml, "unknown key '%s'", key);
+}
+
+int cfg_set(cfg *c, const char *kv, char *msg, size_t n)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv)
+		return fail(msg, n, "expected KEY=VALUE, got '%s'", kv);
+	char key[64];
+	size_t l = (size_t)(eq - kv);
+	if (l >= sizeof key)
+		return fail(msg, n, "key too long in '%s'", kv);
+	memcpy(key, kv, l);
+	key[l] = 0;
+	return cfg_set_kv(c, key, eq + 1, msg, n);
+}
+
+static int check_lists(cfg *c, char *msg, size_t n)
+{
+	const char *keys[] = {"topology", "npus_count", "bandwidth", "latency"};
+	for (int k = 0; k < 4; k++)
+		if (c->netlen[k] != c->ndims)
+			return fail(msg, n, "%s has %d entries, the network has %d dimensions",
+			            keys[k], c->netlen[k], c->ndims);
+	for (int d = 0; d < c->ndims; d++) {
+		if (c->npus[d] < 1)
+			return fail(msg, n, "npus_count of dimension %d must be >= 1", d);
+		if (c->bw[d] <= 0)
+			return fail(msg, n, "bandwidth of dimension %d is missing or not > 0", d);
+	}
+	for (int k = 0; k < CI_N; k++) {
+		const impl_list *l = &c->impl[k];
+		bool one = l->v[0] >= IMPL_ONERING;
+		if (!one && l->n > c->ndims)
+			return fail(msg, n,
+			            "%d implementations listed for a %d-dimensional network", l->n,
+			            c->ndims);
+	}
+	return 0;
+}
+
+int cfg_finish(cfg *c, char *msg, size_t n)
+{
+	if (c->endpoint <= 0)
+		return fail(msg, n, "endpoint-delay must be > 0 (ASTRA-sim crashes on 0)");
+	if (c->splits < 1)
+		return fail(msg, n, "preferred-dataset-splits must be >= 1");
+	if (c->local_mem_bw <= 0)
+		return fail(msg, n, "local-mem-bw must be > 0");
+	if (check_lists(c, msg, n) < 0)
+		return -1;
+	uint64_t total = 1;
+	for (int d = 0; d < c->ndims; d++) {
+		c->stride[d] = (uint32_t)total;
+		total *= c->npus[d];
+		if (total > 100000000)
+			return fail(msg, n, "network too large (%llu ranks)",
+			            (unsigned long long)total);
+		c->bpns[d] = c->bw[d] * 1073741824.0 / 1e9;
+	}
+	c->total = (uint32_t)total;
+	return 0;
+}
+
+void cfg_copy(cfg *dst, const cfg *src)
+{
+	*dst = *src;
+	dst->groups = NULL;
+	dst->ngroups = 0;
+	if (src->ngroups) {
+		dst->groups = calloc((size_t)src->ngroups, sizeof *dst->groups);
+		for (int i = 0; dst->groups && i < src->ngroups; i++) {
+			dst->groups[i] = src->groups[i];
+			dst->groups[i].mem = malloc(src->groups[i].n * sizeof(uint32_t));
+			if (dst->groups[i].mem)
+				memcpy(dst->groups[i].mem, src->groups[i].mem,
+				       src->groups[i].n * sizeof(uint32_t));
+		}
+		dst->ngroups = dst->groups ? src->ngroups : 0;
+	}
+}
+
+void cfg_free(cfg *c)
+{
+	for (int i = 0; i < c->ngroups; i++)
+		free(c->groups[i].mem);
+	free(c->groups);
+	c->groups = NULL;
+	c->ngroups = 0;
+}
+
+const comm_group *cfg_group(const cfg *c, const char *pg, int *index)
+{
+	*index = -1;
+	if (!pg || !*pg || strcmp(pg, "0") == 0)
+		return NULL;
+	char *end;
+	long id = strtol(pg, &end, 10);
+	if (*end)
+		return NULL;
+	for (int i = 0; i < c->ngroups; i++)
+		if (c->groups[i].id == id) {
+			*index = i;
+			return &c->groups[i];
+		}
+	return NULL;
+}

@@ -1,0 +1,90 @@
+/* et-sim configuration: ASTRA-sim's network YAML, system JSON and comm-group
+ * JSON, overridable key by key (--set KEY=VALUE). */
+#ifndef CFG_H
+#define CFG_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CFG_MAXDIM 8
+
+enum { TOPO_RING, TOPO_FC, TOPO_SWITCH };
+enum {
+	IMPL_RING,
+	IMPL_DIRECT,
+	IMPL_HD,
+	IMPL_DBT,
+	IMPL_ONERING,
+	IMPL_ONEDIRECT,
+	IMPL_ONEHD,
+};
+enum { CM_REPLAY, CM_ROOFLINE, CM_SYSTOLIC };
+enum { DF_OS, DF_WS, DF_IS };
+enum { CI_AR, CI_AG, CI_RS, CI_A2A, CI_N }; /* implementation lists */
+
+typedef struct impl_list {
+	int n;
+	uint8_t v[CFG_MAXDIM];
+	int window[CFG_MAXDIM];
+} impl_list;
+
+typedef struct comm_group {
+	int id;
+	uint32_t n;
+	uint32_t *mem; /* sorted */
+} comm_group;
+
+typedef struct cfg {
+	/* network */
+	int ndims;
+	uint8_t topo[CFG_MAXDIM];
+	uint32_t npus[CFG_MAXDIM];
+	double bw[CFG_MAXDIM];  /* GB/s */
+	double lat[CFG_MAXDIM]; /* ns */
+	int netlen[4];          /* entries given for topology, npus_count, bandwidth, latency */
+	uint32_t total;
+	uint32_t stride[CFG_MAXDIM];
+	double bpns[CFG_MAXDIM]; /* bytes per ns */
+	/* system */
+	bool lifo, lba;
+	int active_chunks;
+	int64_t splits;
+	int64_t endpoint;
+	double local_mem_bw; /* GB/s */
+	double peak_perf;    /* TFLOP/s */
+	bool roofline;
+	impl_list impl[CI_N];
+	/* comm groups */
+	comm_group *groups;
+	int ngroups;
+	/* beyond ASTRA-sim */
+	int compute_model;
+	double compute_scale, comm_scale;
+	int64_t mem_latency;
+	double mem_bw;    /* GB/s, 0 = MEM nodes take no time */
+	bool extra_colls; /* simulate REDUCE/GATHER/SCATTER/BROADCAST */
+	int64_t sys_rows, sys_cols, sys_arrays;
+	double sys_clock_ghz;
+	int sys_dataflow;
+	/* provenance for messages */
+	char net_file[256], sys_file[256], grp_file[256];
+} cfg;
+
+void cfg_defaults(cfg *c);
+/* Loaders: 0 ok, -1 with msg set ("FILE: ..."). */
+int cfg_load_network(cfg *c, const char *path, char *msg, size_t n);
+int cfg_load_system(cfg *c, const char *path, char *msg, size_t n);
+int cfg_load_groups(cfg *c, const char *path, char *msg, size_t n);
+/* KEY=VALUE; lists separated by ',' or '/'. */
+int cfg_set(cfg *c, const char *kv, char *msg, size_t n);
+int cfg_set_kv(cfg *c, const char *key, const char *val, char *msg, size_t n);
+/* Derived values and consistency checks. */
+int cfg_finish(cfg *c, char *msg, size_t n);
+void cfg_free(cfg *c);
+void cfg_copy(cfg *dst, const cfg *src);
+int cfg_impl_parse(const char *s, uint8_t *impl, int *window);
+const char *cfg_impl_name(int impl);
+const char *cfg_topo_name(int t);
+const comm_group *cfg_group(const cfg *c, const char *pg_name, int *index);
+
+#endif

@@ -1,0 +1,187 @@
+/* cfg_json: ASTRA-sim's system JSON and comm-group JSON, read with cJSON.
+ * Keys et-sim does not model (L, o, g, G, model-shared-bus, ...) are ignored,
+ * as ASTRA-sim ignores keys it does not know. */
+#include "cfg.h"
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *slurp(const char *path, char *msg, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(msg, n, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 4096, len = 0;
+	char *b = malloc(cap);
+	size_t k;
+	while (b && (k = fread(b + len, 1, cap - len - 1, f)) > 0) {
+		len += k;
+		if (len + 1 == cap) {
+			char *nb = cap < (64u << 20) ? realloc(b, cap *= 2) : NULL;
+			if (!nb) {
+				free(b);
+				b = NULL;
+			} else {
+				b = nb;
+			}
+		}
+	}
+	fclose(f);
+	if (!b) {
+		snprintf(msg, n, "%s: too large or out of memory", path);
+		return NULL;
+	}
+	b[len] = 0;
+	return b;
+}
+
+static cJSON *parse(const char *path, char *msg, size_t n)
+{
+	char *text = slurp(path, msg, n);
+	if (!text)
+		return NULL;
+	const char *end = NULL;
+	cJSON *j = cJSON_ParseWithOpts(text, &end, 1);
+	if (!j) {
+		const char *at = end ? end : cJSON_GetErrorPtr();
+		size_t line = 1, col = 1;
+		for (const char *p = text; at && p < at && *p; p++) {
+			if (*p == '\n')
+				line++, col = 1;
+			else
+				col++;
+		}
+		snprintf(msg, n, "%s: line %zu, column %zu: invalid JSON", path, line, col);
+	}
+	free(text);
+	return j;
+}
+
+/* A JSON value as the KEY=VALUE text cfg_set_kv takes. */
+static int value_text(const cJSON *v, char *buf, size_t n)
+{
+	if (cJSON_IsString(v)) {
+		snprintf(buf, n, "%s", v->valuestring);
+	} else if (cJSON_IsNumber(v)) {
+		snprintf(buf, n, "%.17g", v->valuedouble);
+	} else if (cJSON_IsBool(v)) {
+		snprintf(buf, n, "%d", cJSON_IsTrue(v) ? 1 : 0);
+	} else if (cJSON_IsArray(v)) {
+		buf[0] = 0;
+		const cJSON *e;
+		cJSON_ArrayForEach(e, v)
+		{
+			if (!cJSON_IsString(e))
+				return -1;
+			size_t l = strlen(buf);
+			snprintf(buf + l, n - l, "%s%s", l ? "," : "", e->valuestring);
+		}
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+int cfg_load_system(cfg *c, const char *path, char *msg, size_t n)
+{
+	cJSON *j = parse(path, msg, n);
+	if (!j)
+		return -1;
+	int rc = 0;
+	if (!cJSON_IsObject(j)) {
+		snprintf(msg, n, "%s: expected a JSON object", path);
+		rc = -1;
+	}
+	const cJSON *it, *arr = rc ? NULL : j;
+	cJSON_ArrayForEach(it, arr)
+	{
+		char val[1024], err[300];
+		if (value_text(it, val, sizeof val) < 0) {
+			snprintf(msg, n, "%s: %s: unexpected value type", path, it->string);
+			rc = -1;
+			break;
+		}
+		if (cfg_set_kv(c, it->string, val, err, sizeof err) < 0) {
+			if (strncmp(err, "unknown key", 11) == 0)
+				continue;
+			snprintf(msg, n, "%s: %s", path, err);
+			rc = -1;
+			break;
+		}
+	}
+	cJSON_Delete(j);
+	if (rc == 0)
+		snprintf(c->sys_file, sizeof c->sys_file, "%s", path);
+	return rc;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int add_group(cfg *c, const cJSON *it, const char *path, char *msg, size_t n)
+{
+	char *end;
+	long id = strtol(it->string, &end, 10);
+	if (*end || !*it->string || id < 0) {
+		snprintf(msg, n, "%s: group id '%s' is not a number", path, it->string);
+		return -1;
+	}
+	if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) < 1) {
+		snprintf(msg, n, "%s: group %ld: expected a non-empty list of ranks", path, id);
+		return -1;
+	}
+	comm_group g = {.id = (int)id, .n = (uint32_t)cJSON_GetArraySize(it)};
+	g.mem = calloc(g.n, sizeof *g.mem);
+	uint32_t k = 0;
+	const cJSON *e;
+	cJSON_ArrayForEach(e, it)
+	{
+		if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble > 1e8) {
+			snprintf(msg, n, "%s: group %ld: ranks must be non-negative integers", path,
+			         id);
+			free(g.mem);
+			return -1;
+		}
+		g.mem[k++] = (uint32_t)e->valuedouble;
+	}
+	qsort(g.mem, g.n, sizeof *g.mem, cmp_u32);
+	comm_group *ng = realloc(c->groups, (size_t)(c->ngroups + 1) * sizeof *ng);
+	if (!ng) {
+		free(g.mem);
+		return -1;
+	}
+	c->groups = ng;
+	c->groups[c->ngroups++] = g;
+	return 0;
+}
+
+int cfg_load_groups(cfg *c, const char *path, char *msg, size_t n)
+{
+	cJSON *j = parse(path, msg, n);
+	if (!j)
+		return -1;
+	int rc = 0;
+	if (!cJSON_IsObject(j)) {
+		snprintf(msg, n, "%s: expected a JSON object {\"<id>\": [rank, ...]}", path);
+		rc = -1;
+	}
+	const cJSON *it, *arr = rc ? NULL : j;
+	cJSON_ArrayForEach(it, arr)
+	{
+		if (add_group(c, it, path, msg, n) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	cJSON_Delete(j);
+	if (rc == 0)
+		snprintf(c->grp_file, sizeof c->grp_file, "%s", path);
+	return rc;
+}

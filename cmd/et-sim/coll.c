@@ -1,0 +1,313 @@
+/* coll: collectives on a rank -- ASTRA-sim's system layer. A collective is
+ * split into chunks ("streams"); each stream walks its phases through one
+ * queue per dimension, where at most active-chunks-per-dimension streams run
+ * at once and waiting ones are ordered by priority (LIFO/FIFO), then
+ * arrival (spec C.13). */
+#include "hmap.h"
+#include "sim.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* Chakra type -> the phase type it runs as; extras (REDUCE, GATHER, SCATTER,
+ * BROADCAST, BARRIER) are mapped onto the four ASTRA-sim collectives. */
+static int map_type(int t, uint64_t *size, uint32_t nmem)
+{
+	switch (t) {
+	case 0:
+	case 1:
+		return CT_AR;
+	case 2:
+	case 3:
+		return CT_AG;
+	case 7:
+	case 8:
+	case 4:
+		return CT_RS;
+	case 6:
+		return CT_A2A;
+	case 5:
+		*size = *size / nmem ? *size / nmem : 1;
+		return CT_AG;
+	case 9:
+		*size = 1;
+		return CT_AR;
+	default:
+		return -1;
+	}
+}
+
+static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_t size)
+{
+	coll *c = calloc(1, sizeof *c);
+	if (!c)
+		et_die(4, "out of memory");
+	c->id = s->ncolls;
+	c->group = gi;
+	c->nmem = gi >= 0 ? s->cf->groups[gi].n : s->world;
+	c->mem = gi >= 0 ? s->cf->groups[gi].mem : NULL;
+	c->comm_type = r->g->comm_type[node];
+	c->ctype = ct;
+	c->size = size;
+	c->nsim = s->folded ? 1 : c->nmem;
+	if (s->ncolls == s->capcolls) {
+		s->capcolls = s->capcolls ? s->capcolls * 2 : 64;
+		s->colls = realloc(s->colls, s->capcolls * sizeof *s->colls);
+		if (!s->colls)
+			et_die(4, "out of memory");
+	}
+	s->colls[s->ncolls++] = c;
+	if (coll_plan(s, c, r->g, node, ct) < 0)
+		return NULL;
+	c->cf = calloc(c->nchunks * c->nphase + 1, sizeof *c->cf);
+	if (!c->cf)
+		et_die(4, "out of memory");
+	return c;
+}
+
+static int group_of(sim *s, rank_st *r, uint32_t node, int *gi)
+{
+	const char *pg = sg_pg(r->g, node);
+	const comm_group *grp = cfg_group(s->cf, pg, gi);
+	if (pg && *pg && strcmp(pg, "0") && !grp) {
+		sim_fail(s, 2, "rank %u: node %llu: communicator group '%s' is not defined%s",
+		         r->rank, (unsigned long long)r->g->id[node], pg,
+		         s->cf->grp_file[0] ? " in the comm-group file" : " (give --comm-groups)");
+		return -1;
+	}
+	if (grp) {
+		uint32_t lo = 0, hi = grp->n;
+		while (lo < hi) {
+			uint32_t mid = (lo + hi) / 2;
+			if (grp->mem[mid] < r->rank)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == grp->n || grp->mem[lo] != r->rank) {
+			sim_fail(s, 3, "rank %u: node %llu: rank is not a member of group %s",
+			         r->rank, (unsigned long long)r->g->id[node], pg);
+			return -1;
+		}
+		for (uint32_t i = 0; i < grp->n; i++)
+			if (grp->mem[i] >= s->world) {
+				sim_fail(s, 2, "group %s names rank %u, the trace has %u ranks", pg,
+				         grp->mem[i], s->world);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+static coll *find_coll(sim *s, rank_st *r, uint32_t node, int gi, uint32_t seq)
+{
+	const sgraph *g = r->g;
+	uint64_t size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0);
+	uint32_t nmem = gi >= 0 ? s->cf->groups[gi].n : s->world;
+	int ct = map_type(g->comm_type[node], &size, nmem);
+	if (ct < 0) {
+		sim_fail(s, 3, "rank %u: node %llu: unknown collective type %d", r->rank,
+		         (unsigned long long)g->id[node], g->comm_type[node]);
+		return NULL;
+	}
+	uint64_t *slot = hmap_put(s->coll_map, (uint64_t)(gi + 1), seq, UINT64_MAX);
+	if (*slot == UINT64_MAX) {
+		coll *c = coll_new(s, r, node, gi, ct, size);
+		*slot = s->ncolls - 1;
+		return c;
+	}
+	coll *c = s->colls[*slot];
+	if (c->comm_type != g->comm_type[node] || c->size != size) {
+		sim_fail(s, 3,
+		         "rank %u: node %llu: collective #%u of its group is type %d of %llu "
+		         "bytes, another member issued type %d of %llu bytes",
+		         r->rank, (unsigned long long)g->id[node], seq, g->comm_type[node],
+		         (unsigned long long)size, c->comm_type, (unsigned long long)c->size);
+		return NULL;
+	}
+	return c;
+}
+
+/* ASTRA-sim's insert_stream: after the running streams, before the first
+ * waiting one of lower priority. */
+static void queue_insert(squeue *q, stream *st)
+{
+	stream **pp = &q->head;
+	while (*pp && ((*pp)->initialized || (*pp)->priority >= st->priority))
+		pp = &(*pp)->next;
+	st->next = *pp;
+	*pp = st;
+}
+
+static void queue_remove(squeue *q, stream *st)
+{
+	for (stream **pp = &q->head; *pp; pp = &(*pp)->next)
+		if (*pp == st) {
+			*pp = st->next;
+			st->next = NULL;
+			return;
+		}
+}
+
+/* Start waiting streams while the queue has room. */
+static void queue_kick(sim *s, squeue *q)
+{
+	for (stream *st = q->head; st && q->running < (uint32_t)s->cf->active_chunks;
+	     st = st->next) {
+		if (st->initialized)
+			continue;
+		st->initialized = true;
+		q->running++;
+		st->phase_start = s->now;
+		algo_init(s, st);
+		if (s->err_code)
+			return;
+	}
+}
+
+static squeue *queue_of(rank_st *r, const stream *st)
+{
+	return &r->q[st->rc->c->ph[st->phase].dim];
+}
+
+static void stream_enter(sim *s, rank_st *r, stream *st)
+{
+	squeue *q = queue_of(r, st);
+	queue_insert(q, st);
+	queue_kick(s, q);
+}
+
+int coll_issue(sim *s, rank_st *r, uint32_t node)
+{
+	int gi;
+	if (group_of(s, r, node, &gi) < 0)
+		return -1;
+	uint32_t seq = r->coll_seq[gi + 1]++;
+	coll *c = find_coll(s, r, node, gi, seq);
+	if (!c)
+		return -1;
+	c->issued++;
+	c->last_rank = r->rank;
+	c->last_node = node;
+	c->last_issue = s->now;
+	rcoll *rc = calloc(1, sizeof *rc);
+	if (!rc)
+		et_die(4, "out of memory");
+	rc->c = c;
+	rc->rank = r->rank;
+	rc->node = node;
+	rc->mpos = c->mem ? ring_index(ring_group(s, c->group), r->rank) : r->rank;
+	r->active = rc;
+	if (c->nchunks == 0) { /* nothing to send: done at once */
+		rc->complete = true;
+		r->active = NULL;
+		c->members_done++;
+		free(rc);
+		evq_push(&s->q, s->now, EV_NODE_DONE, r->rank, node, UINT64_MAX);
+		return 0;
+	}
+	rc->st = calloc(c->nchunks, sizeof *rc->st);
+	if (!rc->st)
+		et_die(4, "out of memory");
+	int pri = s->cf->lifo ? (int)r->prio_counter++ : r->fifo_counter--;
+	for (uint32_t k = 0; k < c->nchunks && !s->err_code; k++) {
+		stream *st = &rc->st[k];
+		st->rc = rc;
+		st->chunk = k;
+		st->priority = pri;
+		stream_enter(s, r, st);
+	}
+	return 0;
+}
+
+static void rcoll_free(rcoll *rc)
+{
+	for (uint64_t k = 0; k < rc->c->nchunks; k++)
+		algo_free(&rc->st[k].a);
+	free(rc->st);
+	free(rc);
+}
+
+static void coll_member_done(coll *c)
+{
+	if (++c->members_done < c->nsim)
+		return;
+	for (uint64_t k = 0; k < c->nchunks * c->nphase; k++)
+		free(c->cf[k].st);
+	free(c->cf);
+	c->cf = NULL;
+}
+
+static void collective_done(sim *s, rank_st *r, rcoll *rc)
+{
+	rc->complete = true;
+	r->active = NULL;
+	coll_member_done(rc->c);
+	r->comm_ns += s->now - r->start[rc->node];
+	wl_node_done(s, r, rc->node, (uint64_t)rc->c->last_rank << 32 | rc->c->last_node);
+}
+
+/* ASTRA-sim's proceed_to_next_vnet_baseline. */
+void coll_phase_end(sim *s, stream *st)
+{
+	rcoll *rc = st->rc;
+	coll *c = rc->c;
+	rank_st *r = &s->r[s->folded ? 0 : rc->rank];
+	squeue *old = queue_of(r, st);
+	st->a.done = true;
+	if (st->phase + 1 == c->nphase) {
+		st->finished = true;
+		if (++rc->chunks_done == c->nchunks)
+			collective_done(s, r, rc);
+		queue_remove(old, st);
+		old->running--;
+		queue_kick(s, old);
+		return;
+	}
+	queue_remove(old, st);
+	st->phase++;
+	st->initialized = false;
+	algo_free(&st->a);
+	squeue *nq = queue_of(r, st);
+	queue_insert(nq, st);
+	old->running--;
+	queue_kick(s, old);
+	queue_kick(s, nq);
+}
+
+/* After an event of st's collective was handled (its pend already taken
+ * off): a complete collective with no event in flight can go. */
+void coll_event_done(sim *s, stream *st)
+{
+	rcoll *rc = st->rc;
+	if (rc->pend == 0 && rc->complete && !rc->reaped) {
+		rc->reaped = true;
+		rc->next_free = s->graveyard;
+		s->graveyard = rc;
+	}
+}
+
+void coll_reap(sim *s)
+{
+	while (s->graveyard) {
+		rcoll *rc = s->graveyard;
+		s->graveyard = rc->next_free;
+		rcoll_free(rc);
+	}
+}
+
+void coll_free_all(sim *s)
+{
+	coll_reap(s);
+	for (uint32_t i = 0; i < s->ncolls; i++) {
+		coll *c = s->colls[i];
+		if (c->cf)
+			for (uint64_t k = 0; k < c->nchunks * c->nphase; k++)
+				free(c->cf[k].st);
+		free(c->cf);
+		free(c->ph);
+		free(c);
+	}
+	free(s->colls);
+	s->colls = NULL;
+	s->ncolls = 0;
+}

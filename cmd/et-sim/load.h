@@ -1,0 +1,22 @@
+/* load: read every rank of the input into shared compact graphs. */
+#ifndef LOAD_H
+#define LOAD_H
+#include "et_input.h"
+#include "sgraph.h"
+#include <stdint.h>
+
+typedef struct workload {
+	uint32_t world;
+	const sgraph **rank_graph; /* per rank (shared between identical ranks) */
+	sgraph **cls;              /* distinct graphs */
+	uint32_t ncls;
+	uint64_t nodes; /* over all ranks */
+	char name[256];
+} workload;
+
+/* Returns 0 or -1 with e set (exit 3 for bad data). */
+int load_workload(workload *w, int argc, char *const argv[], const et_input_opts *o, int progress,
+                  et_error *e);
+void workload_free(workload *w);
+
+#endif

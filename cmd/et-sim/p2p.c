@@ -1,0 +1,166 @@
+/* p2p: COMM_SEND / COMM_RECV (spec B.7). Sends and receives are matched on
+ * (tag, src, dst, size) and occurrence: the k-th send of a key meets the
+ * k-th receive. Both complete when the message arrives (t_send + T); a
+ * receive posted later completes at once. */
+#include "hmap.h"
+#include "sim.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct pentry {
+	uint32_t src, dst;
+	uint32_t send_node, recv_node; /* UINT32_MAX = not issued yet */
+	bool arrived;
+	uint64_t tag, size;
+} pentry;
+
+typedef struct p2p {
+	hmap m1;    /* (tag << 32 | src, dst) -> id1 */
+	hmap m2;    /* (id1, size) -> key id; value: sends | recvs << 32 in cnt */
+	hmap entry; /* (key id, occurrence) -> entry index */
+	uint64_t n1, nk, *cnt, capk;
+	pentry *e;
+	uint64_t n, cap;
+} p2p;
+
+static p2p *get(sim *s)
+{
+	if (!s->pp) {
+		s->pp = calloc(1, sizeof *s->pp);
+		if (!s->pp)
+			et_die(4, "out of memory");
+	}
+	return s->pp;
+}
+
+/* Exact key (tag, src, dst, size) -> a dense key id. */
+static uint64_t key_id(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_t size)
+{
+	uint64_t *v1 = hmap_put(&p->m1, tag << 32 | src, dst, UINT64_MAX);
+	if (*v1 == UINT64_MAX)
+		*v1 = p->n1++;
+	uint64_t *v2 = hmap_put(&p->m2, *v1, size, UINT64_MAX);
+	if (*v2 == UINT64_MAX) {
+		if (p->nk == p->capk) {
+			p->capk = p->capk ? p->capk * 2 : 64;
+			p->cnt = realloc(p->cnt, p->capk * sizeof *p->cnt);
+			if (!p->cnt)
+				et_die(4, "out of memory");
+		}
+		p->cnt[p->nk] = 0;
+		*v2 = p->nk++;
+	}
+	return *v2;
+}
+
+static pentry *entry(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_t size, bool send,
+                     uint64_t *idx)
+{
+	uint64_t kid = key_id(p, tag, src, dst, size);
+	uint64_t occ = send ? (p->cnt[kid] & 0xffffffffu) : (p->cnt[kid] >> 32);
+	p->cnt[kid] += send ? 1 : 1ull << 32;
+	uint64_t *v = hmap_put(&p->entry, kid, occ, UINT64_MAX);
+	if (*v == UINT64_MAX) {
+		if (p->n == p->cap) {
+			p->cap = p->cap ? p->cap * 2 : 64;
+			p->e = realloc(p->e, p->cap * sizeof *p->e);
+			if (!p->e)
+				et_die(4, "out of memory");
+		}
+		p->e[p->n] = (pentry){src, dst, UINT32_MAX, UINT32_MAX, false, tag, size};
+		*v = p->n++;
+	}
+	*idx = *v;
+	return &p->e[*v];
+}
+
+static int check_peer(sim *s, rank_st *r, uint32_t node, int32_t peer, const char *what)
+{
+	if (peer < 0 || (uint32_t)peer >= s->world) {
+		sim_fail(s, 3, "rank %u: node %llu: %s %d is not a rank of the trace", r->rank,
+		         (unsigned long long)r->g->id[node], what, peer);
+		return -1;
+	}
+	return 0;
+}
+
+void p2p_send(sim *s, rank_st *r, uint32_t node)
+{
+	const sgraph *g = r->g;
+	if (check_peer(s, r, node, g->dst[node], "comm_dst") < 0)
+		return;
+	p2p *p = get(s);
+	uint32_t dst = (uint32_t)g->dst[node];
+	uint64_t size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0);
+	uint64_t tag = (uint32_t)g->tag[node];
+	uint64_t idx;
+	pentry *e = entry(p, tag, r->rank, dst, size, true, &idx);
+	e->send_node = node;
+	evq_push(&s->q, s->now + net_delay(s->cf, r->rank, dst, size), EV_P2P_ARRIVE, r->rank, idx,
+	         0);
+}
+
+void p2p_recv(sim *s, rank_st *r, uint32_t node)
+{
+	const sgraph *g = r->g;
+	if (check_peer(s, r, node, g->src[node], "comm_src") < 0)
+		return;
+	p2p *p = get(s);
+	uint32_t src = (uint32_t)g->src[node];
+	uint64_t size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0);
+	uint64_t tag = (uint32_t)g->tag[node];
+	uint64_t idx;
+	pentry *e = entry(p, tag, src, r->rank, size, false, &idx);
+	e->recv_node = node;
+	if (e->arrived)
+		evq_push(&s->q, s->now, EV_NODE_DONE, r->rank, node,
+		         (uint64_t)src << 32 | e->send_node);
+}
+
+void p2p_arrive(sim *s, uint64_t idx)
+{
+	pentry *e = &s->pp->e[idx];
+	e->arrived = true;
+	rank_st *src = &s->r[e->src];
+	src->comm_ns += s->now - src->start[e->send_node];
+	wl_node_done(s, src, e->send_node, UINT64_MAX);
+	e = &s->pp->e[idx]; /* the table may have grown */
+	if (e->recv_node != UINT32_MAX)
+		wl_node_done(s, &s->r[e->dst], e->recv_node, (uint64_t)e->src << 32 | e->send_node);
+}
+
+/* Receives whose send never came, as "rank R node ID (from S)" items. */
+uint32_t p2p_unmatched(const sim *s, char *buf, size_t n)
+{
+	uint32_t k = 0;
+	size_t len = 0;
+	if (!s->pp || n == 0)
+		return 0;
+	buf[0] = 0;
+	for (uint64_t i = 0; i < s->pp->n; i++) {
+		const pentry *e = &s->pp->e[i];
+		if (e->recv_node == UINT32_MAX || e->send_node != UINT32_MAX)
+			continue;
+		if (k++ < 8 && len + 80 < n)
+			len += (size_t)snprintf(
+			    buf + len, n - len, "%srank %u node %llu (recv from %u, tag %llu)",
+			    len ? ", " : "", e->dst,
+			    (unsigned long long)s->r[e->dst].g->id[e->recv_node], e->src,
+			    (unsigned long long)e->tag);
+	}
+	return k;
+}
+
+void p2p_free(sim *s)
+{
+	if (!s->pp)
+		return;
+	hmap_free(&s->pp->m1);
+	hmap_free(&s->pp->m2);
+	hmap_free(&s->pp->entry);
+	free(s->pp->cnt);
+	free(s->pp->e);
+	free(s->pp);
+	s->pp = NULL;
+}

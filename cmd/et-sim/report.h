@@ -1,0 +1,31 @@
+/* report: what a run produced, and how it is printed. */
+#ifndef REPORT_H
+#define REPORT_H
+#include "load.h"
+#include "sim.h"
+#include <stdio.h>
+
+typedef struct rank_res {
+	uint64_t finish, gpu_comp, cpu, comm, exposed, idle;
+	uint64_t busy[RES_N];
+} rank_res;
+
+typedef struct run_res {
+	uint32_t world;
+	rank_res *r;
+	uint64_t iter, fmin, fmed, fmax;
+} run_res;
+
+/* Per-rank results of a finished run (folded runs repeat rank 0). */
+void report_collect(const sim *s, run_res *out);
+void report_free(run_res *r);
+void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w);
+/* The JSON report without its closing brace (the caller may add fields). */
+void report_json(FILE *f, const sim *s, const run_res *rr, const workload *w);
+void report_astra(FILE *f, const run_res *rr);
+/* 0 if every rank finished; else fills msg with the blocked ranks/nodes. */
+int report_deadlock(const sim *s, char *msg, size_t n);
+/* The rank state to print for trace rank `rank` (folded: rank 0). */
+const rank_st *report_rank(const sim *s, uint32_t rank);
+
+#endif

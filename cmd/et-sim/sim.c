@@ -1,0 +1,157 @@
+/* sim: set-up and the event loop. */
+#include "sim.h"
+#include "et_progress.h"
+#include "hmap.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_fail(sim *s, int code, const char *fmt, ...)
+{
+	if (s->err_code)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->err, sizeof s->err, fmt, ap);
+	va_end(ap);
+	s->err_code = code;
+}
+
+static void *xc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz);
+	if (!p)
+		et_die(4, "out of memory (%zu x %zu bytes)", n, sz);
+	return p;
+}
+
+static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
+{
+	r->rank = rank;
+	r->g = g;
+	r->pending = xc(g->n, sizeof *r->pending);
+	r->start = xc(g->n, sizeof *r->start);
+	r->end = xc(g->n, sizeof *r->end);
+	memset(r->start, 0xff, (size_t)g->n * sizeof *r->start);
+	memset(r->end, 0xff, (size_t)g->n * sizeof *r->end);
+	if (s->op->record_cause) {
+		r->cause = xc(g->n, sizeof *r->cause);
+		r->xcause = xc(g->n, sizeof *r->xcause);
+		memset(r->xcause, 0xff, (size_t)g->n * sizeof *r->xcause);
+	}
+	for (int k = 0; k < RES_N; k++)
+		r->busy[k] = UINT32_MAX;
+	r->coll_seq = xc((size_t)s->cf->ngroups + 1, sizeof *r->coll_seq);
+}
+
+int sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs, uint32_t world,
+             bool folded)
+{
+	memset(s, 0, sizeof *s);
+	s->cf = cf;
+	s->op = op;
+	s->world = world;
+	s->folded = folded;
+	s->nranks = folded ? 1 : world;
+	s->r = xc(s->nranks, sizeof *s->r);
+	for (uint32_t i = 0; i < s->nranks; i++)
+		rank_init(s, &s->r[i], i, graphs[i]);
+	s->coll_map = xc(1, sizeof *s->coll_map);
+	s->mb = xc(1, sizeof *s->mb);
+	return 0;
+}
+
+static void stream_event(sim *s, const ev *e)
+{
+	stream *st = (stream *)(uintptr_t)e->a;
+	st->rc->pend--;
+	if (e->type == EV_PHASE_END)
+		coll_phase_end(s, st);
+	else
+		algo_event(s, st, (int)(e->b & 3), e->b >> 2);
+	coll_event_done(s, st);
+}
+
+static void dispatch(sim *s, const ev *e)
+{
+	switch (e->type) {
+	case EV_NODE_DONE:
+		wl_node_done(s, &s->r[s->folded ? 0 : e->rank], (uint32_t)e->a, e->b);
+		break;
+	case EV_ALGO:
+	case EV_PHASE_END:
+		stream_event(s, e);
+		break;
+	case EV_ARRIVE:
+		mbox_arrive(s, e->a, e->b);
+		break;
+	case EV_P2P_ARRIVE:
+		p2p_arrive(s, e->a);
+		break;
+	default:
+		break;
+	}
+}
+
+int sim_run(sim *s)
+{
+	et_progress pr;
+	et_progress_init(&pr, s->op->progress);
+	wl_start(s);
+	ev e;
+	while (!s->err_code && evq_pop(&s->q, &e)) {
+		s->now = e.t;
+		if ((++s->st.events & 0xffff) == 0)
+			et_progress_update(&pr, 0, s->st.events);
+		dispatch(s, &e);
+		if (s->graveyard)
+			coll_reap(s);
+	}
+	et_progress_done(&pr);
+	return s->err_code ? -1 : 0;
+}
+
+void sim_free(sim *s)
+{
+	for (uint32_t i = 0; s->r && i < s->nranks; i++) {
+		rank_st *r = &s->r[i];
+		free(r->pending);
+		free(r->start);
+		free(r->end);
+		free(r->cause);
+		free(r->xcause);
+		for (int k = 0; k < 4; k++)
+			free(r->ready[k].v);
+		free(r->coll_seq);
+	}
+	/* events left when the run stopped early still hold their collective */
+	ev e;
+	while (evq_pop(&s->q, &e))
+		if (e.type == EV_ALGO || e.type == EV_PHASE_END) {
+			stream *st = (stream *)(uintptr_t)e.a;
+			st->rc->pend--;
+			coll_event_done(s, st);
+		}
+	/* streams of collectives still running (a deadlock or an error) */
+	for (uint32_t i = 0; s->r && i < s->nranks; i++) {
+		rcoll *rc = s->r[i].active;
+		if (rc && !rc->reaped) {
+			rc->reaped = true;
+			rc->next_free = s->graveyard;
+			s->graveyard = rc;
+		}
+	}
+	coll_free_all(s);
+	free(s->r);
+	evq_free(&s->q);
+	if (s->coll_map)
+		hmap_free(s->coll_map);
+	free(s->coll_map);
+	if (s->mb)
+		hmap_free(s->mb);
+	free(s->mb);
+	p2p_free(s);
+	ring_free_all(s);
+	memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,230 @@
+/* et-sim: shared types. The model is ASTRA-sim's analytical congestion-unaware
+ * backend (astra-sim-analytical.md); every struct here mirrors one of its
+ * layers: the network (net_*), the system layer's streams and collective
+ * algorithms (coll_*, algo_*), and the workload layer (rank_*). */
+#ifndef SIM_H
+#define SIM_H
+#include "cfg.h"
+#include "et_err.h"
+#include "evq.h"
+#include "sgraph.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { RES_CPU, RES_COMP, RES_COMM, RES_NONE, RES_N = 3 };
+enum { CT_AR, CT_A2A, CT_AG, CT_RS }; /* collective phase types */
+
+/* A logical ring: the ranks of one phase in ring order (shared, read-only). */
+typedef struct ring {
+	uint32_t n;
+	uint32_t *rank;
+	bool local;     /* a sub-group ring: fixed 10 ns endpoint delay ("Fast") */
+	bool symmetric; /* every neighbour pair has the same hop count */
+} ring;
+
+typedef struct phase_plan {
+	uint8_t type, impl; /* CT_*, IMPL_* */
+	uint8_t dim;        /* queue = dimension */
+	uint8_t anticlockwise;
+	int window;    /* direct window, -1 = all peers */
+	uint64_t size; /* input size of the phase */
+} phase_plan;
+
+/* One collective across its members (created by the first member to issue). */
+typedef struct coll {
+	uint32_t id;
+	int group; /* comm group index, -1 = world */
+	uint32_t nmem;
+	const uint32_t *mem; /* member ranks (sorted) */
+	int comm_type;       /* Chakra CollectiveCommType */
+	int ctype;           /* CT_*: what it is simulated as */
+	uint64_t size;       /* collective size as simulated */
+	uint64_t chunk, nchunks;
+	uint32_t nphase;
+	phase_plan *ph;
+	uint32_t nsim;      /* simulated members (1 when folded) */
+	struct cf_slot *cf; /* closed-form bookkeeping per (chunk, phase) */
+	uint32_t issued, members_done;
+	uint32_t last_rank, last_node; /* the member that issued last (critical path) */
+	uint64_t last_issue;
+} coll;
+
+typedef struct cf_slot {
+	uint32_t started;
+	bool bad;
+	uint64_t tick;
+	struct stream **st; /* per simulated member position */
+} cf_slot;
+
+/* A packet waiting to be sent by an algorithm instance. */
+typedef struct pkt {
+	uint32_t dst, src; /* ranks */
+	uint64_t size;
+} pkt;
+
+/* The per-rank state machine of one phase (Ring / Direct / HalvingDoubling). */
+typedef struct algo {
+	uint8_t type, impl;
+	bool closed, done;
+	uint32_t n, idx; /* ring size, my index */
+	const ring *rg;
+	uint64_t msg_size;
+	int stream_count, parallel_reduce, zero, nonzero, free_packets;
+	int total_received, middle_point;
+	bool toggle, anticlockwise;
+	int rank_offset, mult_up;    /* HD: offset, multiplier 2 (up) or 0.5 */
+	uint32_t recv_idx, send_idx; /* current receiver/sender ring index */
+	uint64_t d;                  /* endpoint delay of this phase */
+	pkt *q;
+	uint32_t qh, qn, qcap;
+} algo;
+
+/* A chunk of a collective on one rank: ASTRA-sim's StreamBaseline. */
+typedef struct stream {
+	struct rcoll *rc;
+	uint32_t chunk, phase; /* current phase index */
+	int priority;
+	bool initialized, finished;
+	algo a;
+	uint64_t phase_start;
+	struct stream *next; /* in its queue's list */
+} stream;
+
+/* A collective on one rank. */
+typedef struct rcoll {
+	coll *c;
+	uint32_t rank, node, mpos; /* member position */
+	uint32_t chunks_done;
+	uint32_t pend; /* events in flight that point into this collective */
+	bool complete, reaped;
+	stream *st;
+	struct rcoll *next_free;
+} rcoll;
+
+typedef struct squeue {
+	stream *head;
+	uint32_t running;
+} squeue;
+
+/* Heap of ready node indices ordered by node id. */
+typedef struct rheap {
+	uint32_t *v;
+	uint32_t n, cap;
+} rheap;
+
+typedef struct rank_st {
+	uint32_t rank;
+	const sgraph *g;
+	uint32_t *pending;
+	uint64_t *start, *end;
+	uint64_t *cause;  /* critical path: (rank << 32 | node) whose end let it start */
+	uint64_t *xcause; /* ... and, for collectives and receives, the remote node that ended it */
+	rheap ready[4];   /* per resource, and one for nodes that need none */
+	uint32_t busy[RES_N];
+	uint64_t busy_ns[RES_N];
+	uint64_t gpu_comp_ns, comm_ns;
+	uint32_t done, inflight;
+	bool finished;
+	uint64_t finish;
+	uint32_t prio_counter;
+	int fifo_counter;
+	squeue q[CFG_MAXDIM];
+	uint32_t *coll_seq; /* per group (+1 for world) */
+	rcoll *active;      /* the collective holding the comm resource */
+} rank_st;
+
+typedef struct sim sim;
+
+/* Output options that the engine needs while running. */
+typedef struct sim_opts {
+	bool closed_form;
+	bool record_cause;
+	bool fold;
+	int progress; /* et_progress mode: -1 never, 0 on a terminal, 1 always */
+} sim_opts;
+
+typedef struct sim_stats {
+	uint64_t events, messages, closed_phases, event_phases;
+} sim_stats;
+
+struct sim {
+	const cfg *cf;
+	const sim_opts *op;
+	uint32_t nranks; /* simulated ranks (1 when folded) */
+	uint32_t world;  /* ranks of the trace */
+	bool folded;
+	rank_st *r;
+	evq q;
+	uint64_t now;
+	/* collectives: key (group, seq) -> coll */
+	coll **colls;
+	uint32_t ncolls, capcolls;
+	struct hmap *coll_map; /* (group, seq) -> coll index */
+	struct hmap *mb;       /* message mailboxes */
+	struct p2p *pp;
+	rcoll *graveyard;         /* completed collectives with events in flight */
+	const ring **world_rings; /* [dim * world + rank] */
+	struct ringset *rs;
+	sim_stats st;
+	char err[512]; /* set on a fatal simulation error */
+	int err_code;
+};
+
+/* engine */
+int sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs, uint32_t world,
+             bool folded);
+int sim_run(sim *s);
+void sim_free(sim *s);
+void sim_fail(sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* workload layer (wl.c) */
+void wl_start(sim *s);
+void wl_issue_scan(sim *s, rank_st *r);
+void wl_issue_cause(sim *s, rank_st *r, uint64_t cause);
+void wl_node_done(sim *s, rank_st *r, uint32_t node, uint64_t cause);
+uint64_t wl_comp_ns(const sim *s, const sgraph *g, uint32_t i);
+void rheap_push(rheap *h, const sgraph *g, uint32_t i);
+
+/* collectives (coll.c, coll_plan.c, algo.c, closed.c) */
+int coll_issue(sim *s, rank_st *r, uint32_t node);
+void coll_phase_end(sim *s, stream *st);
+int coll_plan(sim *s, coll *c, const sgraph *g, uint32_t node, int ctype);
+const ring *coll_ring(sim *s, const coll *c, uint32_t phase, uint32_t rank);
+bool coll_closed_ok(sim *s, const coll *c, uint32_t phase, uint32_t rank);
+void coll_event_done(sim *s, stream *st);
+void coll_free_all(sim *s);
+void coll_reap(sim *s);
+void algo_init(sim *s, stream *st);
+void algo_event(sim *s, stream *st, int kind, uint64_t extra);
+void algo_receive(sim *s, stream *st);
+void algo_free(algo *a);
+void mbox_arrive(sim *s, uint64_t k1, uint64_t k2);
+void mbox_post(sim *s, stream *st, uint32_t src);
+bool closed_try(sim *s, stream *st);
+uint64_t net_delay(const cfg *cf, uint32_t src, uint32_t dst, uint64_t bytes);
+uint64_t net_reduce(const cfg *cf, uint64_t bytes);
+int net_hops(const cfg *cf, uint32_t src, uint32_t dst);
+const ring *ring_world(sim *s, uint32_t dim, uint32_t rank);
+const ring *ring_group(sim *s, int group);
+void ring_free_all(sim *s);
+uint32_t ring_index(const ring *rg, uint32_t rank);
+
+/* point to point (p2p.c) */
+void p2p_send(sim *s, rank_st *r, uint32_t node);
+void p2p_recv(sim *s, rank_st *r, uint32_t node);
+void p2p_arrive(sim *s, uint64_t entry);
+void p2p_free(sim *s);
+uint32_t p2p_unmatched(const sim *s, char *buf, size_t n);
+
+/* events */
+enum {
+	EV_NODE_DONE,  /* rank, a = node */
+	EV_ALGO,       /* rank, a = stream ptr, b = kind */
+	EV_ARRIVE,     /* a = packed (coll, chunk, phase), b = (src << 32 | dst) */
+	EV_P2P_ARRIVE, /* a = entry */
+	EV_PHASE_END,  /* rank, a = stream ptr, b = generation */
+	EV_FIRE,       /* rank: initial issue */
+};
+enum { AK_BUNDLE, AK_PROCESSED, AK_RECV_NOW };
+
+#endif

@@ -1,0 +1,165 @@
+/* sweep: --sweep KEY=V1,V2,... (repeatable) runs every combination, the
+ * last --sweep varying fastest, and prints one CSV row per point. Within a
+ * value, '/' separates list elements (bandwidth=100/50,200/100). The trace
+ * is read once; each point re-reads the small config files and re-runs. */
+#include "sweep.h"
+#include "et_output.h"
+#include "report.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct axis {
+	char key[64];
+	char **val;
+	int n;
+} axis;
+
+static int parse_axis(const char *spec, axis *a, char *msg, size_t n)
+{
+	const char *eq = strchr(spec, '=');
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof a->key || !eq[1]) {
+		snprintf(msg, n, "--sweep: expected KEY=V1,V2,..., got '%s'", spec);
+		return -1;
+	}
+	memcpy(a->key, spec, (size_t)(eq - spec));
+	a->key[eq - spec] = 0;
+	a->n = 0;
+	a->val = NULL;
+	for (const char *p = eq + 1; *p;) {
+		size_t l = strcspn(p, ",");
+		a->val = realloc(a->val, (size_t)(a->n + 1) * sizeof *a->val);
+		a->val[a->n] = strndup(p, l);
+		if (!a->val || !a->val[a->n])
+			et_die(4, "out of memory");
+		a->n++;
+		p += l;
+		if (*p)
+			p++;
+	}
+	return 0;
+}
+
+static void axes_free(axis *ax, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; k < ax[i].n; k++)
+			free(ax[i].val[k]);
+		free(ax[i].val);
+	}
+	free(ax);
+}
+
+static void csv_cell(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		putc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				putc('"', f);
+			putc(*s, f);
+		}
+		putc('"', f);
+	} else {
+		fputs(s, f);
+	}
+}
+
+static void run_point(FILE *f, run_conf *pc, const workload *w, uint32_t world)
+{
+	cfg cf;
+	char msg[700];
+	if (run_build_cfg(pc, &cf, world, msg, sizeof msg) < 0) {
+		fputs(",,,,", f);
+		csv_cell(f, msg);
+		putc('\n', f);
+		cfg_free(&cf);
+		return;
+	}
+	sim s;
+	if (run_simulate(&s, pc, &cf, w) < 0 || report_deadlock(&s, msg, sizeof msg)) {
+		fputs(",,,,", f);
+		csv_cell(f, s.err_code ? s.err : msg);
+		putc('\n', f);
+	} else {
+		run_res rr;
+		report_collect(&s, &rr);
+		uint64_t exp = 0;
+		for (uint32_t k = 0; k < rr.world; k++)
+			exp = rr.r[k].exposed > exp ? rr.r[k].exposed : exp;
+		fprintf(f, "%llu,%llu,%llu,%llu,ok\n", (unsigned long long)rr.iter,
+		        (unsigned long long)rr.fmin, (unsigned long long)rr.fmed,
+		        (unsigned long long)exp);
+		report_free(&rr);
+	}
+	sim_free(&s);
+	cfg_free(&cf);
+}
+
+static void sweep_all(FILE *f, run_conf *c, axis *ax, int na, const workload *w)
+{
+	int *idx = calloc((size_t)na, sizeof *idx);
+	const char **sets = calloc((size_t)(c->nsets + na), sizeof *sets);
+	char(*kv)[1100] = calloc((size_t)na, sizeof *kv);
+	if (!idx || !sets || !kv)
+		et_die(4, "out of memory");
+	run_conf pc = *c;
+	pc.sets = sets;
+	pc.nsets = c->nsets + na;
+	if (c->nsets)
+		memcpy(sets, c->sets, (size_t)c->nsets * sizeof *sets);
+	for (;;) {
+		for (int a = 0; a < na; a++) {
+			snprintf(kv[a], sizeof kv[a], "%s=%s", ax[a].key, ax[a].val[idx[a]]);
+			sets[c->nsets + a] = kv[a];
+			csv_cell(f, ax[a].val[idx[a]]);
+			putc(',', f);
+		}
+		run_point(f, &pc, w, w->world);
+		int a = na - 1;
+		while (a >= 0 && ++idx[a] == ax[a].n)
+			idx[a--] = 0;
+		if (a < 0)
+			break;
+	}
+	free(idx);
+	free(sets);
+	free(kv);
+}
+
+int sweep_run(run_conf *c, const cfg *base, const workload *w)
+{
+	(void)base;
+	axis *ax = calloc((size_t)c->nsweeps, sizeof *ax);
+	char msg[400];
+	if (!ax)
+		et_die(4, "out of memory");
+	for (int i = 0; i < c->nsweeps; i++)
+		if (parse_axis(c->sweeps[i], &ax[i], msg, sizeof msg) < 0) {
+			fprintf(stderr, "et-sim: %s\n", msg);
+			axes_free(ax, i + 1);
+			return 2;
+		}
+	et_output *o;
+	et_error e;
+	if (et_output_open(&o, c->output, false, &e) < 0) {
+		et_err_print(&e);
+		axes_free(ax, c->nsweeps);
+		return e.code;
+	}
+	FILE *f = et_output_file(o);
+	for (int i = 0; i < c->nsweeps; i++) {
+		csv_cell(f, ax[i].key);
+		putc(',', f);
+	}
+	fputs("iteration_ns,finish_min_ns,finish_median_ns,exposed_comm_max_ns,status\n", f);
+	c->op.record_cause = false;
+	c->op.progress = -1;
+	sweep_all(f, c, ax, c->nsweeps, w);
+	axes_free(ax, c->nsweeps);
+	if (et_output_commit(o, &e) < 0) {
+		et_err_print(&e);
+		return e.code;
+	}
+	return 0;
+}

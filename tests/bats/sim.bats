@@ -1,0 +1,385 @@
+#!/usr/bin/env bats
+# et-sim: ASTRA-sim's analytical numbers. Every expected number comes from
+# astra-sim-analytical.md: the worked table (section E) verbatim, and the
+# closed forms of section D computed here with awk, independently of et-sim.
+load common
+
+SIMD="$DATA/sim"
+NET="$DATA/astra-sim/network"
+SYS="$DATA/astra-sim/system"
+
+# finish times of all ranks, one per line, from --astra-sim-log
+finishes() {
+	local out
+	out=$(et-sim --astra-sim-log "$@") || return 1
+	printf '%s\n' "$out" | awk '{print $3}'
+}
+
+# the single value every rank finished at (fails if ranks differ)
+uniform() {
+	local v
+	v=$(finishes "$@") || return 1
+	v=$(printf '%s\n' "$v" | sort -u)
+	[ "$(printf '%s\n' "$v" | wc -l)" -eq 1 ] || { echo "ranks differ: $v" >&2; return 1; }
+	echo "$v"
+}
+
+# N ranks, one collective of TYPE (Chakra enum) and SIZE bytes each
+gen_coll() {
+	local n=$1 ct=$2 sz=$3 r
+	for ((r = 0; r < n; r++)); do
+		echo "{\"rank\":$r,\"world_size\":$n,\"name\":\"t\",\"metadata\":{\"version\":\"0.0.4\"}}"
+		echo "{\"rank\":$r,\"id\":1,\"name\":\"c\",\"type\":\"COMM_COLL_NODE\",\"attr\":[{\"name\":\"is_cpu_op\",\"boolVal\":false},{\"name\":\"comm_type\",\"int64Val\":$ct},{\"name\":\"comm_size\",\"int64Val\":$sz}]}"
+	done
+}
+
+microbench() { # collective ranks expected
+	local c=$1 n=$2 want=$3 got
+	for path in "" --no-closed-form; do
+		got=$(uniform $path --network "$NET/Ring_${n}npus.yml" --system "$SYS/Ring_4chunks.json" \
+			"$MB/$c/${n}npus_1MB/$c")
+		[ "$got" = "$want" ] || { echo "$c $n $path: got $got, want $want"; return 1; }
+	done
+}
+
+@test "spec E: all-reduce 4/8/16 ranks = 43,000 / 64,440 / 99,640 ns" {
+	microbench all_reduce 4 43000
+	microbench all_reduce 8 64440
+	microbench all_reduce 16 99640
+}
+
+@test "spec E: all-gather 4/8/16 ranks = 64,744 / 151,016 / 323,560 ns" {
+	microbench all_gather 4 64744
+	microbench all_gather 8 151016
+	microbench all_gather 16 323560
+}
+
+@test "spec E: reduce-scatter 4/8/16 ranks = 22,240 / 33,080 / 50,740 ns" {
+	microbench reduce_scatter 4 22240
+	microbench reduce_scatter 8 33080
+	microbench reduce_scatter 16 50740
+}
+
+@test "spec E: all-to-all 4/8/16 ranks = 41,560 / 125,480 / 391,240 ns" {
+	microbench all_to_all 4 41560
+	microbench all_to_all 8 125480
+	microbench all_to_all 16 391240
+}
+
+@test "ASTRA-sim regression template: 117,780 ns, exposed communication the same" {
+	run et-sim --astra-sim-log --network "$DATA/astra-sim/tests/rt_template_net.yml" \
+		--system "$DATA/astra-sim/tests/rt_template_sys.json" "$MB/all_reduce/8npus_1MB/all_reduce"
+	assert_success
+	assert_line --index 0 "sys[0] finished, 117780 cycles, exposed communication 117780 cycles."
+	[ "$(printf '%s\n' "$output" | grep -c ', 117780 cycles, exposed communication 117780 cycles.$')" -eq 8 ]
+}
+
+@test "HGX-H100-validated config: two active chunks per dimension, Switch of 8 (spec D.14 per chunk)" {
+	want=$(awk 'function T(m, h) { return int(h * 936.25 + m / (400 * 1073741824 / 1e9)) }
+		function P(m) { return 3 * int(m / 3350e9 * 1e9) }
+		BEGIN { c = 262144; n = 8; m = c / n
+		# 4 chunks, 2 at a time in the one queue: two rounds
+		print 2 * ((2*n-1)*10 + (2*n-2)*T(m, 2) + (n-1)*P(m)), 2 * (n*10 + (n-1)*T(c, 2)),
+			2 * (n*10 + (n-1)*(T(m, 2) + P(m))), 2 * (10 + n*(n-1)/2*(T(m, 2) + 10)) }')
+	got=""
+	for c in all_reduce all_gather reduce_scatter all_to_all; do
+		got+="$(uniform --network "$NET/HGX-H100-validated.yml" --system "$SYS/HGX-H100-validated.json" \
+			"$MB/$c/8npus_1MB/$c") "
+	done
+	[ "$got" = "$want " ]
+}
+
+# Section D for one phase: splits = 1 (one chunk = the whole size), one
+# dimension, event path only (--no-closed-form), against awk's formula.
+AWK_D='
+function T(m, h) { return int(h * lat + m / (bw * 1073741824 / 1e9)) }
+function P(m) { return 3 * int(m / (lmb * 1e9) * 1e9) }
+function hops(o) { if (topo == "Switch") return 2; if (topo == "FullyConnected") return 1;
+	return (o < n - o) ? o : n - o }
+function ring(  m) {
+	m = int(S / n)
+	if (ct == 0) return (2*n-1)*d + (2*n-2)*T(m, hops(1)) + (n-1)*P(m)
+	if (ct == 7) return n*d + (n-1)*(T(m, hops(1)) + P(m))
+	if (ct == 2) return n*d + (n-1)*T(S, hops(1))
+	return d + n*(n-1)/2*(T(m, hops(1)) + d)
+}
+function direct(  m, tm) {
+	m = int(S / n); tm = (ct == 2) ? T(S, hops(int(n/2))) : T(m, hops(int(n/2)))
+	if (ct == 0) return 3*d + 2*tm + P(m)
+	if (ct == 7) return 2*d + tm + P(m)
+	return 2*d + tm
+}
+function hd(  L, k, t, s) {
+	L = int(log(n) / log(2) + 0.5); t = d
+	if (ct == 2) { s = S; for (k = 1; k <= L; k++) { t += d + T(s, hops(n / 2^k)); s *= 2 }; return t }
+	s = S
+	for (k = 1; k <= L; k++) { s = int(s / 2); t += d + T(s, hops(2^(k-1))); if (k >= 2) t += P(s) }
+	if (ct == 0) for (k = 1; k <= L; k++) { t += d + T(int(S / 2^(L-k+1)), hops(n / 2^k)) }
+	return t
+}
+BEGIN { if (impl == "ring") print ring(); else if (impl == "direct") print direct(); else print hd() }'
+
+check_d() { # impl topo n ct S
+	local impl=$1 topo=$2 n=$3 ct=$4 S=$5 want got
+	want=$(awk -v impl="$impl" -v topo="$topo" -v n="$n" -v ct="$ct" -v S="$S" \
+		-v lat=500 -v bw=50 -v lmb=1600 -v d=10 "$AWK_D")
+	gen_coll "$n" "$ct" "$S" >"$T/d.jsonl"
+	got=$(uniform --no-closed-form --set topology="$topo" --set preferred-dataset-splits=1 \
+		--set all-reduce-implementation="$impl" --set all-gather-implementation="$impl" \
+		--set reduce-scatter-implementation="$impl" --set all-to-all-implementation="$impl" \
+		"$T/d.jsonl")
+	[ "$got" = "$want" ] || { echo "$impl $topo n=$n type=$ct S=$S: got $got, want $want"; return 1; }
+}
+
+@test "spec D.14: ring phases (AR, RS, AG, A2A) at several sizes and rank counts" {
+	for n in 2 4 6 8 16; do
+		for S in 1048576 4000000 123457; do
+			for ct in 0 7 2 6; do check_d ring Ring "$n" "$ct" "$S"; done
+		done
+		check_d ring Switch "$n" 0 1048576
+		check_d ring FullyConnected "$n" 6 4000000
+	done
+}
+
+@test "spec D.15: direct phases (slowest peer) at several sizes and rank counts" {
+	for n in 4 8 16; do
+		for S in 1048576 3000000; do
+			for ct in 7 2 6; do check_d direct Ring "$n" "$ct" "$S"; done
+			for ct in 0 7 2 6; do check_d direct Switch "$n" "$ct" "$S"; done
+			check_d direct FullyConnected "$n" 0 "$S"
+		done
+	done
+}
+
+@test "spec D.16: halving-doubling phases at several sizes and rank counts" {
+	for n in 2 4 8 16 32; do
+		for S in 1048576 5000000; do
+			for ct in 0 7 2; do check_d halvingDoubling Ring "$n" "$ct" "$S"; done
+			check_d halvingDoubling Switch "$n" 0 "$S"
+		done
+	done
+}
+
+@test "closed forms and the message-by-message path agree (multi-dim, every implementation, LBA and baseline)" {
+	local s="--set topology=Ring,Switch,FullyConnected --set npus_count=4,2,2 --set bandwidth=200,100,50 --set latency=100,500,1000"
+	for opt in localBWAware baseline; do
+		for impl in ring,ring,ring direct,halvingDoubling,ring ring,ring halvingDoubling,direct,direct; do
+			for ct in 0 2 7; do
+				gen_coll 16 "$ct" 4000000 >"$T/m.jsonl"
+				local common="$s --set collective-optimization=$opt --set all-reduce-implementation=$impl --set all-gather-implementation=$impl --set reduce-scatter-implementation=$impl"
+				a=$(finishes $common "$T/m.jsonl" | tr '\n' ' ')
+				b=$(finishes --no-closed-form $common "$T/m.jsonl" | tr '\n' ' ')
+				c=$(finishes --no-fold $common "$T/m.jsonl" | tr '\n' ' ')
+				[ "$a" = "$b" ] && [ "$a" = "$c" ] || { echo "$opt $impl $ct: $a / $b / $c"; false; }
+			done
+		done
+	done
+}
+
+@test "multi-dim baseline all-reduce: chunks pipeline through one queue per dimension" {
+	gen_coll 8 0 1048576 >"$T/ar.jsonl"
+	# dim 0: Ring of 4 (100 GB/s, 200 ns); dim 1: Switch of 2 (25 GB/s, 700 ns, 2 hops)
+	want=$(awk 'function T(m, h, lat, bw) { return int(h * lat + m / (bw * 1073741824 / 1e9)) }
+		function P(m) { return 3 * int(m / 1600e9 * 1e9) }
+		BEGIN { c = 262144; d = 10
+		a = 7*d + 6*T(c/4, 1, 200, 100) + 3*P(c/4)     # AR on 4 ranks
+		b = 3*d + 2*T(c/2, 2, 700, 25) + 1*P(c/2)      # AR on 2 ranks
+		e0 = 0; e1 = 0
+		for (k = 0; k < 4; k++) { e0 += a; s1 = (e0 > e1) ? e0 : e1; e1 = s1 + b }
+		print e1 }')
+	got=$(uniform --network "$SIMD/net_ring4_switch2.yml" --set collective-optimization=baseline \
+		--set all-reduce-implementation=ring,ring "$T/ar.jsonl")
+	[ "$got" = "$want" ]
+	got=$(uniform --no-closed-form --network "$SIMD/net_ring4_switch2.yml" \
+		--set collective-optimization=baseline --set all-reduce-implementation=ring,ring "$T/ar.jsonl")
+	[ "$got" = "$want" ]
+}
+
+@test "a one-entry implementation list on a 2-D network runs on dimension 0 only" {
+	gen_coll 8 0 1048576 >"$T/ar.jsonl"
+	want=$(awk 'function T(m, h) { return int(h * 200 + m / (100 * 1073741824 / 1e9)) }
+		BEGIN { c = 262144; print 4 * (70 + 6*T(c/4, 1) + 3*3*int(c/4/1600e9*1e9)) }')
+	got=$(uniform --network "$SIMD/net_ring4_switch2.yml" "$T/ar.jsonl")
+	[ "$got" = "$want" ]
+}
+
+@test "sub-groups: one ring over the members, physical hops, 10 ns endpoint delay" {
+	want=$(awk 'function T(m, h) { return int(h * 500 + m / (50 * 1073741824 / 1e9)) }
+		BEGIN { c = 262144; n = 4; m = c / n
+		print 4 * ((2*n-1)*10 + (2*n-2)*T(m, 2) + (n-1)*3*int(m/1600e9*1e9)) }')
+	for path in "" --no-closed-form; do
+		got=$(uniform $path --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" \
+			--comm-groups "$SIMD/groups_even_odd.json" "$SIMD/groups8.jsonl")
+		[ "$got" = "$want" ]
+	done
+	# uneven hop counts: the message path only; both paths must still agree
+	a=$(finishes --comm-groups "$SIMD/groups_uneven.json" "$SIMD/groups8_uneven.jsonl")
+	b=$(finishes --no-closed-form --comm-groups "$SIMD/groups_uneven.json" "$SIMD/groups8_uneven.jsonl")
+	[ "$a" = "$b" ]
+}
+
+@test "compute/collective overlap: a COMP runs beside a collective, two collectives serialise" {
+	ar=64440 # spec E, 8 ranks
+	run et-sim --astra-sim-log --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" "$SIMD/overlap.jsonl"
+	assert_success
+	# fwd (30 us) beside ar_a; ar_b waits for the comm resource; bwd (5 us) after ar_a
+	t=$((2 * ar)) e=$((2 * ar - 35000))
+	assert_line --index 0 "sys[0] finished, $t cycles, exposed communication $e cycles."
+	run et-sim --schedule "$T/s.jsonl" --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" "$SIMD/overlap.jsonl"
+	assert_success
+	run jq -r 'select(.rank == 3) | "\(.name) \(.resource) \(.start_ns) \(.end_ns)"' "$T/s.jsonl"
+	assert_output "fwd comp 0 30000
+ar_a comm 0 $ar
+bwd comp $ar $((ar + 5000))
+ar_b comm $ar $((2 * ar))"
+}
+
+@test "send/recv: both complete at t_send + T; the receiver's successor after it" {
+	tt=$(awk 'BEGIN { print int(500 + 1048576 / (50 * 1073741824 / 1e9)) }')
+	run et-sim --astra-sim-log "$SIMD/p2p.jsonl"
+	assert_success
+	assert_line --index 0 "sys[0] finished, $((5000 + tt)) cycles, exposed communication $tt cycles."
+	assert_line --index 1 "sys[1] finished, $((5000 + tt + 2000)) cycles, exposed communication $((5000 + tt)) cycles."
+}
+
+@test "roofline and systolic compute models" {
+	rf=$(awk 'function rf(ops, ts,  p) { p = 1600e9 * ops / ts; if (p > 900e12) p = 900e12; return int(ops / p * 1e9) }
+		BEGIN { print rf(1e9, 1e6) + 3 * rf(1e6, 1e6) + 3000 }')
+	run et-sim --astra-sim-log --set roofline-enabled=1 "$SIMD/compute.jsonl"
+	assert_success
+	assert_output "sys[0] finished, $rf cycles, exposed communication 3000 cycles."
+	run et-sim --astra-sim-log --compute-model roofline "$SIMD/compute.jsonl"
+	assert_output "sys[0] finished, $rf cycles, exposed communication 3000 cycles."
+	# ws dataflow: (S_R, S_C, T) = (K, N, M); 128 x 128 array at 1 GHz
+	sy=$(awk 'function cyc(m, n, k) { return int((k + 127) / 128) * int((n + 127) / 128) * (2*128 + 128 + m - 2) }
+		function rf(ops, ts,  p) { p = 1600e9 * ops / ts; if (p > 900e12) p = 900e12; return int(ops / p * 1e9) }
+		BEGIN { print rf(1e9, 1e6) + rf(1e6, 1e6) + cyc(1024, 512, 256) + cyc(64, 16, 32) + 3000 }')
+	run et-sim --astra-sim-log --compute-model systolic "$SIMD/compute.jsonl"
+	assert_output "sys[0] finished, $sy cycles, exposed communication 3000 cycles."
+	# os dataflow, 2 arrays: (M, N, K)
+	os=$(awk 'function cyc(m, n, k) { return int((int((m + 127) / 128) * int((n + 127) / 128) + 1) / 2) * (2*128 + 128 + k - 2) }
+		function rf(ops, ts,  p) { p = 1600e9 * ops / ts; if (p > 900e12) p = 900e12; return int(ops / p * 1e9) }
+		BEGIN { print rf(1e9, 1e6) + rf(1e6, 1e6) + cyc(1024, 512, 256) + cyc(64, 16, 32) + 3000 }')
+	run et-sim --astra-sim-log --compute-model systolic --set systolic-dataflow=os --set systolic-arrays=2 "$SIMD/compute.jsonl"
+	assert_output "sys[0] finished, $os cycles, exposed communication 3000 cycles."
+	# replay: 4 x 7 us on the GPU + 3 us on the CPU
+	run et-sim --astra-sim-log "$SIMD/compute.jsonl"
+	assert_output "sys[0] finished, 31000 cycles, exposed communication 3000 cycles."
+}
+
+@test "METADATA and INVALID nodes are skipped; MEM nodes cost latency + size / bandwidth" {
+	run et-sim --astra-sim-log "$SIMD/skip.jsonl"
+	assert_success
+	assert_line "sys[0] finished, 4000 cycles, exposed communication 0 cycles."
+	assert_line --partial "MEM_LOAD/MEM_STORE nodes take no time"
+	run et-sim -q --astra-sim-log --set mem-latency=100 --set mem-bandwidth=2 "$SIMD/skip.jsonl"
+	want=$(awk 'BEGIN { print int(100 + 1073741824 / (2 * 1073741824 / 1e9)) + 4000 }')
+	assert_output "sys[0] finished, $want cycles, exposed communication $((want - 4000)) cycles."
+}
+
+@test "BARRIER, REDUCE, GATHER, SCATTER are simulated; BROADCAST replayed unless asked" {
+	run et-sim --astra-sim-log "$SIMD/extra.jsonl"
+	assert_success
+	a=$(echo "$output" | head -1 | awk '{print $3}')
+	run et-sim --astra-sim-log --simulate-collectives "$SIMD/extra.jsonl"
+	assert_success
+	b=$(echo "$output" | head -1 | awk '{print $3}')
+	[ "$a" -gt 6000 ] && [ "$a" != "$b" ]
+}
+
+@test "deadlocks end the run with exit 1 naming ranks and nodes" {
+	run et-sim "$SIMD/p2p_unmatched.jsonl"
+	assert_failure 1
+	assert_output --partial "deadlock: 1 rank(s) blocked: rank 1 at node 1 (recv) waiting for a send from rank 0"
+	run et-sim "$SIMD/coll_missing.jsonl"
+	assert_failure 1
+	assert_output --partial "rank 0 at node 1 (ar) waiting for rank(s) 1 to join"
+}
+
+@test "configuration errors: one line, the file, exit 2" {
+	run et-sim --network "$SIMD/bad.yml" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $SIMD/bad.yml: line 5, column 1: did not find expected ',' or ']'"
+	run et-sim --network "$SIMD/unknown_topology.yml" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $SIMD/unknown_topology.yml: line 1, column 11: unknown topology 'Torus' (Ring, FullyConnected or Switch)"
+	run et-sim --system "$SIMD/bad.json" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $SIMD/bad.json: line 5, column 3: invalid JSON"
+	run et-sim --system "$SIMD/zero_endpoint.json" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $SIMD/zero_endpoint.json: endpoint-delay must be > 0 (ASTRA-sim crashes on 0)"
+	run et-sim --network "$NET/Ring_8npus.yml" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $NET/Ring_8npus.yml: the network has 8 ranks, the trace has 2"
+	run et-sim "$SIMD/groups8.jsonl"
+	assert_failure 2
+	assert_output "et-sim: rank 0: node 1: communicator group '1' is not defined (give --comm-groups)"
+	run et-sim --set no-such-key=1 "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: --set no-such-key=1: unknown key 'no-such-key'"
+	run et-sim --set topology=Ring --set npus_count=6 --set all-reduce-implementation=halvingDoubling \
+		<(gen_coll 6 0 1048576)
+	assert_failure 2
+	assert_output "et-sim: halvingDoubling needs a power-of-two ring, not 6 ranks"
+	run et-sim --format yaml "$SIMD/p2p.jsonl"
+	assert_failure 2
+}
+
+@test "bad trace data: exit 3" {
+	printf 'not a trace' >"$T/x.et"
+	run et-sim "$T/x.et"
+	assert_failure 3
+}
+
+@test "identical ranks fold into one simulated rank with the same results" {
+	gen_coll 16 0 1048576 >"$T/f.jsonl"
+	run et-sim --format json "$T/f.jsonl"
+	assert_success
+	[ "$(echo "$output" | jq .folded)" = true ]
+	a=$(echo "$output" | jq -c '[.per_rank[].finish_ns]')
+	b=$(et-sim --no-fold --format json "$T/f.jsonl" | jq -c '[.per_rank[].finish_ns]')
+	[ "$a" = "$b" ]
+}
+
+@test "JSON report, Chrome trace and schedule are well-formed and agree" {
+	run et-sim --format json --trace "$T/t.json" --schedule "$T/s.jsonl" "$SIMD/p2p.jsonl"
+	assert_success
+	[ "$(echo "$output" | jq .iteration_ns)" = "$(jq -s 'map(.end_ns) | max' "$T/s.jsonl")" ]
+	[ "$(jq '.traceEvents | length' "$T/t.json")" = "$(wc -l <"$T/s.jsonl")" ]
+	run jq -c 'select(.type == "COMM_SEND_NODE") | [.rank, .resource, .start_ns]' "$T/s.jsonl"
+	assert_output '[0,"comm",5000]'
+}
+
+@test "critical path crosses ranks at the receive" {
+	run et-sim --critical-path "$SIMD/p2p.jsonl"
+	assert_success
+	assert_output --partial "critical path (4 nodes, first to last):
+  rank 0 node 1 COMP_NODE comp [0, 5000] ns
+  rank 0 node 2 COMM_SEND_NODE send"
+	assert_output --partial "rank 1 node 2 COMP_NODE after"
+}
+
+@test "--sweep: the cartesian product in one process, each row equal to a single run" {
+	run et-sim --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" \
+		--sweep bandwidth=25,50 --sweep latency=500,1000 "$MB/all_reduce/8npus_1MB/all_reduce"
+	assert_success
+	assert_line --index 0 "bandwidth,latency,iteration_ns,finish_min_ns,finish_median_ns,exposed_comm_max_ns,status"
+	[ "${#lines[@]}" -eq 5 ]
+	assert_line --index 3 "50,500,64440,64440,64440,64440,ok"
+	one=$(uniform --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" --set bandwidth=25 --set latency=1000 "$MB/all_reduce/8npus_1MB/all_reduce")
+	assert_line --index 2 "25,1000,$one,$one,$one,$one,ok"
+}
+
+@test "a stream input gives the per-rank set's numbers" {
+	et-convert "$MB/all_gather/8npus_1MB/all_gather" -o "$T/ag.etz"
+	got=$(uniform --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" "$T/ag.etz")
+	[ "$got" = 151016 ]
+	got=$(cat "$T/ag.etz" | et-sim --astra-sim-log --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" | awk '{print $3}' | sort -u)
+	[ "$got" = 151016 ]
+}
+
+@test "et-sim(1) examples" {
+	run "$REPO/tests/man-examples.sh" "$REPO/man/et-sim.1" "$REPO" "$T/ex"
+	assert_success
+}
