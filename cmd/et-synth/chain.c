@@ -122,12 +122,7 @@ static int run(const chain_conf *c, et_error *e)
 		if (r == 0)
 			r = emit_rank_end(&em, e);
 	}
-	et_error e2;
-	if (emit_close(&em, r == 0, &e2) < 0 && r == 0) {
-		*e = e2;
-		r = -1;
-	}
-	return r;
+	return emit_finish(&em, r, e);
 }
 
 int cmd_chain(int argc, char **argv)
@@ -136,9 +131,5 @@ int cmd_chain(int argc, char **argv)
 	memset(&c, 0, sizeof c);
 	parse(&c, argc, argv);
 	et_error e = {0};
-	if (run(&c, &e) < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : 4;
-	}
-	return 0;
+	return synth_exit(run(&c, &e), &e);
 }

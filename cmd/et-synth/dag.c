@@ -132,12 +132,7 @@ static int run(const dag_conf *c, et_error *e)
 	dag_tpl_free(&t);
 	if (!em.out)
 		return -1;
-	et_error e2;
-	if (emit_close(&em, r == 0, &e2) < 0 && r == 0) {
-		*e = e2;
-		r = -1;
-	}
-	return r;
+	return emit_finish(&em, r, e);
 }
 
 int cmd_dag(int argc, char **argv)
@@ -146,9 +141,5 @@ int cmd_dag(int argc, char **argv)
 	memset(&c, 0, sizeof c);
 	parse(&c, argc, argv);
 	et_error e = {0};
-	if (run(&c, &e) < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : 4;
-	}
-	return 0;
+	return synth_exit(run(&c, &e), &e);
 }

@@ -87,3 +87,21 @@ int emit_close(emitter *em, bool ok, et_error *e)
 	memset(em, 0, sizeof *em);
 	return r;
 }
+
+int emit_finish(emitter *em, int r, et_error *e)
+{
+	et_error e2;
+	if (emit_close(em, r == 0, &e2) < 0 && r == 0) {
+		*e = e2;
+		return -1;
+	}
+	return r;
+}
+
+int synth_exit(int r, const et_error *e)
+{
+	if (r == 0)
+		return 0;
+	et_err_print(e);
+	return e->code ? e->code : 4;
+}

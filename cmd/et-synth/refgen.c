@@ -194,9 +194,5 @@ int cmd_refgen(int argc, char **argv)
 	memset(&c, 0, sizeof c);
 	parse(&c, argc, argv);
 	et_error e = {0};
-	if (run(&c, &e) < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : 4;
-	}
-	return 0;
+	return synth_exit(run(&c, &e), &e);
 }

@@ -93,6 +93,11 @@ int emit_frame_rank(emitter *em, uint32_t rank, const et_buf *frame, uint64_t no
 int frame_compress(const void *p, size_t n, int level, int threads, et_buf *out, et_error *e);
 /* Finish the stream (ok) or remove the partial output (!ok). */
 int emit_close(emitter *em, bool ok, et_error *e);
+/* emit_close after a run that returned r: commits when r == 0, keeps the
+ * first error; returns the run's result. */
+int emit_finish(emitter *em, int r, et_error *e);
+/* A subcommand's exit status from its run's result (prints the error). */
+int synth_exit(int r, const et_error *e);
 
 /* --- deterministic random numbers (splitmix64) ------------------------- */
 typedef struct rng {
