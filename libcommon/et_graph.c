@@ -25,14 +25,38 @@ void et_graph_free(et_graph *g)
 {
 	if (!g)
 		return;
-	void *arrays[] = {g->id,          g->type,      g->flags,     g->name,
-			  g->duration_micros, g->start_time_micros, g->msg_index,
-			  g->comm_type,   g->comm_size, g->comm_src,  g->comm_dst,
-			  g->comm_tag,    g->comm_priority, g->pg_name, g->num_ops,
-			  g->tensor_size, g->names,     g->data_off,  g->data_dep,
-			  g->ctrl_off,    g->ctrl_dep,  g->out_off,   g->out,
-			  g->dangling,    g->dups,      g->selfs,     g->order,
-			  g->hash,        g->raw_data,  g->raw_ctrl,  g->scratch};
+	void *arrays[] = {g->id,
+	                  g->type,
+	                  g->flags,
+	                  g->name,
+	                  g->duration_micros,
+	                  g->start_time_micros,
+	                  g->msg_index,
+	                  g->comm_type,
+	                  g->comm_size,
+	                  g->comm_src,
+	                  g->comm_dst,
+	                  g->comm_tag,
+	                  g->comm_priority,
+	                  g->pg_name,
+	                  g->num_ops,
+	                  g->tensor_size,
+	                  g->names,
+	                  g->data_off,
+	                  g->data_dep,
+	                  g->ctrl_off,
+	                  g->ctrl_dep,
+	                  g->out_off,
+	                  g->out,
+	                  g->dangling,
+	                  g->dups,
+	                  g->selfs,
+	                  g->order,
+	                  g->hash,
+	                  g->raw_data,
+	                  g->raw_ctrl,
+	                  g->scratch,
+	                  g->pg_hash};
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
 		free(arrays[i]);
 	free(g);
@@ -80,6 +104,9 @@ void et_graph_reset(et_graph *g)
 	g->n_ordered = g->n_roots = g->depth = g->max_width = 0;
 	g->raw_data_len = g->raw_ctrl_len = 0;
 	g->finished = false;
+	if (g->pg_hash_n)
+		memset(g->pg_hash, 0, g->pg_hash_cap * sizeof *g->pg_hash);
+	g->pg_hash_n = 0;
 }
 
 /* Pool offsets are 32-bit; a rank whose names exceed 4 GiB keeps "" for
@@ -99,6 +126,50 @@ static uint32_t pool_add(et_graph *g, const char *s)
 	uint32_t off = (uint32_t)g->names_len;
 	memcpy(g->names + off, s, len);
 	g->names_len += len;
+	return off;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
+	return h;
+}
+
+static void pg_insert(et_graph *g, uint32_t off)
+{
+	size_t h = str_hash(g->names + off) & (g->pg_hash_cap - 1);
+	while (g->pg_hash[h])
+		h = (h + 1) & (g->pg_hash_cap - 1);
+	g->pg_hash[h] = off;
+}
+
+/* pg_names repeat on every collective: one copy each, and one offset per
+ * distinct name, so callers can cache lookups by offset. */
+static uint32_t pg_intern(et_graph *g, const char *s)
+{
+	if (!s || !*s)
+		return 0;
+	if (g->pg_hash_n * 2 >= g->pg_hash_cap) {
+		uint32_t *old = g->pg_hash;
+		size_t oldcap = g->pg_hash_cap;
+		g->pg_hash_cap = oldcap ? oldcap * 2 : 64;
+		g->pg_hash = et_xcalloc(g->pg_hash_cap, sizeof *g->pg_hash);
+		for (size_t k = 0; k < oldcap; k++)
+			if (old[k])
+				pg_insert(g, old[k]);
+		free(old);
+	}
+	size_t h = str_hash(s) & (g->pg_hash_cap - 1);
+	for (; g->pg_hash[h]; h = (h + 1) & (g->pg_hash_cap - 1))
+		if (strcmp(g->names + g->pg_hash[h], s) == 0)
+			return g->pg_hash[h];
+	uint32_t off = pool_add(g, s);
+	if (off) {
+		g->pg_hash[h] = off;
+		g->pg_hash_n++;
+	}
 	return off;
 }
 
@@ -148,11 +219,11 @@ static int32_t clamp32(int64_t v)
 }
 
 static const uint16_t wk_flag[ET_WK_COUNT] = {
-	[ET_WK_IS_CPU_OP] = ET_GF_CPU_SET,     [ET_WK_NUM_OPS] = ET_GF_NUM_OPS,
-	[ET_WK_TENSOR_SIZE] = ET_GF_TENSOR_SIZE, [ET_WK_COMM_TYPE] = ET_GF_COMM_TYPE,
-	[ET_WK_COMM_SIZE] = ET_GF_COMM_SIZE,   [ET_WK_COMM_SRC] = ET_GF_COMM_SRC,
-	[ET_WK_COMM_DST] = ET_GF_COMM_DST,     [ET_WK_COMM_TAG] = ET_GF_COMM_TAG,
-	[ET_WK_COMM_PRIORITY] = ET_GF_COMM_PRIO, [ET_WK_PG_NAME] = ET_GF_PG_NAME,
+    [ET_WK_IS_CPU_OP] = ET_GF_CPU_SET,       [ET_WK_NUM_OPS] = ET_GF_NUM_OPS,
+    [ET_WK_TENSOR_SIZE] = ET_GF_TENSOR_SIZE, [ET_WK_COMM_TYPE] = ET_GF_COMM_TYPE,
+    [ET_WK_COMM_SIZE] = ET_GF_COMM_SIZE,     [ET_WK_COMM_SRC] = ET_GF_COMM_SRC,
+    [ET_WK_COMM_DST] = ET_GF_COMM_DST,       [ET_WK_COMM_TAG] = ET_GF_COMM_TAG,
+    [ET_WK_COMM_PRIORITY] = ET_GF_COMM_PRIO, [ET_WK_PG_NAME] = ET_GF_PG_NAME,
 };
 
 static void store_int(et_graph *g, uint32_t i, et_wk_attr k, int64_t v)
@@ -162,16 +233,48 @@ static void store_int(et_graph *g, uint32_t i, et_wk_attr k, int64_t v)
 		if (v)
 			g->flags[i] |= ET_GF_CPU;
 		break;
-	case ET_WK_NUM_OPS: g->num_ops[i] = v; break;
-	case ET_WK_TENSOR_SIZE: g->tensor_size[i] = (uint64_t)v; break;
-	case ET_WK_COMM_TYPE: g->comm_type[i] = clamp32(v); break;
-	case ET_WK_COMM_SIZE: g->comm_size[i] = v; break;
-	case ET_WK_COMM_SRC: g->comm_src[i] = clamp32(v); break;
-	case ET_WK_COMM_DST: g->comm_dst[i] = clamp32(v); break;
-	case ET_WK_COMM_TAG: g->comm_tag[i] = clamp32(v); break;
-	case ET_WK_COMM_PRIORITY: g->comm_priority[i] = clamp32(v); break;
-	default: break;
+	case ET_WK_NUM_OPS:
+		g->num_ops[i] = v;
+		break;
+	case ET_WK_TENSOR_SIZE:
+		g->tensor_size[i] = (uint64_t)v;
+		break;
+	case ET_WK_COMM_TYPE:
+		g->comm_type[i] = clamp32(v);
+		break;
+	case ET_WK_COMM_SIZE:
+		g->comm_size[i] = v;
+		break;
+	case ET_WK_COMM_SRC:
+		g->comm_src[i] = clamp32(v);
+		break;
+	case ET_WK_COMM_DST:
+		g->comm_dst[i] = clamp32(v);
+		break;
+	case ET_WK_COMM_TAG:
+		g->comm_tag[i] = clamp32(v);
+		break;
+	case ET_WK_COMM_PRIORITY:
+		g->comm_priority[i] = clamp32(v);
+		break;
+	default:
+		break;
 	}
+}
+
+/* The member chakra-et.md names for each well-known attribute. */
+static const int wk_member[ET_WK_COUNT] = {
+    [ET_WK_IS_CPU_OP] = VC(BOOL_VAL),      [ET_WK_NUM_OPS] = VC(INT64_VAL),
+    [ET_WK_TENSOR_SIZE] = VC(UINT64_VAL),  [ET_WK_COMM_TYPE] = VC(INT64_VAL),
+    [ET_WK_COMM_SIZE] = VC(INT64_VAL),     [ET_WK_COMM_SRC] = VC(INT32_VAL),
+    [ET_WK_COMM_DST] = VC(INT32_VAL),      [ET_WK_COMM_TAG] = VC(INT32_VAL),
+    [ET_WK_COMM_PRIORITY] = VC(INT32_VAL), [ET_WK_PG_NAME] = VC(STRING_VAL),
+    [ET_WK_INVOLVED_DIM] = VC(BOOL_LIST),
+};
+
+int et_graph_wk_member(et_wk_attr k)
+{
+	return k >= 0 && k < ET_WK_COUNT ? wk_member[k] : 0;
 }
 
 static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
@@ -181,7 +284,11 @@ static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
 		if (!a->name)
 			continue;
 		et_wk_attr key = et_graph_attr_key(a->name);
-		if (key == ET_WK_NONE || key == ET_WK_INVOLVED_DIM)
+		if (key == ET_WK_NONE)
+			continue;
+		if ((int)a->value_case != wk_member[key])
+			g->flags[i] |= ET_GF_ATTR_MEMBER;
+		if (key == ET_WK_INVOLVED_DIM)
 			continue;
 		uint16_t f = wk_flag[key];
 		if (g->flags[i] & f) /* the first one wins, as et_attr_find */
@@ -189,7 +296,7 @@ static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
 		if (key == ET_WK_PG_NAME) {
 			if (a->value_case == VC(STRING_VAL)) {
 				g->flags[i] |= f;
-				g->pg_name[i] = pool_add(g, a->string_val);
+				g->pg_name[i] = pg_intern(g, a->string_val);
 			}
 			continue;
 		}
@@ -237,10 +344,8 @@ uint32_t et_graph_add_indexed(et_graph *g, const et_node *n, uint32_t msg_index)
 	read_attrs(g, i, n);
 	g->data_off[i] = (uint32_t)(n->n_data_deps < UINT32_MAX ? n->n_data_deps : 0);
 	g->ctrl_off[i] = (uint32_t)(n->n_ctrl_deps < UINT32_MAX ? n->n_ctrl_deps : 0);
-	push_deps(&g->raw_data, &g->raw_data_len, &g->raw_data_cap, n->data_deps,
-		  g->data_off[i]);
-	push_deps(&g->raw_ctrl, &g->raw_ctrl_len, &g->raw_ctrl_cap, n->ctrl_deps,
-		  g->ctrl_off[i]);
+	push_deps(&g->raw_data, &g->raw_data_len, &g->raw_data_cap, n->data_deps, g->data_off[i]);
+	push_deps(&g->raw_ctrl, &g->raw_ctrl_len, &g->raw_ctrl_cap, n->ctrl_deps, g->ctrl_off[i]);
 	return i;
 }
 
@@ -253,10 +358,10 @@ uint32_t et_graph_add(et_graph *g, const et_node *n)
 size_t et_graph_bytes(const et_graph *g)
 {
 	size_t per_node = sizeof *g->id + sizeof *g->type + sizeof *g->flags + sizeof *g->name +
-			  sizeof *g->duration_micros + sizeof *g->start_time_micros +
-			  sizeof *g->msg_index + sizeof *g->comm_type + sizeof *g->comm_size +
-			  4 * sizeof *g->comm_src + sizeof *g->pg_name + sizeof *g->num_ops +
-			  sizeof *g->tensor_size + 6 * sizeof(uint32_t);
+	                  sizeof *g->duration_micros + sizeof *g->start_time_micros +
+	                  sizeof *g->msg_index + sizeof *g->comm_type + sizeof *g->comm_size +
+	                  4 * sizeof *g->comm_src + sizeof *g->pg_name + sizeof *g->num_ops +
+	                  sizeof *g->tensor_size + 6 * sizeof(uint32_t);
 	size_t b = (size_t)g->cap * per_node + g->names_cap + g->hash_cap * sizeof *g->hash;
 	b += (g->raw_data_cap + g->raw_ctrl_cap) * sizeof(uint64_t);
 	b += (g->data_dep_cap + g->ctrl_dep_cap + g->out_cap) * sizeof(uint32_t);

@@ -26,11 +26,17 @@
  *    levels (longest path in nodes), max_width the largest level.
  *  - A forward reference is a resolved dependency on a node added later
  *    (index > i); fwd_data / fwd_ctrl count them.
+ *  - `dups` lists every node whose id an earlier node already has;
+ *    n_roots counts nodes with no resolved dependency; pg_names are
+ *    interned (equal strings, equal offsets).
+ *  - et_graph_reset() empties the graph for reuse: every index, offset and
+ *    pointer into it from before is invalid afterwards.
  *
  * Memory: about 114 bytes per node (8 id, 1 type, 2 flags, 4 name offset,
  * 8+8 times, 4 message index, 4+8 comm type/size, 4x4 src/dst/tag/priority,
  * 4 pg_name, 8+8 num_ops/tensor_size, 12 CSR offsets, 4 order, 4 scratch,
- * 8 hash)
+ * 8 for the id lookup: a hash of >= 2 slots per node, or, when ids are
+ * dense (max - min < 4n), a direct table by id - min, at most 16)
  * plus the names, plus 16 bytes per dependency (8 for the ids as written,
  * 4 in the CSR, 4 in the reverse CSR); arrays grow geometrically, so
  * capacity can exceed this by up to 2x. Indices are 32-bit: a graph holds
@@ -46,9 +52,9 @@
 #define ET_GRAPH_NONE UINT32_MAX
 
 enum {
-	ET_GF_CPU_SET = 1 << 0,     /* is_cpu_op present */
-	ET_GF_CPU = 1 << 1,         /* is_cpu_op present and true */
-	ET_GF_COMM_TYPE = 1 << 2,   /* the attribute of this name is present */
+	ET_GF_CPU_SET = 1 << 0,   /* is_cpu_op present */
+	ET_GF_CPU = 1 << 1,       /* is_cpu_op present and true */
+	ET_GF_COMM_TYPE = 1 << 2, /* the attribute of this name is present */
 	ET_GF_COMM_SIZE = 1 << 3,
 	ET_GF_COMM_SRC = 1 << 4,
 	ET_GF_COMM_DST = 1 << 5,
@@ -57,10 +63,13 @@ enum {
 	ET_GF_PG_NAME = 1 << 8,
 	ET_GF_NUM_OPS = 1 << 9,
 	ET_GF_TENSOR_SIZE = 1 << 10,
-	ET_GF_DUP_ID = 1 << 11,  /* an earlier node has the same id (finish) */
+	ET_GF_DUP_ID = 1 << 11,   /* an earlier node has the same id (finish) */
 	ET_GF_SELF_DEP = 1 << 12, /* depends on itself (finish) */
-	ET_GF_ORDERED = 1 << 13, /* in the topological order (finish) */
+	ET_GF_ORDERED = 1 << 13,  /* in the topological order (finish) */
 	ET_GF_DANGLING = 1 << 14, /* has a dependency on a missing id (finish) */
+	/* a well-known attribute is not in the oneof member chakra-et.md names
+	 * (et_attr_expected_case), whether or not it is readable */
+	ET_GF_ATTR_MEMBER = 1 << 15,
 };
 
 /* Well-known attribute names, as et_graph_attr_key() classifies them. */
@@ -110,7 +119,8 @@ typedef struct et_graph {
 	int32_t *comm_type; /* values outside int32 are clamped (still out of range) */
 	int64_t *comm_size;
 	int32_t *comm_src, *comm_dst, *comm_tag, *comm_priority;
-	uint32_t *pg_name; /* offset into names; offset 0 is "" */
+	uint32_t *pg_name; /* offset into names; offset 0 is ""; equal pg_names
+	                      share one offset (interned per graph) */
 	int64_t *num_ops;
 	uint64_t *tensor_size;
 	char *names;
@@ -129,15 +139,21 @@ typedef struct et_graph {
 	uint64_t n_data_deps, n_ctrl_deps; /* as written, all kinds of target */
 	uint64_t fwd_data, fwd_ctrl;
 	uint32_t *order, n_ordered;
-	uint32_t n_roots;  /* nodes with no resolved dependency */
+	uint32_t n_roots; /* nodes with no resolved dependency */
 	uint32_t depth, max_width;
 	bool finished;
 
 	/* private */
-	uint32_t *hash; /* open addressing, node index + 1, 0 = empty */
+	uint32_t *hash; /* node index + 1, 0 = empty: open addressing, or a
+	                   direct table by id - id_min when ids are dense */
 	uint32_t hash_mask;
+	bool dense;
+	uint64_t id_min;
+	size_t table_len;
 	size_t hash_cap, data_dep_cap, ctrl_dep_cap, out_cap;
 	uint32_t *scratch; /* per node, for Kahn's in-degrees */
+	uint32_t *pg_hash; /* interned pg_name offsets, 0 = empty */
+	size_t pg_hash_cap, pg_hash_n;
 	uint64_t *raw_data, *raw_ctrl; /* dependency ids while building */
 	size_t raw_data_len, raw_data_cap, raw_ctrl_len, raw_ctrl_cap;
 } et_graph;
@@ -170,6 +186,8 @@ static inline uint32_t et_graph_ndeps(const et_graph *g, uint32_t i)
 }
 /* The well-known attribute a name denotes, or ET_WK_NONE. */
 et_wk_attr et_graph_attr_key(const char *name);
+/* The oneof member (value case) chakra-et.md names for it, 0 for none. */
+int et_graph_wk_member(et_wk_attr k);
 
 /* One cycle among the nodes that are not in the topological order, as
  * indices in dependency order (each depends on the one before it, the first

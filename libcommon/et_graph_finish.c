@@ -20,6 +20,11 @@ uint32_t et_graph_find(const et_graph *g, uint64_t id)
 {
 	if (!g->finished || !g->hash)
 		return ET_GRAPH_NONE;
+	if (g->dense) {
+		if (id < g->id_min || id - g->id_min >= g->table_len)
+			return ET_GRAPH_NONE;
+		return g->hash[id - g->id_min] - 1; /* 0 - 1 = ET_GRAPH_NONE */
+	}
 	for (uint32_t h = hash_id(id) & g->hash_mask;; h = (h + 1) & g->hash_mask) {
 		uint32_t v = g->hash[h];
 		if (!v)
@@ -41,19 +46,60 @@ static size_t grown(size_t n)
 	return n < 8 ? 16 : 2 * n;
 }
 
-static void build_hash(et_graph *g)
+static void add_dup(et_graph *g, uint32_t i, uint32_t first)
 {
-	uint64_t cap = 16;
-	while (cap < (uint64_t)g->n * 2)
-		cap *= 2;
-	if (cap > g->hash_cap) {
+	g->flags[i] |= ET_GF_DUP_ID;
+	if (at_pow2(g->n_dups))
+		g->dups = et_xrealloc(g->dups, grown(g->n_dups) * sizeof *g->dups);
+	g->dups[g->n_dups++] = (et_graph_dup){i, first};
+}
+
+static void table_reserve(et_graph *g, size_t len)
+{
+	if (len > g->hash_cap) {
 		free(g->hash);
-		g->hash = et_xmalloc((size_t)cap * sizeof *g->hash);
-		g->hash_cap = (size_t)cap;
+		g->hash = et_xmalloc(len * sizeof *g->hash);
+		g->hash_cap = len;
 	}
 	/* Only the part this rank uses is cleared: a small rank after a big
 	 * one stays cheap. */
-	memset(g->hash, 0, (size_t)cap * sizeof *g->hash);
+	memset(g->hash, 0, len * sizeof *g->hash);
+}
+
+/* Ids are usually dense (converters number nodes 1, 2, 3 ... with gaps):
+ * when max - min < 4n, a direct table indexed by id - min replaces the
+ * hash, with no hashing and the locality of the ids themselves. */
+static bool build_dense(et_graph *g)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (uint32_t i = 0; i < g->n; i++) {
+		lo = g->id[i] < lo ? g->id[i] : lo;
+		hi = g->id[i] > hi ? g->id[i] : hi;
+	}
+	g->dense = g->n > 0 && hi - lo < 4 * (uint64_t)g->n + 16;
+	if (!g->dense)
+		return false;
+	g->id_min = lo;
+	g->table_len = (size_t)(hi - lo + 1);
+	table_reserve(g, g->table_len);
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t *slot = &g->hash[g->id[i] - lo];
+		if (*slot)
+			add_dup(g, i, *slot - 1);
+		else
+			*slot = i + 1;
+	}
+	return true;
+}
+
+static void build_hash(et_graph *g)
+{
+	if (build_dense(g))
+		return;
+	uint64_t cap = 16;
+	while (cap < (uint64_t)g->n * 2)
+		cap *= 2;
+	table_reserve(g, (size_t)cap);
 	g->hash_mask = (uint32_t)(cap - 1);
 	for (uint32_t i = 0; i < g->n; i++) {
 		uint32_t h = hash_id(g->id[i]) & g->hash_mask;
@@ -64,11 +110,7 @@ static void build_hash(et_graph *g)
 				break;
 			}
 			if (g->id[v - 1] == g->id[i]) {
-				g->flags[i] |= ET_GF_DUP_ID;
-				if (at_pow2(g->n_dups))
-					g->dups = et_xrealloc(g->dups,
-							      grown(g->n_dups) * sizeof *g->dups);
-				g->dups[g->n_dups++] = (et_graph_dup){i, v - 1};
+				add_dup(g, i, v - 1);
 				break;
 			}
 		}
@@ -107,7 +149,7 @@ static void reserve(uint32_t **p, size_t *cap, size_t n)
 }
 
 static void resolve_kind(et_graph *g, uint32_t *off, const uint64_t *raw, uint8_t kind,
-			 uint64_t *fwd, uint32_t **dep_out, size_t *cap)
+                         uint64_t *fwd, uint32_t **dep_out, size_t *cap)
 {
 	size_t total = 0;
 	for (uint32_t i = 0; i < g->n; i++)
@@ -200,9 +242,9 @@ void et_graph_finish(et_graph *g)
 	g->n_ctrl_deps = g->raw_ctrl_len;
 	build_hash(g);
 	resolve_kind(g, g->data_off, g->raw_data, ET_DEP_DATA, &g->fwd_data, &g->data_dep,
-		     &g->data_dep_cap);
+	             &g->data_dep_cap);
 	resolve_kind(g, g->ctrl_off, g->raw_ctrl, ET_DEP_CTRL, &g->fwd_ctrl, &g->ctrl_dep,
-		     &g->ctrl_dep_cap);
+	             &g->ctrl_dep_cap);
 	build_children(g);
 	kahn(g);
 }

@@ -17,14 +17,14 @@ static bool astra_unsupported(int32_t t)
 }
 
 static void missing_list(char *buf, size_t cap, uint16_t flags, const uint16_t *need,
-			 const char *const *names, int n)
+                         const char *const *names, int n)
 {
 	size_t len = 0;
 	buf[0] = '\0';
 	for (int k = 0; k < n; k++)
 		if (!(flags & need[k]) && len < cap)
 			len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? ", " : "",
-						names[k]);
+			                        names[k]);
 }
 
 static void check_coll(vctx *v, const et_graph *g, uint32_t i)
@@ -35,27 +35,27 @@ static void check_coll(vctx *v, const et_graph *g, uint32_t i)
 	if ((fl & need[0]) == 0 || (fl & need[1]) == 0) {
 		char miss[64];
 		missing_list(miss, sizeof miss, fl, need, names, 2);
-		find_node(&v->fs, C_COLL_MISSING_ATTR, v->ri.rank, g, i, "COMM_COLL_NODE without %s",
-			  miss);
+		find_node(&v->fs, C_COLL_MISSING_ATTR, v->ri.rank, g, i,
+		          "COMM_COLL_NODE without %s", miss);
 	}
 	int32_t t = g->comm_type[i];
 	if ((fl & ET_GF_COMM_TYPE) && (t < 0 || t > 9))
 		find_node(&v->fs, C_COLL_BAD_TYPE, v->ri.rank, g, i,
-			  "comm_type %d is not a CollectiveCommType (0..9)", t);
+		          "comm_type %d is not a CollectiveCommType (0..9)", t);
 	else if ((fl & ET_GF_COMM_TYPE) && astra_unsupported(t))
 		find_node(&v->fs, C_COLL_UNSUPPORTED, v->ri.rank, g, i,
-			  "%s: ASTRA-sim simulates ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER and "
-			  "ALL_TO_ALL, replays BROADCAST, and aborts on the others",
-			  coll_name(t));
+		          "%s: ASTRA-sim simulates ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER and "
+		          "ALL_TO_ALL, replays BROADCAST, and aborts on the others",
+		          coll_name(t));
 	if ((fl & ET_GF_COMM_SIZE) && g->comm_size[i] <= 0)
 		find_node(&v->fs, C_COLL_BAD_SIZE, v->ri.rank, g, i, "comm_size %lld",
-			  (long long)g->comm_size[i]);
+		          (long long)g->comm_size[i]);
 }
 
 static void check_p2p(vctx *v, const et_graph *g, uint32_t i)
 {
 	static const uint16_t need[] = {ET_GF_COMM_SRC, ET_GF_COMM_DST, ET_GF_COMM_TAG,
-					ET_GF_COMM_SIZE};
+	                                ET_GF_COMM_SIZE};
 	static const char *const names[] = {"comm_src", "comm_dst", "comm_tag", "comm_size"};
 	uint16_t fl = g->flags[i];
 	bool send = g->type[i] == T_SEND;
@@ -63,13 +63,13 @@ static void check_p2p(vctx *v, const et_graph *g, uint32_t i)
 	missing_list(miss, sizeof miss, fl, need, names, 4);
 	if (miss[0])
 		find_node(&v->fs, C_P2P_MISSING_ATTR, v->ri.rank, g, i, "%s without %s",
-			  send ? "COMM_SEND_NODE" : "COMM_RECV_NODE", miss);
+		          send ? "COMM_SEND_NODE" : "COMM_RECV_NODE", miss);
 	uint16_t own = send ? ET_GF_COMM_SRC : ET_GF_COMM_DST;
 	int32_t who = send ? g->comm_src[i] : g->comm_dst[i];
 	if ((fl & own) && (who < 0 || (uint32_t)who != v->ri.rank))
 		find_node(&v->fs, C_P2P_NOT_SELF, v->ri.rank, g, i, "%s with %s %d in rank %u",
-			  send ? "COMM_SEND_NODE" : "COMM_RECV_NODE", send ? "comm_src" : "comm_dst",
-			  who, v->ri.rank);
+		          send ? "COMM_SEND_NODE" : "COMM_RECV_NODE",
+		          send ? "comm_src" : "comm_dst", who, v->ri.rank);
 }
 
 static bool rank_defines(const vctx *v, uint32_t gid)
@@ -80,17 +80,27 @@ static bool rank_defines(const vctx *v, uint32_t gid)
 	return false;
 }
 
+uint32_t node_gid(vctx *v, uint32_t i)
+{
+	uint32_t off = v->g->pg_name[i];
+	if (off != v->pg_off) {
+		v->pg_off = off;
+		v->pg_gid = groups_id(v->grp, v->g->names + off);
+	}
+	return v->pg_gid;
+}
+
 static void check_pg(vctx *v, const et_graph *g, uint32_t i)
 {
 	const char *pg = et_graph_pg_name(g, i);
-	uint32_t gid = groups_id(v->grp, pg);
+	uint32_t gid = node_gid(v, i);
 	const group *gr = groups_get(v->grp, gid);
 	if (gid == 0 || (gr->defined && gr->from_file) || rank_defines(v, gid))
 		return;
 	finding *f = find_node(&v->fs, C_PG_UNDEFINED, v->ri.rank, g, i,
-			       "pg_name \"%.100s\" is defined by no process-group node of rank %u "
-			       "nor by --comm-groups",
-			       pg, v->ri.rank);
+	                       "pg_name \"%.100s\" is defined by no process-group node of rank %u "
+	                       "nor by --comm-groups",
+	                       pg, v->ri.rank);
 	if (f) {
 		char *q = json_quote(pg);
 		find_extra(f, "\"group\": %s", q);
@@ -104,8 +114,8 @@ static void check_work(vctx *v, const et_graph *g, uint32_t i)
 	bool bytes = (g->flags[i] & ET_GF_TENSOR_SIZE) && g->tensor_size[i] > 0;
 	if (g->duration_micros[i] == 0 && !ops && !bytes)
 		find_node(&v->fs, C_COMP_NO_WORK, v->ri.rank, g, i,
-			  "COMP_NODE with duration_micros 0 and no num_ops/tensor_size: nothing "
-			  "to simulate");
+		          "COMP_NODE with duration_micros 0 and no num_ops/tensor_size: nothing "
+		          "to simulate");
 }
 
 void check_rank_comm(vctx *v)
@@ -116,7 +126,7 @@ void check_rank_comm(vctx *v)
 		uint16_t fl = g->flags[i];
 		if (t >= T_MEM_LOAD && t <= T_COLL && !(fl & ET_GF_CPU_SET))
 			find_node(&v->fs, C_CPU_OP_MISSING, v->ri.rank, g, i,
-				  "no is_cpu_op: consumers read it as false (a device op)");
+			          "no is_cpu_op: consumers read it as false (a device op)");
 		if (fl & ET_GF_PG_NAME)
 			check_pg(v, g, i);
 		if (t == T_COMP)
@@ -127,10 +137,11 @@ void check_rank_comm(vctx *v)
 		 * moot (it is not traffic), so it is reported once, as this. */
 		if (fl & ET_GF_CPU) {
 			find_node(&v->fs, C_COMM_CPU_OP, v->ri.rank, g, i,
-				  "%s with is_cpu_op true (ASTRA-sim rejects it; a host op "
-				  "typed as communication?)",
-				  t == T_COLL ? "COMM_COLL_NODE"
-					      : t == T_SEND ? "COMM_SEND_NODE" : "COMM_RECV_NODE");
+			          "%s with is_cpu_op true (ASTRA-sim rejects it; a host op "
+			          "typed as communication?)",
+			          t == T_COLL   ? "COMM_COLL_NODE"
+			          : t == T_SEND ? "COMM_SEND_NODE"
+			                        : "COMM_RECV_NODE");
 			continue;
 		}
 		if (t == T_COLL)

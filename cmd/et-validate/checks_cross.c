@@ -44,8 +44,8 @@ static void not_member(vctx *v, const rank_sum *r, coll_ent *c)
 	finding *f = find_add(&v->fs, C_COLL_NOT_MEMBER, r->rank, ET_GRAPH_NONE);
 	if (f) {
 		find_set(f, true, c->node_id, xsum_name(v->xs, c->name),
-			 "%s on process group \"%.60s\" (ranks %s), which rank %u is not in",
-			 coll_name(c->type), g->name, rl, r->rank);
+		         "%s on process group \"%.60s\" (ranks %s), which rank %u is not in",
+		         coll_name(c->type), g->name, rl, r->rank);
 		char *q = quoted_group(v, c->gid);
 		find_extra(f, "\"group\": %s", q);
 		free(q);
@@ -160,14 +160,13 @@ static void describe(char *buf, size_t cap, const xsum *xs, const coll_ent *c)
 		snprintf(buf, cap, "nothing");
 	else
 		snprintf(buf, cap, "%s of %lld B (node %llu \"%.60s\")", coll_name(c->type),
-			 (long long)c->size, (unsigned long long)c->node_id, xsum_name(xs, c->name));
+		         (long long)c->size, (unsigned long long)c->node_id,
+		         xsum_name(xs, c->name));
 }
 
-/* The majority value at position p and the members that differ from it. */
-static void report_mismatch(vctx *v, uint32_t gid, uint32_t p, uint32_t ndiff)
+/* The most common value at position p (ties: the smallest after sorting). */
+static const coll_ent *majority(const xsum *xs, const xgroup *xg, uint32_t p)
 {
-	const xsum *xs = v->xs;
-	const xgroup *xg = &xs->xg[gid];
 	vote *vt = et_xmalloc(xg->n_members * sizeof *vt);
 	for (uint32_t m = 0; m < xg->n_members; m++)
 		vt[m] = (vote){at(xs, xg, m, p), m};
@@ -180,55 +179,93 @@ static void report_mismatch(vctx *v, uint32_t gid, uint32_t p, uint32_t ndiff)
 			best = a, best_len = b - a;
 	}
 	const coll_ent *want = vt[best].c;
-	uint32_t *agree = et_xmalloc(xg->n_members * sizeof *agree);
-	uint32_t *odd = et_xmalloc(xg->n_members * sizeof *odd);
-	uint32_t na = 0, no = 0, first_odd = ET_GRAPH_NONE;
+	free(vt);
+	return want;
+}
+
+/* The members that agree with the majority at p, and those that do not. */
+typedef struct split {
+	const coll_ent *want, *got; /* majority value; the first odd member's */
+	uint32_t *agree, *odd, na, no;
+	uint32_t first_odd; /* member index */
+} split;
+
+static void split_members(const xsum *xs, const xgroup *xg, uint32_t p, split *sp)
+{
+	sp->want = majority(xs, xg, p);
+	sp->agree = et_xmalloc(xg->n_members * sizeof *sp->agree);
+	sp->odd = et_xmalloc(xg->n_members * sizeof *sp->odd);
+	sp->na = sp->no = 0;
+	sp->first_odd = ET_GRAPH_NONE;
 	for (uint32_t m = 0; m < xg->n_members; m++) {
 		uint32_t rank = xs->r[xg->slots[m]].rank;
-		if (same(at(xs, xg, m, p), want))
-			agree[na++] = rank;
-		else {
-			odd[no++] = rank;
-			if (first_odd == ET_GRAPH_NONE)
-				first_odd = m;
+		if (same(at(xs, xg, m, p), sp->want)) {
+			sp->agree[sp->na++] = rank;
+			continue;
 		}
+		sp->odd[sp->no++] = rank;
+		if (sp->first_odd == ET_GRAPH_NONE)
+			sp->first_odd = m;
 	}
-	const coll_ent *got = at(xs, xg, first_odd, p);
+	sp->got = at(xs, xg, sp->first_odd, p);
+}
+
+static void mismatch_text(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_t ndiff,
+                          const split *sp)
+{
+	const xsum *xs = v->xs;
+	const xgroup *xg = &xs->xg[gid];
 	char ra[256], ro[256], dw[160], dg[160];
-	fmt_ranks(ra, sizeof ra, agree, na);
-	fmt_ranks(ro, sizeof ro, odd, no);
-	describe(dw, sizeof dw, xs, want);
-	describe(dg, sizeof dg, xs, got);
-	const group *g = groups_get(v->grp, gid);
-	uint32_t len_odd = xg->off[first_odd + 1] - xg->off[first_odd];
-	finding *f = find_add(&v->fs, C_COLL_MISMATCH, xs->r[xg->slots[first_odd]].rank,
-			      ET_GRAPH_NONE);
+	fmt_ranks(ra, sizeof ra, sp->agree, sp->na);
+	fmt_ranks(ro, sizeof ro, sp->odd, sp->no);
+	describe(dw, sizeof dw, xs, sp->want);
+	describe(dg, sizeof dg, xs, sp->got);
+	uint32_t len = xg->off[sp->first_odd + 1] - xg->off[sp->first_odd];
+	bool many_odd = sp->no > 1, many_agree = sp->na > 1;
+	find_set(f, sp->got != NULL, sp->got ? sp->got->node_id : 0,
+	         sp->got ? xsum_name(xs, sp->got->name) : NULL,
+	         "group \"%.60s\" (%u ranks), collective #%u: rank%s %s issue%s %s where "
+	         "rank%s %s issue%s %s; %u of %u positions differ, rank %u issues %u "
+	         "collective%s in the group",
+	         gid ? groups_get(v->grp, gid)->name : "0", xg->n_members, p, many_odd ? "s" : "",
+	         ro, many_odd ? "" : "s", dg, many_agree ? "s" : "", ra, many_agree ? "" : "s", dw,
+	         ndiff, xg->max_len, xs->r[xg->slots[sp->first_odd]].rank, len,
+	         len == 1 ? "" : "s");
+}
+
+static void mismatch_json(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_t ndiff,
+                          const split *sp)
+{
+	char *q = quoted_group(v, gid);
+	et_buf x = {0};
+	et_buf_printf(&x, "\"group\": %s, \"position\": %u, \"ranks\": [", q, p);
+	for (uint32_t k = 0; k < sp->no; k++)
+		et_buf_printf(&x, "%s%u", k ? ", " : "", sp->odd[k]);
+	et_buf_printf(&x, "], \"agreeing_ranks\": %u, \"differing_positions\": %u", sp->na, ndiff);
+	if (sp->want)
+		et_buf_printf(&x, ", \"expected\": {\"comm_type\": \"%s\", \"comm_size\": %lld}",
+		              coll_name(sp->want->type), (long long)sp->want->size);
+	et_buf_putc(&x, '\0');
+	f->extra = (char *)x.data;
+	free(q);
+}
+
+/* One finding per group: the first position that differs, the majority
+ * value there and the ranks that differ from it. */
+static void report_mismatch(vctx *v, uint32_t gid, uint32_t p, uint32_t ndiff)
+{
+	const xsum *xs = v->xs;
+	const xgroup *xg = &xs->xg[gid];
+	split sp;
+	split_members(xs, xg, p, &sp);
+	uint32_t rank = xs->r[xg->slots[sp.first_odd]].rank;
+	finding *f = find_add(&v->fs, C_COLL_MISMATCH, rank, ET_GRAPH_NONE);
 	if (f) {
-		find_set(f, got != NULL, got ? got->node_id : 0, got ? xsum_name(xs, got->name) : NULL,
-			 "group \"%.60s\" (%u ranks), collective #%u: rank%s %s issue%s %s where "
-			 "rank%s %s issue%s %s; %u of %u positions differ, rank %u issues %u "
-			 "collective%s in the group",
-			 gid ? g->name : "0", xg->n_members, p, no > 1 ? "s" : "", ro,
-			 no > 1 ? "" : "s", dg, na > 1 ? "s" : "", ra, na > 1 ? "" : "s", dw, ndiff,
-			 xg->max_len, xs->r[xg->slots[first_odd]].rank, len_odd,
-			 len_odd == 1 ? "" : "s");
-		char *q = quoted_group(v, gid);
-		et_buf x = {0};
-		et_buf_printf(&x, "\"group\": %s, \"position\": %u, \"ranks\": [", q, p);
-		for (uint32_t k = 0; k < no; k++)
-			et_buf_printf(&x, "%s%u", k ? ", " : "", odd[k]);
-		et_buf_printf(&x, "], \"agreeing_ranks\": %u, \"differing_positions\": %u", na,
-			      ndiff);
-		if (want)
-			et_buf_printf(&x, ", \"expected\": {\"comm_type\": \"%s\", \"comm_size\": %lld}",
-				      coll_name(want->type), (long long)want->size);
-		et_buf_putc(&x, '\0');
-		f->extra = (char *)x.data;
-		free(q);
+		mismatch_text(v, f, gid, p, ndiff, &sp);
+		mismatch_json(v, f, gid, p, ndiff, &sp);
 	}
-	free(vt);
-	free(agree);
-	free(odd);
+	free(sp.agree);
+	free(sp.odd);
 }
 
 static void check_sequences(vctx *v)
@@ -261,9 +298,9 @@ static void check_partial(vctx *v)
 		finding *f = find_add(&v->fs, C_PARTIAL_INPUT, -1, ET_GRAPH_NONE);
 		if (f)
 			find_set(f, false, 0, NULL,
-				 "world size is %u but the input has %zu rank%s: collectives and "
-				 "sends to absent ranks are not checked",
-				 v->max_world, xs->n, xs->n == 1 ? "" : "s");
+			         "world size is %u but the input has %zu rank%s: collectives and "
+			         "sends to absent ranks are not checked",
+			         v->max_world, xs->n, xs->n == 1 ? "" : "s");
 	}
 	for (uint32_t gid = 1; gid < xs->n_xg; gid++) {
 		if (!xs->xg[gid].n_absent)
@@ -271,8 +308,8 @@ static void check_partial(vctx *v)
 		finding *f = find_add(&v->fs, C_PARTIAL_INPUT, -1, ET_GRAPH_NONE);
 		if (f)
 			find_set(f, false, 0, NULL,
-				 "process group \"%.60s\": %u of its ranks are not in the input",
-				 groups_get(v->grp, gid)->name, xs->xg[gid].n_absent);
+			         "process group \"%.60s\": %u of its ranks are not in the input",
+			         groups_get(v->grp, gid)->name, xs->xg[gid].n_absent);
 	}
 }
 

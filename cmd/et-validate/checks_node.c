@@ -28,20 +28,9 @@ static bool int_case(int c)
 	return c == VC(INT32_VAL) || c == VC(INT64_VAL) || c == VC(UINT64_VAL);
 }
 
-/* The member chakra-et.md names per well-known attribute (as
- * et_attr_expected_case, indexed by key so the hot path needs no strcmp). */
-static const int expected[ET_WK_COUNT] = {
-	[ET_WK_IS_CPU_OP] = VC(BOOL_VAL),      [ET_WK_NUM_OPS] = VC(INT64_VAL),
-	[ET_WK_TENSOR_SIZE] = VC(UINT64_VAL),  [ET_WK_COMM_TYPE] = VC(INT64_VAL),
-	[ET_WK_COMM_SIZE] = VC(INT64_VAL),     [ET_WK_COMM_SRC] = VC(INT32_VAL),
-	[ET_WK_COMM_DST] = VC(INT32_VAL),      [ET_WK_COMM_TAG] = VC(INT32_VAL),
-	[ET_WK_COMM_PRIORITY] = VC(INT32_VAL), [ET_WK_PG_NAME] = VC(STRING_VAL),
-	[ET_WK_INVOLVED_DIM] = VC(BOOL_LIST),
-};
-
 static void check_attr(vctx *v, const et_node *n, uint32_t i, const et_attr *a, et_wk_attr key)
 {
-	int want = expected[key];
+	int want = et_graph_wk_member(key);
 	if ((int)a->value_case == want)
 		return;
 	/* ASTRA-sim converts between integer members (and reads a bool as
@@ -53,11 +42,11 @@ static void check_attr(vctx *v, const et_node *n, uint32_t i, const et_attr *a, 
 	const char *got = a->value_case ? et_attr_case_name((int)a->value_case) : "no value";
 	et_buf b = {0};
 	et_buf_printf(&b, "attribute %s is %s, expected %s%s", a->name, got,
-		      et_attr_case_name(want),
-		      readable ? "" : " (consumers read it as absent or 0)");
+	              et_attr_case_name(want),
+	              readable ? "" : " (consumers read it as absent or 0)");
 	f->msg = (char *)b.data;
 	find_extra(f, "\"attr\": \"%s\", \"member\": \"%s\", \"expected\": \"%s\"", a->name, got,
-		   et_attr_case_name(want));
+	           et_attr_case_name(want));
 }
 
 static void remember(uint32_t **arr, size_t *n, size_t *cap, uint32_t x)
@@ -98,10 +87,10 @@ static void on_pg_def(void *ctx, const char *name, const uint32_t *ranks, size_t
 		if (f) {
 			et_buf b = {0};
 			et_buf_printf(&b,
-				      "process group \"%s\" defined here as ranks %s, but %s "
-				      "defined it as ranks %s",
-				      name, now,
-				      g->from_file ? "--comm-groups" : "an earlier rank", was);
+			              "process group \"%s\" defined here as ranks %s, but %s "
+			              "defined it as ranks %s",
+			              name, now, g->from_file ? "--comm-groups" : "an earlier rank",
+			              was);
 			f->msg = (char *)b.data;
 			char *q = json_quote(name);
 			find_extra(f, "\"group\": %s", q);
@@ -115,10 +104,8 @@ static void check_metadata(vctx *v, const et_node *n, uint32_t i)
 {
 	const char *values = n->inputs ? n->inputs->values : NULL;
 	pg_cb c = {v, n, i};
-	if (pg_parse_values(values, on_pg_def, &c) >= 0) {
-		remember(&v->pg_def_nodes, &v->n_pg_def_nodes, &v->cap_pg_def_nodes, i);
+	if (pg_parse_values(values, on_pg_def, &c) >= 0)
 		return;
-	}
 	finding *f = node_finding(v, C_METADATA_NODE, n, i);
 	if (!f)
 		return;
@@ -126,7 +113,7 @@ static void check_metadata(vctx *v, const et_node *n, uint32_t i)
 	et_buf b = {0};
 	if (named)
 		et_buf_printf(&b, "process-group node whose inputs.values is not a "
-				  "definition [{\"pg_name\": ..., \"ranks\": [...]}]");
+		                  "definition [{\"pg_name\": ..., \"ranks\": [...]}]");
 	else
 		et_buf_printf(&b, "METADATA_NODE that is not a process-group definition");
 	f->msg = (char *)b.data;
@@ -134,7 +121,9 @@ static void check_metadata(vctx *v, const et_node *n, uint32_t i)
 
 void check_node(vctx *v, const et_node *n, uint32_t i)
 {
-	for (size_t k = 0; k < n->n_attr; k++) {
+	/* The graph flagged the node if any well-known attribute is off;
+	 * only then are the attributes looked at again. */
+	for (size_t k = 0; (v->g->flags[i] & ET_GF_ATTR_MEMBER) && k < n->n_attr; k++) {
 		const et_attr *a = n->attr[k];
 		et_wk_attr key = a->name ? et_graph_attr_key(a->name) : ET_WK_NONE;
 		if (key != ET_WK_NONE)

@@ -53,30 +53,33 @@ static pkey *collect(const xsum *xs, bool send, size_t *n)
 			if (p->send != send)
 				continue;
 			uint32_t me = xs->r[s].rank;
-			a[w++] = (pkey){send ? me : p->peer, send ? p->peer : me, p->tag, p->size, s, k};
+			a[w++] =
+			    (pkey){send ? me : p->peer, send ? p->peer : me, p->tag, p->size, s, k};
 		}
 	qsort(a, w, sizeof *a, cmp_pkey);
 	*n = w;
 	return a;
 }
 
-static void unmatched(vctx *v, const pkey *k)
+static void unmatched(vctx *v, const pkey *k, uint64_t *absent)
 {
 	xsum *xs = v->xs;
 	const rank_sum *r = &xs->r[k->slot];
 	const p2p_ent *p = &r->p2p[k->idx];
 	/* A peer outside the input cannot be judged (PARTIAL_INPUT says so). */
-	if (xsum_slot(xs, p->peer) == ET_GRAPH_NONE)
+	if (xsum_slot(xs, p->peer) == ET_GRAPH_NONE) {
+		(*absent)++;
 		return;
+	}
 	finding *f = find_add(&v->fs, C_P2P_UNMATCHED, r->rank, ET_GRAPH_NONE);
 	if (!f)
 		return;
 	find_set(f, true, p->node_id, xsum_name(xs, p->name),
-		 "%s %s rank %u (tag %d, %lld B) has no matching %s on rank %u",
-		 p->send ? "SEND" : "RECV", p->send ? "to" : "from", p->peer, p->tag,
-		 (long long)p->size, p->send ? "RECV" : "SEND", p->peer);
-	find_extra(f, "\"src\": %u, \"dst\": %u, \"tag\": %d, \"size\": %lld", k->src, k->dst, k->tag,
-		   (long long)k->size);
+	         "%s %s rank %u (tag %d, %lld B) has no matching %s on rank %u",
+	         p->send ? "SEND" : "RECV", p->send ? "to" : "from", p->peer, p->tag,
+	         (long long)p->size, p->send ? "RECV" : "SEND", p->peer);
+	find_extra(f, "\"src\": %u, \"dst\": %u, \"tag\": %d, \"size\": %lld", k->src, k->dst,
+	           k->tag, (long long)k->size);
 }
 
 void p2p_match(vctx *v)
@@ -85,12 +88,13 @@ void p2p_match(vctx *v)
 	size_t ns, nr;
 	pkey *s = collect(xs, true, &ns), *r = collect(xs, false, &nr);
 	size_t i = 0, j = 0;
+	uint64_t absent = 0;
 	while (i < ns || j < nr) {
 		int c = i == ns ? 1 : j == nr ? -1 : cmp_key(&s[i], &r[j]);
 		if (c < 0) {
-			unmatched(v, &s[i++]);
+			unmatched(v, &s[i++], &absent);
 		} else if (c > 0) {
-			unmatched(v, &r[j++]);
+			unmatched(v, &r[j++], &absent);
 		} else {
 			p2p_ent *a = &xs->r[s[i].slot].p2p[s[i].idx];
 			p2p_ent *b = &xs->r[r[j].slot].p2p[r[j].idx];
@@ -101,4 +105,10 @@ void p2p_match(vctx *v)
 	}
 	free(s);
 	free(r);
+	finding *f = absent ? find_add(&v->fs, C_PARTIAL_INPUT, -1, ET_GRAPH_NONE) : NULL;
+	if (f)
+		find_set(f, false, 0, NULL,
+		         "%llu SEND/RECV node%s name a peer rank that is not in the input: not "
+		         "checked, and such RECVs are taken to complete",
+		         (unsigned long long)absent, absent == 1 ? "" : "s");
 }

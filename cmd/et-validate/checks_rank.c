@@ -15,14 +15,14 @@ static void check_dups(vctx *v, const et_graph *g)
 {
 	for (size_t k = 0; k < g->n_dups; k++) {
 		uint32_t i = g->dups[k].node, first = g->dups[k].first;
-		finding *f = find_node(&v->fs, C_DUP_ID, v->ri.rank, g, i,
-				       "id %llu is also message #%u (\"%.80s\"); deps on it resolve "
-				       "to that first node",
-				       (unsigned long long)g->id[i], g->msg_index[first],
-				       et_graph_name(g, first));
+		finding *f = find_node(
+		    &v->fs, C_DUP_ID, v->ri.rank, g, i,
+		    "id %llu is also message #%u (\"%.80s\"); deps on it resolve "
+		    "to that first node",
+		    (unsigned long long)g->id[i], g->msg_index[first], et_graph_name(g, first));
 		if (f)
 			find_extra(f, "\"first_index\": %u, \"index\": %u", g->msg_index[first],
-				   g->msg_index[i]);
+			           g->msg_index[i]);
 	}
 }
 
@@ -32,9 +32,9 @@ static void check_dangling(vctx *v, const et_graph *g)
 		const et_graph_dangling *d = &g->dangling[k];
 		code c = d->kind == ET_DEP_DATA ? C_DANGLING_DATA_DEP : C_DANGLING_CTRL_DEP;
 		finding *f = find_node(&v->fs, c, v->ri.rank, g, d->node,
-				       "%s dep on id %llu, which is not in rank %u",
-				       d->kind == ET_DEP_DATA ? "data" : "ctrl",
-				       (unsigned long long)d->missing, v->ri.rank);
+		                       "%s dep on id %llu, which is not in rank %u",
+		                       d->kind == ET_DEP_DATA ? "data" : "ctrl",
+		                       (unsigned long long)d->missing, v->ri.rank);
 		if (f)
 			find_extra(f, "\"missing_id\": %llu", (unsigned long long)d->missing);
 	}
@@ -45,8 +45,8 @@ static void check_selfs(vctx *v, const et_graph *g)
 	for (size_t k = 0; k < g->n_selfs; k++) {
 		const et_graph_self *s = &g->selfs[k];
 		find_node(&v->fs, C_SELF_DEP, v->ri.rank, g, s->node, "%s dep on its own id %llu",
-			  s->kind == ET_DEP_DATA ? "data" : "ctrl",
-			  (unsigned long long)g->id[s->node]);
+		          s->kind == ET_DEP_DATA ? "data" : "ctrl",
+		          (unsigned long long)g->id[s->node]);
 	}
 }
 
@@ -66,18 +66,18 @@ static void check_cycle(vctx *v, const et_graph *g)
 			uint32_t i = path[k % n];
 			if (k < 24 || k == n)
 				et_buf_printf(&m, "%s%llu (%.60s)", k ? " -> " : "",
-					      (unsigned long long)g->id[i], et_graph_name(g, i));
+				              (unsigned long long)g->id[i], et_graph_name(g, i));
 			else if (k == 24)
 				et_buf_puts(&m, " -> ...");
 			if (k < n) {
 				char *q = json_quote(et_graph_name(g, i));
 				et_buf_printf(&x, "%s{\"id\": %llu, \"name\": %s}", k ? ", " : "",
-					      (unsigned long long)g->id[i], q);
+				              (unsigned long long)g->id[i], q);
 				free(q);
 			}
 		}
 		et_buf_printf(&m, "; %u of %u nodes are in or behind a cycle", g->n - g->n_ordered,
-			      g->n);
+		              g->n);
 		et_buf_printf(&x, "], \"unordered\": %u", g->n - g->n_ordered);
 		et_buf_putc(&m, '\0');
 		et_buf_putc(&x, '\0');
@@ -95,24 +95,24 @@ static void check_roots(vctx *v, const et_graph *g)
 	finding *f = find_add(&v->fs, C_NO_ROOT, v->ri.rank, ET_GRAPH_NONE);
 	if (f)
 		find_set(f, false, 0, NULL,
-			 "all %u nodes have a dependency that resolves within the rank: no node "
-			 "can start",
-			 g->n);
+		         "all %u nodes have a dependency that resolves within the rank: no node "
+		         "can start",
+		         g->n);
 }
 
 static void forward_kind(vctx *v, const et_graph *g, uint32_t i, const uint32_t *off,
-			 const uint32_t *dep, code c)
+                         const uint32_t *dep, code c)
 {
 	for (uint32_t e = off[i]; e < off[i + 1]; e++) {
 		uint32_t j = dep[e];
 		if (j <= i)
 			continue;
-		finding *f = find_node(&v->fs, c, v->ri.rank, g, i,
-				       "%s dep on %llu (\"%.60s\"), written later (message #%u, this is "
-				       "#%u)",
-				       c == C_FORWARD_DATA_DEP ? "data" : "ctrl",
-				       (unsigned long long)g->id[j], et_graph_name(g, j),
-				       g->msg_index[j], g->msg_index[i]);
+		finding *f = find_node(
+		    &v->fs, c, v->ri.rank, g, i,
+		    "%s dep on %llu (\"%.60s\"), written later (message #%u, this is "
+		    "#%u)",
+		    c == C_FORWARD_DATA_DEP ? "data" : "ctrl", (unsigned long long)g->id[j],
+		    et_graph_name(g, j), g->msg_index[j], g->msg_index[i]);
 		if (f)
 			find_extra(f, "\"dep_id\": %llu", (unsigned long long)g->id[j]);
 	}
@@ -135,11 +135,11 @@ static void check_types(vctx *v, const et_graph *g)
 			continue;
 		if (g->type[i] == T_INVALID)
 			find_node(&v->fs, C_INVALID_NODE, v->ri.rank, g, i,
-				  "type INVALID_NODE (ASTRA-sim skips it; mid-graph it ends the "
-				  "run silently)");
+			          "type INVALID_NODE (ASTRA-sim skips it; mid-graph it ends the "
+			          "run silently)");
 		else
-			find_node(&v->fs, C_INVALID_NODE, v->ri.rank, g, i,
-				  "unknown node type %u", g->type[i]);
+			find_node(&v->fs, C_INVALID_NODE, v->ri.rank, g, i, "unknown node type %u",
+			          g->type[i]);
 	}
 }
 

@@ -22,9 +22,9 @@ enum { S_WAIT = 0, S_READY = 1, S_DONE = 2 };
 typedef struct sim {
 	vctx *v;
 	xsum *xs;
-	uint8_t **st;     /* per slot, per skeleton node */
-	uint32_t **arr;   /* per group, per position: arrivals */
-	uint64_t *stack;  /* (slot << 32) | skeleton node */
+	uint8_t **st;    /* per slot, per skeleton node */
+	uint32_t **arr;  /* per group, per position: arrivals */
+	uint64_t *stack; /* (slot << 32) | skeleton node */
 	size_t sp, scap;
 } sim;
 
@@ -78,13 +78,16 @@ static void ready(sim *m, uint32_t slot, uint32_t s)
 	} else {
 		const p2p_ent *p = &r->p2p[r->sk_ref[s]];
 		uint32_t ms = p->match_slot;
-		uint32_t peer = ms == ET_GRAPH_NONE ? ET_GRAPH_NONE
-						     : m->xs->r[ms].p2p[p->match_idx].sk;
+		uint32_t peer =
+		    ms == ET_GRAPH_NONE ? ET_GRAPH_NONE : m->xs->r[ms].p2p[p->match_idx].sk;
 		if (kind == SK_SEND) {
 			complete(m, slot, s);
 			if (peer != ET_GRAPH_NONE && m->st[ms][peer] == S_READY)
 				complete(m, ms, peer);
-		} else if (peer != ET_GRAPH_NONE && m->st[ms][peer] == S_DONE) {
+		} else if ((peer != ET_GRAPH_NONE && m->st[ms][peer] == S_DONE) ||
+		           (ms == ET_GRAPH_NONE && xsum_slot(m->xs, p->peer) == ET_GRAPH_NONE)) {
+			/* its SEND was reached, or its sender is not in the input
+			 * (nothing to wait for that can be judged) */
 			complete(m, slot, s);
 		} else {
 			m->st[slot][s] = S_READY;
@@ -133,15 +136,15 @@ static void add_edge(waits *w, uint32_t from, uint32_t to, uint32_t sk, uint8_t 
 	w->e[w->n++] = (wedge){from, to, sk, why};
 }
 
-static void node_waits(sim *m, waits *w, uint32_t slot, uint32_t s, uint32_t *stamp)
+/* The ranks blocked node s of a slot waits for (members of a collective are
+ * distinct ranks, so there are no repeats to drop). */
+static void node_waits(sim *m, waits *w, uint32_t slot, uint32_t s)
 {
 	const rank_sum *r = &m->xs->r[slot];
 	if ((r->sk_kind[s] & SK_KIND) == SK_RECV) {
 		const p2p_ent *p = &r->p2p[r->sk_ref[s]];
-		if (p->match_slot != ET_GRAPH_NONE && stamp[p->match_slot] != slot + 1) {
-			stamp[p->match_slot] = slot + 1;
+		if (p->match_slot != ET_GRAPH_NONE)
 			add_edge(w, slot, p->match_slot, s, W_SEND_NOT_REACHED);
-		}
 		return;
 	}
 	const coll_ent *c = &r->coll[r->sk_ref[s]];
@@ -149,17 +152,14 @@ static void node_waits(sim *m, waits *w, uint32_t slot, uint32_t s, uint32_t *st
 	for (uint32_t mi = 0; mi < xg->n_members; mi++) {
 		uint32_t to = xg->slots[mi];
 		const coll_ent *o = member_at(m->xs, xg, mi, c->pos);
-		if ((o && m->st[to][o->sk] == S_READY) || stamp[to] == slot + 1)
-			continue;
-		stamp[to] = slot + 1;
-		add_edge(w, slot, to, s, o ? W_NOT_ARRIVED : W_NO_POSITION);
+		if (!o || m->st[to][o->sk] != S_READY)
+			add_edge(w, slot, to, s, o ? W_NOT_ARRIVED : W_NO_POSITION);
 	}
 }
 
 static void collect_waits(sim *m, waits *w)
 {
 	xsum *xs = m->xs;
-	uint32_t *stamp = et_xcalloc(xs->n + 1, sizeof *stamp);
 	w->first = et_xmalloc((xs->n + 1) * sizeof *w->first);
 	for (uint32_t slot = 0; slot < xs->n; slot++) {
 		const rank_sum *r = &xs->r[slot];
@@ -171,12 +171,11 @@ static void collect_waits(sim *m, waits *w)
 				continue;
 			w->blocked++;
 			any = true;
-			node_waits(m, w, slot, s, stamp);
+			node_waits(m, w, slot, s);
 		}
 		w->blocked_ranks += any;
 	}
 	w->first[xs->n] = (uint32_t)w->n;
-	free(stamp);
 }
 
 /* One cycle in the wait-for graph: iterative DFS with colours; returns the
@@ -185,7 +184,7 @@ static uint32_t *find_wait_cycle(const sim *m, const waits *w, uint32_t *len)
 {
 	uint32_t n = (uint32_t)m->xs->n;
 	uint8_t *col = et_xcalloc(n + 1, 1);
-	uint32_t *via = et_xmalloc((n + 1) * sizeof *via); /* edge into slot on the path */
+	uint32_t *via = et_xmalloc((n + 1) * sizeof *via);   /* edge into slot on the path */
 	uint32_t *next = et_xmalloc((n + 1) * sizeof *next); /* next edge to try */
 	uint32_t *stk = et_xmalloc((n + 1) * sizeof *stk);
 	uint32_t *cyc = NULL;
@@ -239,21 +238,24 @@ static void describe_node(et_buf *b, const sim *m, uint32_t slot, uint32_t s, bo
 	et_buf_puts(b, recv ? "RECV" : coll_name(c->type));
 	if (!brief)
 		et_buf_printf(b, " node %llu \"%.50s\"",
-			      (unsigned long long)(recv ? p->node_id : c->node_id),
-			      xsum_name(m->xs, recv ? p->name : c->name));
+		              (unsigned long long)(recv ? p->node_id : c->node_id),
+		              xsum_name(m->xs, recv ? p->name : c->name));
 	if (recv)
 		et_buf_printf(b, " from rank %u tag %d", p->peer, p->tag);
 	else
 		et_buf_printf(b, " (group \"%.40s\" collective #%u)",
-			      c->gid ? groups_get(m->v->grp, c->gid)->name : "0", c->pos);
+		              c->gid ? groups_get(m->v->grp, c->gid)->name : "0", c->pos);
 }
 
 static const char *why_text(uint8_t why)
 {
 	switch (why) {
-	case W_NO_POSITION: return "never issues it";
-	case W_SEND_NOT_REACHED: return "has not reached the SEND";
-	default: return "has not reached it";
+	case W_NO_POSITION:
+		return "never issues it";
+	case W_SEND_NOT_REACHED:
+		return "has not reached the SEND";
+	default:
+		return "has not reached it";
 	}
 }
 
@@ -266,62 +268,85 @@ static void terminal(et_buf *b, const sim *m, const wedge *e)
 	for (uint32_t s = 0; s < t->sk_n && !waits_unmatched; s++)
 		waits_unmatched = m->st[e->to][s] == S_READY;
 	if (waits_unmatched)
-		et_buf_puts(b, " (it waits on a RECV that has no matching SEND: see P2P_UNMATCHED)");
+		et_buf_puts(b,
+		            " (it waits on a RECV that has no matching SEND: see P2P_UNMATCHED)");
 	else if (t->n_stuck)
 		et_buf_printf(b, " (%u of its comm nodes are in or behind a dependency cycle)",
-			      t->n_stuck);
+		              t->n_stuck);
 	else if (e->why == W_NO_POSITION)
 		et_buf_puts(b, " (see COLL_MISMATCH)");
 }
 
+/* The node id and interned name of skeleton node s of a slot. */
+static void node_of(const sim *m, uint32_t slot, uint32_t s, uint64_t *id, uint32_t *name)
+{
+	const rank_sum *r = &m->xs->r[slot];
+	if ((r->sk_kind[s] & SK_KIND) == SK_COLL) {
+		*id = r->coll[r->sk_ref[s]].node_id;
+		*name = r->coll[r->sk_ref[s]].name;
+	} else {
+		*id = r->p2p[r->sk_ref[s]].node_id;
+		*name = r->p2p[r->sk_ref[s]].name;
+	}
+}
+
+/* "rank 0 [RECV ...] -> rank 1 [RECV ...] -> rank 0", and the ranks as a
+ * JSON list into x. */
+static void describe_cycle(et_buf *b, et_buf *x, const sim *m, const waits *w, const uint32_t *cyc,
+                           uint32_t len)
+{
+	et_buf_puts(b, "wait-for cycle: ");
+	for (uint32_t k = 0; k < len; k++) {
+		const wedge *e = &w->e[cyc[k]];
+		et_buf_printf(b, "rank %u [", m->xs->r[e->from].rank);
+		describe_node(b, m, e->from, e->sk, false);
+		et_buf_puts(b, "] -> ");
+		et_buf_printf(x, "%s%u", k ? ", " : "", m->xs->r[e->from].rank);
+	}
+	et_buf_printf(b, "rank %u", m->xs->r[w->e[cyc[0]].from].rank);
+}
+
+/* No cycle: follow first waits from the first blocked rank to a rank
+ * that waits for nobody, and say why that one never arrives. */
+static void describe_chain(et_buf *b, const sim *m, const waits *w)
+{
+	const wedge *e = &w->e[0];
+	et_buf_puts(b, "wait-for chain: ");
+	for (uint32_t hops = 0;; hops++) {
+		et_buf_printf(b, "%srank %u [", hops ? " -> " : "", m->xs->r[e->from].rank);
+		describe_node(b, m, e->from, e->sk, false);
+		et_buf_puts(b, "]");
+		if (w->first[e->to] == w->first[e->to + 1] || hops > m->xs->n)
+			break;
+		e = &w->e[w->first[e->to]];
+	}
+	terminal(b, m, e);
+}
+
 static void report_deadlock(sim *m, const waits *w)
 {
-	vctx *v = m->v;
 	uint32_t len;
 	uint32_t *cyc = find_wait_cycle(m, w, &len);
 	et_buf b = {0}, x = {0};
-	et_buf_printf(&b, "the ranks stop with %llu node%s blocked on %llu rank%s (%llu comm nodes "
-			  "never complete); ",
-		      (unsigned long long)w->blocked, w->blocked == 1 ? "" : "s",
-		      (unsigned long long)w->blocked_ranks, w->blocked_ranks == 1 ? "" : "s",
-		      (unsigned long long)w->left);
+	et_buf_printf(&b,
+	              "the ranks stop with %llu node%s blocked on %llu rank%s (%llu comm nodes "
+	              "never complete); ",
+	              (unsigned long long)w->blocked, w->blocked == 1 ? "" : "s",
+	              (unsigned long long)w->blocked_ranks, w->blocked_ranks == 1 ? "" : "s",
+	              (unsigned long long)w->left);
 	et_buf_puts(&x, "\"wait_cycle\": [");
-	const wedge *first;
-	if (cyc) {
-		et_buf_puts(&b, "wait-for cycle: ");
-		for (uint32_t k = 0; k < len; k++) {
-			const wedge *e = &w->e[cyc[k]];
-			et_buf_printf(&b, "rank %u [", m->xs->r[e->from].rank);
-			describe_node(&b, m, e->from, e->sk, false);
-			et_buf_puts(&b, "] -> ");
-			et_buf_printf(&x, "%s%u", k ? ", " : "", m->xs->r[e->from].rank);
-		}
-		et_buf_printf(&b, "rank %u", m->xs->r[w->e[cyc[0]].from].rank);
-		first = &w->e[cyc[0]];
-	} else {
-		/* Follow first waits from the first blocked rank to a rank that
-		 * waits for nobody. */
-		first = &w->e[0];
-		const wedge *e = first;
-		et_buf_puts(&b, "wait-for chain: ");
-		for (uint32_t hops = 0;; hops++) {
-			et_buf_printf(&b, "%srank %u [", hops ? " -> " : "", m->xs->r[e->from].rank);
-			describe_node(&b, m, e->from, e->sk, false);
-			et_buf_puts(&b, "]");
-			if (w->first[e->to] == w->first[e->to + 1] || hops > m->xs->n)
-				break;
-			e = &w->e[w->first[e->to]];
-		}
-		terminal(&b, m, e);
-	}
+	if (cyc)
+		describe_cycle(&b, &x, m, w, cyc, len);
+	else
+		describe_chain(&b, m, w);
 	et_buf_puts(&x, "]");
 	et_buf_putc(&b, '\0');
 	et_buf_putc(&x, '\0');
-	const rank_sum *r = &m->xs->r[first->from];
-	bool coll = (r->sk_kind[first->sk] & SK_KIND) == SK_COLL;
-	uint64_t id = coll ? r->coll[r->sk_ref[first->sk]].node_id : r->p2p[r->sk_ref[first->sk]].node_id;
-	uint32_t nm = coll ? r->coll[r->sk_ref[first->sk]].name : r->p2p[r->sk_ref[first->sk]].name;
-	finding *f = find_add(&v->fs, C_DEADLOCK, r->rank, ET_GRAPH_NONE);
+	const wedge *first = &w->e[cyc ? cyc[0] : 0];
+	uint64_t id;
+	uint32_t nm;
+	node_of(m, first->from, first->sk, &id, &nm);
+	finding *f = find_add(&m->v->fs, C_DEADLOCK, m->xs->r[first->from].rank, ET_GRAPH_NONE);
 	if (f) {
 		find_set(f, true, id, xsum_name(m->xs, nm), "%s", (char *)b.data);
 		f->extra = (char *)x.data;
@@ -349,11 +374,10 @@ static void report_blocked(sim *m, const waits *w)
 		et_buf_putc(&b, '\0');
 		et_buf_puts(&x, "]");
 		et_buf_putc(&x, '\0');
-		const rank_sum *r = &m->xs->r[e->from];
-		bool coll = (r->sk_kind[e->sk] & SK_KIND) == SK_COLL;
-		uint64_t id = coll ? r->coll[r->sk_ref[e->sk]].node_id : r->p2p[r->sk_ref[e->sk]].node_id;
-		uint32_t nm = coll ? r->coll[r->sk_ref[e->sk]].name : r->p2p[r->sk_ref[e->sk]].name;
-		finding *f = find_add(&m->v->fs, C_BLOCKED_NODE, r->rank, e->sk);
+		uint64_t id;
+		uint32_t nm;
+		node_of(m, e->from, e->sk, &id, &nm);
+		finding *f = find_add(&m->v->fs, C_BLOCKED_NODE, m->xs->r[e->from].rank, e->sk);
 		if (f) {
 			find_set(f, true, id, xsum_name(m->xs, nm), "%s", (char *)b.data);
 			f->extra = (char *)x.data;

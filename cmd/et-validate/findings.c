@@ -17,46 +17,44 @@
  * Warning by default, error for astra-sim: legal Chakra that ASTRA-sim
  * aborts or stalls on (chakra-et.md, astra-sim-analytical.md section F). */
 const code_info code_table[C_COUNT] = {
-	[C_META_MISSING] = {"META_MISSING", E, E, "first message is not a GlobalMetadata"},
-	[C_DUP_ID] = {"DUP_ID", E, E, "node id used by more than one node"},
-	[C_DANGLING_DATA_DEP] = {"DANGLING_DATA_DEP", E, E, "data dep on an id not in the rank"},
-	[C_DANGLING_CTRL_DEP] = {"DANGLING_CTRL_DEP", E, E, "ctrl dep on an id not in the rank"},
-	[C_SELF_DEP] = {"SELF_DEP", E, E, "node depends on itself"},
-	[C_CYCLE] = {"CYCLE", E, E, "dependency cycle"},
-	[C_NO_ROOT] = {"NO_ROOT", E, E, "no node is free of dependencies"},
-	[C_INVALID_NODE] = {"INVALID_NODE", W, E, "node type INVALID_NODE or unknown"},
-	[C_METADATA_NODE] = {"METADATA_NODE", W, E,
-			     "METADATA_NODE that is not a process-group definition"},
-	[C_ATTR_MEMBER] = {"ATTR_MEMBER", W, W,
-			   "well-known attribute in another integer member"},
-	[C_ATTR_UNREADABLE] = {"ATTR_UNREADABLE", W, E,
-			       "well-known attribute in a member consumers cannot read"},
-	[C_COLL_MISSING_ATTR] = {"COLL_MISSING_ATTR", W, E, "COMM_COLL without comm_type or comm_size"},
-	[C_COLL_BAD_TYPE] = {"COLL_BAD_TYPE", E, E, "comm_type outside CollectiveCommType"},
-	[C_COLL_BAD_SIZE] = {"COLL_BAD_SIZE", W, E, "comm_size 0 or negative"},
-	[C_COLL_UNSUPPORTED] = {"COLL_UNSUPPORTED", W, E,
-				"collective type ASTRA-sim aborts on"},
-	[C_P2P_MISSING_ATTR] = {"P2P_MISSING_ATTR", E, E,
-				"SEND/RECV without comm_src, comm_dst, comm_tag or comm_size"},
-	[C_P2P_NOT_SELF] = {"P2P_NOT_SELF", E, E,
-			    "SEND whose comm_src (RECV: comm_dst) is not its own rank"},
-	[C_COMM_CPU_OP] = {"COMM_CPU_OP", W, E, "communication node with is_cpu_op true"},
-	[C_COMP_NO_WORK] = {"COMP_NO_WORK", W, W,
-			    "COMP node with neither a duration nor num_ops/tensor_size"},
-	[C_PG_UNDEFINED] = {"PG_UNDEFINED", W, E, "pg_name not defined for the rank"},
-	[C_PG_CONFLICT] = {"PG_CONFLICT", E, E, "process group defined with different ranks"},
-	[C_COLL_NOT_MEMBER] = {"COLL_NOT_MEMBER", E, E,
-			       "collective on a process group the rank is not in"},
-	[C_COLL_MISMATCH] = {"COLL_MISMATCH", E, E,
-			     "group members disagree on a collective's type or size"},
-	[C_P2P_UNMATCHED] = {"P2P_UNMATCHED", E, E, "SEND or RECV without its counterpart"},
-	[C_DEADLOCK] = {"DEADLOCK", E, E, "ranks wait for each other forever"},
-	[C_BLOCKED_NODE] = {"BLOCKED_NODE", E, E, "node that never completes in a deadlock"},
-	[C_FORWARD_DATA_DEP] = {"FORWARD_DATA_DEP", I, I, "data dep on a node written later"},
-	[C_FORWARD_CTRL_DEP] = {"FORWARD_CTRL_DEP", I, I, "ctrl dep on a node written later"},
-	[C_CPU_OP_MISSING] = {"CPU_OP_MISSING", I, I, "no is_cpu_op (read as false)"},
-	[C_PARTIAL_INPUT] = {"PARTIAL_INPUT", I, I,
-			     "ranks missing: cross-rank checks cover the ranks present"},
+    [C_META_MISSING] = {"META_MISSING", E, E, "first message is not a GlobalMetadata"},
+    [C_DUP_ID] = {"DUP_ID", E, E, "node id used by more than one node"},
+    [C_DANGLING_DATA_DEP] = {"DANGLING_DATA_DEP", E, E, "data dep on an id not in the rank"},
+    [C_DANGLING_CTRL_DEP] = {"DANGLING_CTRL_DEP", E, E, "ctrl dep on an id not in the rank"},
+    [C_SELF_DEP] = {"SELF_DEP", E, E, "node depends on itself"},
+    [C_CYCLE] = {"CYCLE", E, E, "dependency cycle"},
+    [C_NO_ROOT] = {"NO_ROOT", E, E, "no node is free of dependencies"},
+    [C_INVALID_NODE] = {"INVALID_NODE", W, E, "node type INVALID_NODE or unknown"},
+    [C_METADATA_NODE] = {"METADATA_NODE", W, E,
+                         "METADATA_NODE that is not a process-group definition"},
+    [C_ATTR_MEMBER] = {"ATTR_MEMBER", W, W, "well-known attribute in another integer member"},
+    [C_ATTR_UNREADABLE] = {"ATTR_UNREADABLE", W, E,
+                           "well-known attribute in a member consumers cannot read"},
+    [C_COLL_MISSING_ATTR] = {"COLL_MISSING_ATTR", W, E, "COMM_COLL without comm_type or comm_size"},
+    [C_COLL_BAD_TYPE] = {"COLL_BAD_TYPE", E, E, "comm_type outside CollectiveCommType"},
+    [C_COLL_BAD_SIZE] = {"COLL_BAD_SIZE", W, E, "comm_size 0 or negative"},
+    [C_COLL_UNSUPPORTED] = {"COLL_UNSUPPORTED", W, E, "collective type ASTRA-sim aborts on"},
+    [C_P2P_MISSING_ATTR] = {"P2P_MISSING_ATTR", E, E,
+                            "SEND/RECV without comm_src, comm_dst, comm_tag or comm_size"},
+    [C_P2P_NOT_SELF] = {"P2P_NOT_SELF", E, E,
+                        "SEND whose comm_src (RECV: comm_dst) is not its own rank"},
+    [C_COMM_CPU_OP] = {"COMM_CPU_OP", W, E, "communication node with is_cpu_op true"},
+    [C_COMP_NO_WORK] = {"COMP_NO_WORK", W, W,
+                        "COMP node with neither a duration nor num_ops/tensor_size"},
+    [C_PG_UNDEFINED] = {"PG_UNDEFINED", W, E, "pg_name not defined for the rank"},
+    [C_PG_CONFLICT] = {"PG_CONFLICT", E, E, "process group defined with different ranks"},
+    [C_COLL_NOT_MEMBER] = {"COLL_NOT_MEMBER", E, E,
+                           "collective on a process group the rank is not in"},
+    [C_COLL_MISMATCH] = {"COLL_MISMATCH", E, E,
+                         "group members disagree on a collective's type or size"},
+    [C_P2P_UNMATCHED] = {"P2P_UNMATCHED", E, E, "SEND or RECV without its counterpart"},
+    [C_DEADLOCK] = {"DEADLOCK", E, E, "ranks wait for each other forever"},
+    [C_BLOCKED_NODE] = {"BLOCKED_NODE", E, E, "node that never completes in a deadlock"},
+    [C_FORWARD_DATA_DEP] = {"FORWARD_DATA_DEP", I, I, "data dep on a node written later"},
+    [C_FORWARD_CTRL_DEP] = {"FORWARD_CTRL_DEP", I, I, "ctrl dep on a node written later"},
+    [C_CPU_OP_MISSING] = {"CPU_OP_MISSING", I, I, "no is_cpu_op (read as false)"},
+    [C_PARTIAL_INPUT] = {"PARTIAL_INPUT", I, I,
+                         "ranks missing: cross-rank checks cover the ranks present"},
 };
 
 void find_init(findings *fs, size_t max_per_code, bool astra)
@@ -115,8 +113,7 @@ static char *vfmt(const char *fmt, va_list ap)
 	return (char *)b.data;
 }
 
-void find_set(finding *f, bool has_node, uint64_t node_id, const char *name, const char *fmt,
-	    ...)
+void find_set(finding *f, bool has_node, uint64_t node_id, const char *name, const char *fmt, ...)
 {
 	f->has_node = has_node;
 	f->node_id = node_id;
@@ -146,7 +143,7 @@ uint64_t find_total(const findings *fs, sev s)
 }
 
 finding *find_node(findings *fs, code c, int64_t rank, const et_graph *g, uint32_t i,
-		 const char *fmt, ...)
+                   const char *fmt, ...)
 {
 	finding *f = find_add(fs, c, rank, i);
 	if (!f)

@@ -129,7 +129,7 @@ static bool same_members(const group *g, const uint32_t *r, size_t n)
 }
 
 int groups_define(groups *gs, const char *name, const uint32_t *ranks, size_t n, bool from_file,
-		  int64_t by_rank, uint32_t *gid_out)
+                  int64_t by_rank, uint32_t *gid_out)
 {
 	uint32_t gid = groups_id(gs, name);
 	*gid_out = gid;
@@ -205,7 +205,7 @@ int groups_load_file(groups *gs, const char *path, et_error *e)
 	if (!cJSON_IsObject(root)) {
 		cJSON_Delete(root);
 		return et_fail(e, 3, "%s: not a comm-group JSON object {\"<id>\": [rank, ...]}",
-			       path);
+		               path);
 	}
 	int rc = 0;
 	for (const cJSON *x = root->child; x && !rc; x = x->next) {
@@ -213,7 +213,7 @@ int groups_load_file(groups *gs, const char *path, et_error *e)
 		long n = json_ranks(x, &r);
 		if (n < 0) {
 			rc = et_fail(e, 3, "%s: group \"%s\": expected an array of ranks", path,
-				     x->string);
+			             x->string);
 			break;
 		}
 		if (n == 0)
@@ -265,7 +265,8 @@ int pg_parse_values(const char *values, pg_def_fn def, void *ctx)
 		uint32_t *r;
 		long n = json_ranks(cJSON_GetObjectItemCaseSensitive(o, "ranks"), &r);
 		free(r);
-		if (!cJSON_IsObject(o) || n < 0 || !(cJSON_IsString(name) || cJSON_IsNumber(name))) {
+		if (!cJSON_IsObject(o) || n < 0 ||
+		    !(cJSON_IsString(name) || cJSON_IsNumber(name))) {
 			cJSON_Delete(root);
 			return -1;
 		}

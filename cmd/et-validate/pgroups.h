@@ -14,8 +14,8 @@ typedef struct group {
 	char *name;
 	uint32_t *ranks; /* sorted, unique; unused when all */
 	size_t n_ranks;
-	bool all;        /* every rank of the input */
-	bool defined;    /* by a process-group node or the comm-group file */
+	bool all;     /* every rank of the input */
+	bool defined; /* by a process-group node or the comm-group file */
 	bool from_file;
 	int64_t def_rank; /* rank whose node defined it first (-1: the file) */
 } group;
@@ -33,7 +33,7 @@ bool groups_has_rank(const group *g, uint32_t rank);
 /* Define (or re-define) a group. Returns 0, or 1 when it was defined
  * before with other members (the first definition is kept). */
 int groups_define(groups *gs, const char *name, const uint32_t *ranks, size_t n, bool from_file,
-		  int64_t by_rank, uint32_t *gid);
+                  int64_t by_rank, uint32_t *gid);
 
 /* Load an ASTRA-sim comm-group JSON file. */
 int groups_load_file(groups *gs, const char *path, et_error *e);

@@ -15,10 +15,10 @@ static void text_finding(FILE *f, const finding *x)
 {
 	fputs("  ", f);
 	if (x->rank >= 0)
-		fprintf(f, "rank %lld ", (long long)x->rank);
+		fprintf(f, "rank %lld%s", (long long)x->rank, x->has_node ? " " : "");
 	if (x->has_node)
 		fprintf(f, "node %llu \"%.80s\"", (unsigned long long)x->node_id,
-			x->name ? x->name : "");
+		        x->name ? x->name : "");
 	fprintf(f, "%s%s\n", (x->rank >= 0 || x->has_node) ? ": " : "", x->msg ? x->msg : "");
 }
 
@@ -26,7 +26,7 @@ static void text_code(FILE *f, const findings *fs, code c)
 {
 	const code_info *ci = &code_table[c];
 	fprintf(f, "%-7s %-18s %8llu", sev_name[find_sev(fs, c)], ci->name,
-		(unsigned long long)fs->count[c]);
+	        (unsigned long long)fs->count[c]);
 	if (fs->nodes[c] != fs->count[c])
 		fprintf(f, " on %llu nodes", (unsigned long long)fs->nodes[c]);
 	fprintf(f, "  %s\n", ci->what);
@@ -40,8 +40,8 @@ static void text_report(FILE *f, const vctx *v, int status)
 {
 	const findings *fs = &v->fs;
 	fprintf(f, "%llu rank%s, %llu nodes, profile %s\n", (unsigned long long)v->n_ranks,
-		v->n_ranks == 1 ? "" : "s", (unsigned long long)v->n_nodes,
-		v->o.astra ? "astra-sim" : "default");
+	        v->n_ranks == 1 ? "" : "s", (unsigned long long)v->n_nodes,
+	        v->o.astra ? "astra-sim" : "default");
 	for (int s = SEV_ERROR; s >= SEV_INFO; s--)
 		for (int c = 0; c < C_COUNT; c++)
 			if (fs->count[c] && (int)find_sev(fs, (code)c) == s)
@@ -49,11 +49,11 @@ static void text_report(FILE *f, const vctx *v, int status)
 	if (v->o.want_stats)
 		stats_text(f, v->st);
 	fprintf(f, "%llu error%s, %llu warning%s, %llu info: %s\n",
-		(unsigned long long)find_total(fs, SEV_ERROR),
-		find_total(fs, SEV_ERROR) == 1 ? "" : "s",
-		(unsigned long long)find_total(fs, SEV_WARNING),
-		find_total(fs, SEV_WARNING) == 1 ? "" : "s",
-		(unsigned long long)find_total(fs, SEV_INFO), status ? "FAILED" : "OK");
+	        (unsigned long long)find_total(fs, SEV_ERROR),
+	        find_total(fs, SEV_ERROR) == 1 ? "" : "s",
+	        (unsigned long long)find_total(fs, SEV_WARNING),
+	        find_total(fs, SEV_WARNING) == 1 ? "" : "s",
+	        (unsigned long long)find_total(fs, SEV_INFO), status ? "FAILED" : "OK");
 }
 
 static void json_finding(et_buf *b, const finding *x)
@@ -65,7 +65,7 @@ static void json_finding(et_buf *b, const finding *x)
 	if (x->has_node) {
 		char *q = json_quote(x->name);
 		et_buf_printf(b, ", \"node_id\": %llu, \"node_name\": %s",
-			      (unsigned long long)x->node_id, q);
+		              (unsigned long long)x->node_id, q);
 		free(q);
 	}
 	char *m = json_quote(x->msg);
@@ -80,10 +80,10 @@ static void json_code(et_buf *b, const findings *fs, code c)
 {
 	const code_info *ci = &code_table[c];
 	et_buf_printf(b,
-		      "{\"code\": \"%s\", \"severity\": \"%s\", \"count\": %llu, \"nodes\": %llu, "
-		      "\"description\": \"%s\", \"findings\": [",
-		      ci->name, sev_name[find_sev(fs, c)], (unsigned long long)fs->count[c],
-		      (unsigned long long)fs->nodes[c], ci->what);
+	              "{\"code\": \"%s\", \"severity\": \"%s\", \"count\": %llu, \"nodes\": %llu, "
+	              "\"description\": \"%s\", \"findings\": [",
+	              ci->name, sev_name[find_sev(fs, c)], (unsigned long long)fs->count[c],
+	              (unsigned long long)fs->nodes[c], ci->what);
 	for (size_t k = 0; k < fs->n[c]; k++) {
 		if (k)
 			et_buf_puts(b, ", ");
@@ -97,14 +97,14 @@ static void json_report(FILE *f, const vctx *v, int status)
 	const findings *fs = &v->fs;
 	et_buf b = {0};
 	et_buf_printf(&b,
-		      "{\"tool\": \"et-validate\", \"version\": \"%s\", \"profile\": \"%s\", "
-		      "\"ranks\": %llu, \"nodes\": %llu, \"errors\": %llu, \"warnings\": %llu, "
-		      "\"info\": %llu, \"ok\": %s, \"codes\": [",
-		      ETKIT_VERSION, v->o.astra ? "astra-sim" : "default",
-		      (unsigned long long)v->n_ranks, (unsigned long long)v->n_nodes,
-		      (unsigned long long)find_total(fs, SEV_ERROR),
-		      (unsigned long long)find_total(fs, SEV_WARNING),
-		      (unsigned long long)find_total(fs, SEV_INFO), status ? "false" : "true");
+	              "{\"tool\": \"et-validate\", \"version\": \"%s\", \"profile\": \"%s\", "
+	              "\"ranks\": %llu, \"nodes\": %llu, \"errors\": %llu, \"warnings\": %llu, "
+	              "\"info\": %llu, \"ok\": %s, \"codes\": [",
+	              ETKIT_VERSION, v->o.astra ? "astra-sim" : "default",
+	              (unsigned long long)v->n_ranks, (unsigned long long)v->n_nodes,
+	              (unsigned long long)find_total(fs, SEV_ERROR),
+	              (unsigned long long)find_total(fs, SEV_WARNING),
+	              (unsigned long long)find_total(fs, SEV_INFO), status ? "false" : "true");
 	int first = 1;
 	for (int s = SEV_ERROR; s >= SEV_INFO; s--)
 		for (int c = 0; c < C_COUNT; c++)

@@ -41,8 +41,8 @@ void stats_add_rank(vctx *v)
 		if (g->type[i] == T_COLL) {
 			int32_t t = g->comm_type[i];
 			int k = (g->flags[i] & ET_GF_COMM_TYPE) && t >= 0 && t < ET_COLL_TYPE_COUNT
-					? t
-					: ST_COLLS - 1;
+			            ? t
+			            : ST_COLLS - 1;
 			r->coll_bytes[k] += bytes;
 			r->coll_count[k]++;
 		} else if (g->type[i] == T_SEND) {
@@ -115,32 +115,32 @@ static void text_one(FILE *f, const char *label, const rank_stats *r)
 	for (int i = 0; i < ST_TYPES; i++)
 		if (r->by_type[i]) {
 			fprintf(f, "%s%s %llu", first ? "" : ", ", type_key(i),
-				(unsigned long long)r->by_type[i]);
+			        (unsigned long long)r->by_type[i]);
 			first = 0;
 		}
 	fprintf(f, ")\n  deps: %llu data, %llu ctrl (%llu dangling, %llu self, %llu forward)\n",
-		(unsigned long long)r->data_deps, (unsigned long long)r->ctrl_deps,
-		(unsigned long long)r->dangling, (unsigned long long)r->self_deps,
-		(unsigned long long)r->fwd_deps);
+	        (unsigned long long)r->data_deps, (unsigned long long)r->ctrl_deps,
+	        (unsigned long long)r->dangling, (unsigned long long)r->self_deps,
+	        (unsigned long long)r->fwd_deps);
 	fprintf(f, "  comm bytes:");
 	first = 1;
 	for (int i = 0; i < ST_COLLS; i++)
 		if (r->coll_count[i]) {
 			fprintf(f, "%s %s %llu (%llu)", first ? "" : ",", coll_key(i),
-				(unsigned long long)r->coll_bytes[i],
-				(unsigned long long)r->coll_count[i]);
+			        (unsigned long long)r->coll_bytes[i],
+			        (unsigned long long)r->coll_count[i]);
 			first = 0;
 		}
 	if (r->p2p_sends)
-		fprintf(f, "%s SEND %llu (%llu)", first ? "" : ",", (unsigned long long)r->p2p_bytes,
-			(unsigned long long)r->p2p_sends);
+		fprintf(f, "%s SEND %llu (%llu)", first ? "" : ",",
+		        (unsigned long long)r->p2p_bytes, (unsigned long long)r->p2p_sends);
 	else if (first)
 		fprintf(f, " none");
 	fprintf(f,
-		"\n  duration: %llu us total, critical path %llu us over %u nodes; depth %u, "
-		"max width %u",
-		(unsigned long long)r->total_duration, (unsigned long long)r->critical_duration,
-		r->critical_nodes, r->depth, r->max_width);
+	        "\n  duration: %llu us total, critical path %llu us over %u nodes; depth %u, "
+	        "max width %u",
+	        (unsigned long long)r->total_duration, (unsigned long long)r->critical_duration,
+	        r->critical_nodes, r->depth, r->max_width);
 	if (r->unordered)
 		fprintf(f, " (%u nodes in or behind cycles left out)", r->unordered);
 	fputc('\n', f);
@@ -170,32 +170,32 @@ static void json_one(et_buf *b, const rank_stats *r, bool with_rank)
 	for (int i = 0; i < ST_TYPES; i++)
 		if (r->by_type[i]) {
 			et_buf_printf(b, "%s\"%s\": %llu", first ? "" : ", ", type_key(i),
-				      (unsigned long long)r->by_type[i]);
+			              (unsigned long long)r->by_type[i]);
 			first = 0;
 		}
 	et_buf_printf(b,
-		      "}, \"data_deps\": %llu, \"ctrl_deps\": %llu, \"dangling_deps\": %llu, "
-		      "\"self_deps\": %llu, \"forward_deps\": %llu, \"comm_bytes\": {",
-		      (unsigned long long)r->data_deps, (unsigned long long)r->ctrl_deps,
-		      (unsigned long long)r->dangling, (unsigned long long)r->self_deps,
-		      (unsigned long long)r->fwd_deps);
+	              "}, \"data_deps\": %llu, \"ctrl_deps\": %llu, \"dangling_deps\": %llu, "
+	              "\"self_deps\": %llu, \"forward_deps\": %llu, \"comm_bytes\": {",
+	              (unsigned long long)r->data_deps, (unsigned long long)r->ctrl_deps,
+	              (unsigned long long)r->dangling, (unsigned long long)r->self_deps,
+	              (unsigned long long)r->fwd_deps);
 	first = 1;
 	for (int i = 0; i < ST_COLLS; i++)
 		if (r->coll_count[i]) {
 			et_buf_printf(b, "%s\"%s\": %llu", first ? "" : ", ", coll_key(i),
-				      (unsigned long long)r->coll_bytes[i]);
+			              (unsigned long long)r->coll_bytes[i]);
 			first = 0;
 		}
 	if (r->p2p_sends)
 		et_buf_printf(b, "%s\"SEND\": %llu", first ? "" : ", ",
-			      (unsigned long long)r->p2p_bytes);
+		              (unsigned long long)r->p2p_bytes);
 	et_buf_printf(b,
-		      "}, \"total_duration_micros\": %llu, \"critical_path_micros\": %llu, "
-		      "\"critical_path_nodes\": %u, \"depth\": %u, \"max_width\": %u, "
-		      "\"unordered_nodes\": %u, \"graph_bytes\": %llu}",
-		      (unsigned long long)r->total_duration,
-		      (unsigned long long)r->critical_duration, r->critical_nodes, r->depth,
-		      r->max_width, r->unordered, (unsigned long long)r->graph_bytes);
+	              "}, \"total_duration_micros\": %llu, \"critical_path_micros\": %llu, "
+	              "\"critical_path_nodes\": %u, \"depth\": %u, \"max_width\": %u, "
+	              "\"unordered_nodes\": %u, \"graph_bytes\": %llu}",
+	              (unsigned long long)r->total_duration,
+	              (unsigned long long)r->critical_duration, r->critical_nodes, r->depth,
+	              r->max_width, r->unordered, (unsigned long long)r->graph_bytes);
 }
 
 void stats_json(et_buf *b, const stats *st)

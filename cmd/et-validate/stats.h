@@ -8,8 +8,8 @@
 #include "validate.h"
 #include <stdio.h>
 
-#define ST_TYPES (ET_NODE_TYPE_COUNT + 1)      /* + unknown */
-#define ST_COLLS (ET_COLL_TYPE_COUNT + 1)      /* + no/unknown comm_type */
+#define ST_TYPES (ET_NODE_TYPE_COUNT + 1) /* + unknown */
+#define ST_COLLS (ET_COLL_TYPE_COUNT + 1) /* + no/unknown comm_type */
 
 typedef struct rank_stats {
 	uint32_t rank;

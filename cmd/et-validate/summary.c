@@ -12,7 +12,7 @@ enum { T_SEND = 5, T_RECV = 6, T_COLL = 7 }; /* NodeType values */
  * that rank after rank reuses them. */
 typedef struct skb {
 	rank_sum *r;
-	size_t cap;           /* of r's skeleton arrays */
+	size_t cap;              /* of r's skeleton arrays */
 	uint32_t *par_off, *par; /* parents, CSR while building */
 	size_t par_len, par_cap, sk_cap;
 	uint32_t *stamp;
@@ -128,7 +128,6 @@ static uint32_t intern(xsum *xs, const char *s)
 	return off;
 }
 
-
 static uint32_t sk_new(skb *b, uint8_t kind, uint32_t ref, const uint32_t *par, size_t np)
 {
 	rank_sum *r = b->r;
@@ -161,7 +160,7 @@ static uint32_t sk_new(skb *b, uint8_t kind, uint32_t ref, const uint32_t *par, 
 /* Union of the parents' comm sets, deduplicated with a stamp per skeleton
  * node (stamp = v + 1 marks "already in v's union"). */
 static size_t gather(skb *b, const et_graph *g, uint32_t v, const uint32_t *fset,
-		     const uint8_t *fcnt)
+                     const uint8_t *fcnt)
 {
 	size_t need = (size_t)et_graph_ndeps(g, v) * SK_FANIN;
 	if (need > b->scratch_cap) {
@@ -288,7 +287,7 @@ static void collect(vctx *v, rank_sum *r, uint32_t *ent, uint8_t *ekind)
 			c->node_id = g->id[i];
 			c->size = g->flags[i] & ET_GF_COMM_SIZE ? g->comm_size[i] : -1;
 			c->type = g->flags[i] & ET_GF_COMM_TYPE ? g->comm_type[i] : -1;
-			c->gid = groups_id(v->grp, et_graph_pg_name(g, i));
+			c->gid = node_gid(v, i);
 			c->sk = ET_GRAPH_NONE;
 			c->name = intern(v->xs, et_graph_name(g, i));
 			ent[i] = r->n_coll++;
@@ -342,8 +341,9 @@ void xsum_add_rank(vctx *v)
 	collect(v, r, b->ent, b->ekind);
 	build_skeleton(b, g, b->ent, b->ekind);
 	finish_skeleton(b);
-	v->xs->bytes += (uint64_t)r->n_coll * sizeof *r->coll + (uint64_t)r->n_p2p * sizeof *r->p2p +
-			(uint64_t)r->sk_n * (1 + 4 * 3) + (uint64_t)r->sk_child_off[r->sk_n] * 4;
+	v->xs->bytes += (uint64_t)r->n_coll * sizeof *r->coll +
+	                (uint64_t)r->n_p2p * sizeof *r->p2p + (uint64_t)r->sk_n * (1 + 4 * 3) +
+	                (uint64_t)r->sk_child_off[r->sk_n] * 4;
 }
 
 static int cmp_rank(const void *a, const void *b)

@@ -24,7 +24,7 @@ enum { SK_JOIN = 0, SK_COLL = 1, SK_SEND = 2, SK_RECV = 3, SK_KIND = 3, SK_STUCK
 
 typedef struct coll_ent {
 	uint64_t node_id;
-	int64_t size; /* -1 = no comm_size */
+	int64_t size;  /* -1 = no comm_size */
 	uint32_t gid;  /* GID_NONE: not a member of its group (never waits) */
 	uint32_t pos;  /* position among this rank's collectives of the group */
 	uint32_t sk;   /* skeleton node */
@@ -64,7 +64,7 @@ typedef struct rank_sum {
 typedef struct xgroup {
 	uint32_t *slots; /* member rank slots, ascending */
 	uint32_t n_members;
-	uint32_t *off; /* n_members + 1 offsets into ents */
+	uint32_t *off;  /* n_members + 1 offsets into ents */
 	uint32_t *ents; /* index into the member's coll[] */
 	uint32_t max_len;
 	uint32_t n_absent; /* defined members not in the input */
@@ -74,7 +74,7 @@ struct skb;
 
 struct xsum {
 	struct skb *b; /* skeleton builder buffers, reused rank after rank */
-	xgroup *xg; /* per group id, after check_cross */
+	xgroup *xg;    /* per group id, after check_cross */
 	size_t n_xg;
 	rank_sum *r; /* sorted by rank after xsum_seal */
 	size_t n, cap;

@@ -36,7 +36,7 @@ int tee_open(tee **out, int mode, et_error *e)
 		t->tmp = tmpfile();
 		if (!t->tmp)
 			return et_fail(e, 4, "cannot create a temporary file for --tee: %s",
-				       strerror(errno));
+			               strerror(errno));
 		f = t->tmp;
 	}
 	t->w = et_stream_writer_new(f, 3, 0);

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 const char *coll_name(int64_t t)
 {
@@ -35,7 +36,7 @@ void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n)
 		while (j + 1 < n && r[j + 1] == r[j] + 1)
 			j++;
 		int w = j > i ? snprintf(buf + len, cap - len, "%s%u-%u", i ? "," : "", r[i], r[j])
-			      : snprintf(buf + len, cap - len, "%s%u", i ? "," : "", r[i]);
+		              : snprintf(buf + len, cap - len, "%s%u", i ? "," : "", r[i]);
 		if (w < 0 || (size_t)w >= cap - len) {
 			/* Truncated: end with an ellipsis that still fits. */
 			if (cap >= 4)
@@ -50,8 +51,11 @@ void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n)
 /* Length of the valid UTF-8 sequence at p (1..4), or 0. */
 static int utf8_len(const unsigned char *p)
 {
-	int n = p[0] < 0x80 ? 1 : (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3
-				 : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+	int n = p[0] < 0x80             ? 1
+	        : (p[0] & 0xE0) == 0xC0 ? 2
+	        : (p[0] & 0xF0) == 0xE0 ? 3
+	        : (p[0] & 0xF8) == 0xF0 ? 4
+	                                : 0;
 	if (n == 2 && p[0] < 0xC2)
 		return 0; /* overlong */
 	for (int k = 1; k < n; k++)
@@ -85,4 +89,13 @@ char *json_quote(const char *s)
 	et_buf_putc(&b, '"');
 	et_buf_putc(&b, '\0');
 	return (char *)b.data;
+}
+
+uint64_t cpu_ns(void)
+{
+	/* CPU time, not wall time: --timing should not depend on what else
+	 * the machine runs. */
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

@@ -86,14 +86,14 @@ sev find_sev(const findings *fs, code c);
  * instances of one node apart. Returns the finding to fill in, or NULL when
  * the first N are already stored (so callers format only what is kept). */
 finding *find_add(findings *fs, code c, int64_t rank, uint32_t node_key);
-void find_set(finding *f, bool has_node, uint64_t node_id, const char *name, const char *fmt,
-	    ...) __attribute__((format(printf, 5, 6)));
+void find_set(finding *f, bool has_node, uint64_t node_id, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 void find_extra(finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 uint64_t find_total(const findings *fs, sev s);
 
 /* Shorthand for a finding about node i of graph g. */
 finding *find_node(findings *fs, code c, int64_t rank, const et_graph *g, uint32_t i,
-		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 typedef struct groups groups;
 typedef struct xsum xsum;
@@ -105,6 +105,7 @@ typedef struct vopts {
 	size_t max_per_code;
 	const char *comm_groups;
 	int tee_mode; /* 0 none, 1 --tee, 2 --tee-always */
+	int progress; /* et_cli's: -1 quiet, 0 auto, 1 forced */
 } vopts;
 
 /* The state of one run. */
@@ -117,10 +118,9 @@ typedef struct vctx {
 	/* the rank being read */
 	et_rank_info ri;
 	et_graph *g;
-	uint32_t *pg_def_nodes; /* indices of process-group METADATA nodes */
-	size_t n_pg_def_nodes, cap_pg_def_nodes;
 	uint32_t *rank_groups; /* group ids this rank's own nodes define */
 	size_t n_rank_groups, cap_rank_groups;
+	uint32_t pg_off, pg_gid; /* last pg_name offset looked up, its group */
 	uint64_t n_ranks, n_nodes;
 	uint32_t max_world;
 	/* --timing: reading all messages (all of it), reading + decoding
@@ -133,6 +133,9 @@ void check_node(vctx *v, const et_node *n, uint32_t i);
 /* checks_rank.c / checks_comm.c: on the finished graph of v->g. */
 void check_rank_graph(vctx *v);
 void check_rank_comm(vctx *v);
+/* Group id of node i's pg_name (cached by pool offset: pg_names are
+ * interned per graph). */
+uint32_t node_gid(vctx *v, uint32_t i);
 
 /* Helpers (util.c). */
 const char *coll_name(int64_t t); /* "ALL_REDUCE", or "comm_type 42" style */
@@ -141,5 +144,7 @@ const char *node_type_str(int t);
 void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n);
 /* JSON string body escaping into a malloc'ed string with quotes. */
 char *json_quote(const char *s);
+/* Process CPU time in ns (for --timing). */
+uint64_t cpu_ns(void);
 
 #endif

@@ -287,7 +287,10 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	} >a.jsonl
 	validate a.jsonl
 	assert_equal "$status" 1
-	assert_equal "$(codes)" '[["P2P_MISSING_ATTR","error",1],["P2P_NOT_SELF","error",2],["PARTIAL_INPUT","info",1]]'
+	assert_equal "$(codes)" '[["P2P_MISSING_ATTR","error",1],["P2P_NOT_SELF","error",2],["PARTIAL_INPUT","info",2]]'
+	# rank 0 is not in the input: the SEND to it and the RECV from it are not judged
+	assert_equal "$(field PARTIAL_INPUT .message | jq -r '.[1]')" \
+		'3 SEND/RECV nodes name a peer rank that is not in the input: not checked, and such RECVs are taken to complete'
 	assert_equal "$(field P2P_MISSING_ATTR .message)" '["COMM_SEND_NODE without comm_src, comm_tag, comm_size"]'
 	assert_equal "$(ids P2P_NOT_SELF)" '[2,3]'
 	assert_equal "$(field P2P_NOT_SELF .rank)" '[1,1]'
@@ -446,6 +449,20 @@ dlrm() {
 	assert_equal "$(field BLOCKED_NODE '[.rank, .node_id, .waits_for]')" '[[0,1,[1]],[1,1,[0]]]'
 	assert_equal "$(field DEADLOCK .message)" \
 		'["the ranks stop with 2 nodes blocked on 2 ranks (4 comm nodes never complete); wait-for cycle: rank 0 [RECV node 1 \"RECV1\" from rank 1 tag 7] -> rank 1 [RECV node 1 \"RECV1\" from rank 0 tag 8] -> rank 0"]'
+	# two blocked RECVs on one rank are two BLOCKED_NODEs
+	{
+		hdr 0 2
+		p2p 0 1 RECV 1 0 2 64
+		p2p 0 2 RECV 1 0 3 64
+		p2p 0 3 SEND 0 1 1 64 1,2
+		hdr 1 2
+		p2p 1 1 RECV 0 1 1 64
+		p2p 1 2 SEND 1 0 2 64 1
+		p2p 1 3 SEND 1 0 3 64 1
+	} >c.jsonl
+	validate c.jsonl
+	assert_equal "$(codes)" '[["DEADLOCK","error",1],["BLOCKED_NODE","error",3]]'
+	assert_equal "$(field BLOCKED_NODE '[.rank, .node_id, .waits_for]')" '[[0,1,[1]],[0,2,[1]],[1,1,[0]]]'
 	# sending first is fine
 	{
 		hdr 0 2

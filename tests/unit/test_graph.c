@@ -1,0 +1,150 @@
+/* Unit tests of et_graph: attribute reading, resolution (dangling,
+ * duplicate, self), forward references, the Kahn order with depth and
+ * width, one cycle, the critical path, and reuse after et_graph_reset. */
+#include "check.h"
+#include "et_arena.h"
+#include "et_attr.h"
+#include "et_graph.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { COMP = 4, COLL = 7 };
+
+static et_node *mk(et_arena *a, uint64_t id, int type, uint64_t dur, const uint64_t *data,
+                   size_t nd, const uint64_t *ctrl, size_t nc)
+{
+	et_node *n = et_node_new(a);
+	n->id = id;
+	n->type = type;
+	n->duration_micros = dur;
+	n->name = et_arena_strdup(a, type == COLL ? "coll" : "comp");
+	n->data_deps = (uint64_t *)data;
+	n->n_data_deps = nd;
+	n->ctrl_deps = (uint64_t *)ctrl;
+	n->n_ctrl_deps = nc;
+	return n;
+}
+
+/* 1 -> 2 -> 4, 1 -> 3 -> 4 (durations 1, 5, 2, 1): critical path 1,2,4. */
+static void diamond(et_graph *g, et_arena *a)
+{
+	static const uint64_t d1[] = {1}, d4[] = {2, 3};
+	et_graph_add(g, mk(a, 1, COMP, 1, NULL, 0, NULL, 0));
+	et_graph_add(g, mk(a, 2, COMP, 5, d1, 1, NULL, 0));
+	et_graph_add(g, mk(a, 3, COMP, 2, NULL, 0, d1, 1));
+	et_graph_add(g, mk(a, 4, COMP, 1, d4, 2, NULL, 0));
+	et_graph_finish(g);
+}
+
+static void test_diamond(et_graph *g, et_arena *a)
+{
+	diamond(g, a);
+	CHECK(g->n == 4 && g->n_ordered == 4 && g->n_roots == 1);
+	CHECK(g->depth == 3 && g->max_width == 2);
+	CHECK(g->n_dangling == 0 && g->n_dups == 0 && g->n_selfs == 0);
+	CHECK(g->fwd_data == 0 && g->fwd_ctrl == 0);
+	CHECK(g->data_off[4] == 3 && g->ctrl_off[4] == 1);
+	CHECK(et_graph_find(g, 3) == 2 && et_graph_find(g, 9) == ET_GRAPH_NONE);
+	CHECK(g->msg_index[0] == 1 && g->msg_index[3] == 4);
+	uint32_t *chain, len;
+	CHECK(et_graph_critical_path(g, &chain, &len) == 7);
+	CHECK(len == 3 && chain[0] == 0 && chain[1] == 1 && chain[2] == 3);
+	free(chain);
+	uint32_t *cyc;
+	CHECK(et_graph_find_cycle(g, &cyc) == 0 && cyc == NULL);
+	/* children of node 1: 2 (data) and 3 (ctrl) */
+	CHECK(g->out_off[1] - g->out_off[0] == 2);
+}
+
+static void test_defects(et_graph *g, et_arena *a)
+{
+	static const uint64_t d2[] = {3, 99}, self[] = {5}, c5[] = {4};
+	et_graph_add(g, mk(a, 1, COMP, 0, NULL, 0, NULL, 0));
+	et_graph_add(g, mk(a, 2, COMP, 0, d2, 2, NULL, 0)); /* 3 is forward, 99 dangling */
+	et_graph_add(g, mk(a, 3, COMP, 0, NULL, 0, NULL, 0));
+	et_graph_add(g, mk(a, 1, COMP, 0, NULL, 0, NULL, 0)); /* duplicate id */
+	et_graph_add(g, mk(a, 5, COMP, 0, self, 1, c5, 1));   /* self dep; ctrl 4 dangling */
+	et_graph_finish(g);
+	CHECK(g->n_dups == 1 && g->dups[0].node == 3 && g->dups[0].first == 0);
+	CHECK(g->flags[3] & ET_GF_DUP_ID);
+	CHECK(g->n_dangling == 2 && g->n_dangling_data == 1 && g->n_dangling_ctrl == 1);
+	CHECK(g->dangling[0].node == 1 && g->dangling[0].missing == 99);
+	CHECK(g->dangling[1].node == 4 && g->dangling[1].kind == ET_DEP_CTRL);
+	CHECK(g->n_selfs == 1 && g->selfs[0].node == 4 && (g->flags[4] & ET_GF_SELF_DEP));
+	CHECK(g->fwd_data == 1 && g->data_off[2] - g->data_off[1] == 1);
+	CHECK(g->n_data_deps == 3 && g->n_ctrl_deps == 1);
+	CHECK(g->n_ordered == 5); /* dangling and self deps are not edges */
+}
+
+static void test_cycle(et_graph *g, et_arena *a)
+{
+	static const uint64_t d2[] = {1, 4}, d3[] = {2}, d4[] = {3}, d5[] = {4};
+	et_graph_add(g, mk(a, 1, COMP, 0, NULL, 0, NULL, 0));
+	et_graph_add(g, mk(a, 2, COMP, 0, d2, 2, NULL, 0));
+	et_graph_add(g, mk(a, 3, COMP, 0, d3, 1, NULL, 0));
+	et_graph_add(g, mk(a, 4, COMP, 0, d4, 1, NULL, 0));
+	et_graph_add(g, mk(a, 5, COMP, 0, d5, 1, NULL, 0));
+	et_graph_finish(g);
+	CHECK(g->n_ordered == 1);
+	uint32_t *c;
+	uint32_t n = et_graph_find_cycle(g, &c);
+	CHECK(n == 3);
+	/* each depends on the one before, the first on the last */
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t v = c[(k + 1) % n], p = c[k];
+		bool dep = false;
+		for (uint32_t e = g->data_off[v]; e < g->data_off[v + 1]; e++)
+			dep |= g->data_dep[e] == p;
+		CHECK(dep);
+	}
+	free(c);
+}
+
+static void test_attrs(et_graph *g, et_arena *a)
+{
+	et_node *n = mk(a, 7, COLL, 0, NULL, 0, NULL, 0);
+	et_attr_set_bool(a, n, "is_cpu_op", true);
+	et_attr_set_int32(a, n, "comm_type", 2); /* any integer member */
+	et_attr_set_uint64(a, n, "comm_size", 1 << 20);
+	et_attr_set_str(a, n, "pg_name", "dp");
+	et_attr *x = et_attr_push(a, n, "comm_tag"); /* a float: not an integer */
+	x->value_case = CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_FLOAT_VAL;
+	x->float_val = 3;
+	et_attr_set_int64(a, n, "comm_type", 9); /* a second one: the first wins */
+	et_graph_add_indexed(g, n, 42);
+	et_graph_finish(g);
+	CHECK((g->flags[0] & (ET_GF_CPU_SET | ET_GF_CPU)) == (ET_GF_CPU_SET | ET_GF_CPU));
+	CHECK((g->flags[0] & ET_GF_COMM_TYPE) && g->comm_type[0] == 2);
+	CHECK((g->flags[0] & ET_GF_COMM_SIZE) && g->comm_size[0] == 1 << 20);
+	CHECK(!(g->flags[0] & ET_GF_COMM_TAG) && g->comm_tag[0] == 0);
+	CHECK(strcmp(et_graph_pg_name(g, 0), "dp") == 0);
+	CHECK(strcmp(et_graph_name(g, 0), "coll") == 0);
+	CHECK(g->msg_index[0] == 42);
+	CHECK(et_graph_attr_key("comm_priority") == ET_WK_COMM_PRIORITY);
+	CHECK(et_graph_attr_key("comm_") == ET_WK_NONE && et_graph_attr_key("") == ET_WK_NONE);
+}
+
+int main(void)
+{
+	et_arena *a = et_arena_new();
+	et_graph *g = et_graph_new();
+	/* One graph throughout: reset must leave nothing behind. */
+	test_diamond(g, a);
+	et_graph_reset(g);
+	test_defects(g, a);
+	et_graph_reset(g);
+	test_cycle(g, a);
+	et_graph_reset(g);
+	test_attrs(g, a);
+	et_graph_reset(g);
+	test_diamond(g, a);
+	et_graph_reset(g);
+	et_graph_finish(g); /* empty */
+	CHECK(g->n == 0 && g->n_ordered == 0 && g->depth == 0);
+	CHECK(et_graph_critical_path(g, NULL, NULL) == 0);
+	CHECK(et_graph_bytes(g) > 0);
+	et_graph_free(g);
+	et_arena_free(a);
+	return check_failures();
+}
