@@ -32,4 +32,14 @@ if [ -x bin/et-validate ]; then
 	step "et-convert samples/all_reduce_8/all_reduce | et-validate --for astra-sim --tee | et-convert --to jsonl | wc -l"
 	et-convert samples/all_reduce_8/all_reduce | et-validate --for astra-sim --tee | et-convert --to jsonl | wc -l
 fi
+step "et-sim --network samples/Ring_8npus.yml --system samples/Ring_4chunks.json samples/all_reduce_8/all_reduce"
+et-sim --network samples/Ring_8npus.yml --system samples/Ring_4chunks.json samples/all_reduce_8/all_reduce
+
+step "et-synth coll --type all_reduce --size 1048576 --world 8 | et-sim ... --sweep bandwidth=25,50,100,200   # what if"
+et-synth coll --type all_reduce --size 1048576 --world 8 |
+	et-sim --network samples/Ring_8npus.yml --system samples/Ring_4chunks.json --sweep bandwidth=25,50,100,200
+
+step "et-viz samples/all_reduce_8/all_reduce --ranks 0-3 --link-collectives -o $out/ar.svg"
+et-viz samples/all_reduce_8/all_reduce --ranks 0-3 --link-collectives -o "$out/ar.svg"
+ls -l "$out/ar.svg" | awk '{print $5 " bytes of SVG"}'
 printf '\ndemo finished\n'
