@@ -88,8 +88,9 @@ fuzz: $(DEPS_OK)
 	  SAN="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libcommon.a
 	@mkdir -p build/fuzz/bin
 	@for t in $(FUZZ_TARGETS); do \
+	  extra=$$(cat tests/fuzz/$$t.srcs 2>/dev/null); \
 	  clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -D_DEFAULT_SOURCE -Ilibcommon -Ibuild/fuzz \
-	    tests/fuzz/$$t.c build/fuzz/libcommon.a -o build/fuzz/bin/$$t $(LDLIBS_ALL) || exit 1; \
+	    -Icmd/et-convert tests/fuzz/$$t.c $$extra build/fuzz/libcommon.a -o build/fuzz/bin/$$t $(LDLIBS_ALL) || exit 1; \
 	  mkdir -p build/fuzz/corpus/$$t; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS)s"; \
 	  build/fuzz/bin/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/$$t- \
