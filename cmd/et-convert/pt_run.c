@@ -34,7 +34,8 @@ int pt_sniff(const char *path, et_error *e)
 		size_t i = strspn(head, " \t\r\n");
 		/* our JSON/JSONL starts with "rank"/"ranks" (its metadata may well
 		 * hold a "schema" attribute) */
-		size_t k = i + 1 + strspn(head + i + 1, " \t\r\n");
+		/* head is NUL-terminated: look past '{' only when there is one */
+		size_t k = head[i] == '{' ? i + 1 + strspn(head + i + 1, " \t\r\n") : i;
 		if (head[i] == '{' && strncmp(head + k, "\"rank", 5) == 0)
 			kind = PT_KIND_OTHER;
 		else if (head[i] == '{' && strstr(head, "\"traceEvents\""))
