@@ -9,6 +9,7 @@
  * COMP nodes), so every other rank blocks at its first ALL_REDUCE: a
  * deadlock for et-validate to find. Deterministic: same arguments, same
  * bytes. */
+#include "bench_write.h"
 #include "et_attr.h"
 #include "et_buf.h"
 #include "et_codec.h"
@@ -78,26 +79,15 @@ static et_node *make(gen *g, uint32_t r, uint32_t k)
 	return n;
 }
 
+static et_node *make_any(void *g, uint32_t r, uint32_t k)
+{
+	return make(g, r, k);
+}
+
 static int write_rank(gen *g, et_stream_writer *w, uint32_t r, et_error *e)
 {
-	if (et_stream_begin_rank(w, r, g->ranks, "gen_comm", e) < 0)
-		return -1;
-	et_meta *m = et_meta_new(g->a);
-	m->version = (char *)"0.0.4";
-	g->buf.len = 0;
-	et_meta_encode(m, &g->buf);
-	for (uint32_t k = 0; k < g->nodes; k++) {
-		et_arena_reset(g->a);
-		et_node_encode(make(g, r, k), &g->buf);
-		if (g->buf.len > (1u << 20)) {
-			if (et_stream_write(w, g->buf.data, g->buf.len, e) < 0)
-				return -1;
-			g->buf.len = 0;
-		}
-	}
-	if (et_stream_write(w, g->buf.data, g->buf.len, e) < 0)
-		return -1;
-	return et_stream_end_rank(w, e);
+	return bench_write_rank(w, g->a, &g->buf, r, g->ranks, "gen_comm", g->nodes, make_any, g,
+	                        e);
 }
 
 int main(int argc, char **argv)

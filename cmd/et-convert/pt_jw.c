@@ -1,6 +1,7 @@
 #include "pt_jw.h"
 #include "et_jsonscan.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int jw_fail(jw *w, size_t at, const char *what)
@@ -12,8 +13,8 @@ int jw_fail(jw *w, size_t at, const char *what)
 			line++;
 			start = base + i + 1;
 		}
-	return et_fail(w->e, 3, "%s: line %llu, column %llu: %s", w->name,
-		       (unsigned long long)line, (unsigned long long)(base + at - start + 1), what);
+	return et_fail(w->e, 3, "%s: line %llu, column %llu: %s", w->name, (unsigned long long)line,
+	               (unsigned long long)(base + at - start + 1), what);
 }
 
 void jw_consume(jw *w, size_t n)
@@ -81,3 +82,33 @@ int jw_value(jw *w, pj_span *v)
 	}
 }
 
+int jw_each(jw *w, const char *array, const char *elem, int (*each)(void *ctx), void *ctx)
+{
+	char what[96];
+	snprintf(what, sizeof what, "expected the \"%s\" array", array);
+	if (jw_expect(w, '[', what) < 0)
+		return -1;
+	int ch = jw_peek(w);
+	if (ch == ']') {
+		jw_consume(w, 1);
+		return 0;
+	}
+	for (;;) {
+		if (ch < 0)
+			return ch == -1 ? -1 : jw_fail(w, 0, "unexpected end of JSON");
+		if (each(ctx) < 0)
+			return -1;
+		ch = jw_peek(w);
+		if (ch == ']') {
+			jw_consume(w, 1);
+			return 0;
+		}
+		if (ch != ',') {
+			snprintf(what, sizeof what, "expected ',' or ']' after a %s", elem);
+			return ch == -1 ? -1
+			                : jw_fail(w, 0, ch == -2 ? "unexpected end of JSON" : what);
+		}
+		jw_consume(w, 1);
+		ch = jw_peek(w);
+	}
+}

@@ -27,5 +27,9 @@ int jw_expect(jw *w, char c, const char *what);
 /* The span of the value at the window start (grown until complete); the
  * span stays valid until the next call that reads. */
 int jw_value(jw *w, pj_span *v);
+/* Read a JSON array: consume '[', call each(ctx) with the window at every
+ * element (each must consume it), and the ',' and ']' between them. `what`
+ * names the array and its elements in messages ("nodes", "node"). */
+int jw_each(jw *w, const char *array, const char *elem, int (*each)(void *ctx), void *ctx);
 
 #endif

@@ -14,34 +14,14 @@ static bool is_key(pj_span k, const char *s)
 	return k.n == n + 2 && memcmp(k.p + 1, s, n) == 0;
 }
 
+static int one_event(void *ctx)
+{
+	return kt_event(ctx);
+}
+
 static int read_events(krd *r)
 {
-	jw *w = r->w;
-	if (jw_expect(w, '[', "expected the \"traceEvents\" array") < 0)
-		return -1;
-	int ch = jw_peek(w);
-	if (ch == ']') {
-		jw_consume(w, 1);
-		return 0;
-	}
-	for (;;) {
-		if (ch < 0)
-			return ch == -1 ? -1 : jw_fail(w, 0, "unexpected end of JSON");
-		if (kt_event(r) < 0)
-			return -1;
-		ch = jw_peek(w);
-		if (ch == ']') {
-			jw_consume(w, 1);
-			return 0;
-		}
-		if (ch != ',')
-			return ch == -1 ? -1
-			       : ch == -2
-			           ? jw_fail(w, 0, "unexpected end of JSON")
-			           : jw_fail(w, 0, "expected ',' or ']' after a trace event");
-		jw_consume(w, 1);
-		ch = jw_peek(w);
-	}
+	return jw_each(r->w, "traceEvents", "trace event", one_event, r);
 }
 
 static int skip_value(jw *w)

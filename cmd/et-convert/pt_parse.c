@@ -11,12 +11,12 @@
 #include <string.h>
 
 const char *const pt_schemas[] = {"1.0.1",
-				  "1.0.2-chakra.0.0.4",
-				  "1.0.3-chakra.0.0.4",
-				  "1.1.0-chakra.0.0.4",
-				  "1.1.1-chakra.0.0.4",
-				  "1.1.1-chakra.1.0.0",
-				  NULL};
+                                  "1.0.2-chakra.0.0.4",
+                                  "1.0.3-chakra.0.0.4",
+                                  "1.1.0-chakra.0.0.4",
+                                  "1.1.1-chakra.0.0.4",
+                                  "1.1.1-chakra.1.0.0",
+                                  NULL};
 
 typedef struct pctx {
 	pt_trace *t;
@@ -44,7 +44,7 @@ static uint32_t intern_repr(pctx *c, pj_span v, bool *ok)
 }
 
 static const char *const attr_names[PT_NATTR] = {"rf_id", "fw_parent", "seq_id",
-						 "scope", "tid",       "fw_tid"};
+                                                 "scope", "tid",       "fw_tid"};
 
 static int attr_index(const char *name)
 {
@@ -60,10 +60,11 @@ static int dtype_bytes(const char *d)
 	static const struct {
 		const char *n;
 		int b;
-	} t[] = {{"Float", 4},  {"Half", 2},     {"BFloat16", 2},     {"Double", 8},
-		 {"Long", 8},   {"Int", 4},      {"Short", 2},        {"Byte", 1},
-		 {"Char", 1},   {"Bool", 1},     {"ComplexFloat", 8}, {"ComplexDouble", 16},
-		 {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"UInt16", 2}, {"UInt32", 4}};
+	} t[] = {
+	    {"Float", 4},         {"Half", 2},        {"BFloat16", 2},     {"Double", 8},
+	    {"Long", 8},          {"Int", 4},         {"Short", 2},        {"Byte", 1},
+	    {"Char", 1},          {"Bool", 1},        {"ComplexFloat", 8}, {"ComplexDouble", 16},
+	    {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"UInt16", 2},       {"UInt32", 4}};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
 		if (strcmp(d, t[i].n) == 0)
 			return t[i].b;
@@ -120,7 +121,8 @@ static int64_t tensor_bytes(const cJSON *t)
 {
 	int64_t ne, eb;
 	if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) < 5 ||
-	    !pj_cjson_int(cJSON_GetArrayItem(t, 3), &ne) || !pj_cjson_int(cJSON_GetArrayItem(t, 4), &eb))
+	    !pj_cjson_int(cJSON_GetArrayItem(t, 3), &ne) ||
+	    !pj_cjson_int(cJSON_GetArrayItem(t, 4), &eb))
 		return -1;
 	return ne * eb;
 }
@@ -136,8 +138,8 @@ static int64_t comm_bytes(pctx *c, pt_node *n, pj_span values, pj_span types)
 	const cJSON *vi = v ? v->child : NULL, *ti = t ? t->child : NULL;
 	for (; sum >= 0 && vi && ti; vi = vi->next, ti = ti->next) {
 		int64_t x;
-		if (cJSON_IsString(ti) && strcmp(ti->valuestring, "Int") == 0 && n->n_int_args < 2 &&
-		    pj_cjson_int(vi, &x))
+		if (cJSON_IsString(ti) && strcmp(ti->valuestring, "Int") == 0 &&
+		    n->n_int_args < 2 && pj_cjson_int(vi, &x))
 			n->int_args[n->n_int_args++] = x;
 		if (!cJSON_IsString(ti) || !strstr(ti->valuestring, "Tensor"))
 			continue;
@@ -231,7 +233,7 @@ static int node_member(pctx *c, pt_node *n, pj_span k, pj_span v, node_spans *sp
 			pj_span dummy;
 			*what = "an IOInfo object that does not parse";
 			return read_io(c, n, v, base, base == PT_IN_VALUES ? &sp->in_vals : &dummy,
-				       base == PT_IN_VALUES ? &sp->in_types : &dummy);
+			               base == PT_IN_VALUES ? &sp->in_types : &dummy);
 		}
 		bool ok = true; /* 1.0.1: parallel arrays */
 		n->io[base] = intern_repr(c, v, &ok);
@@ -240,7 +242,7 @@ static int node_member(pctx *c, pt_node *n, pj_span k, pj_span v, node_spans *sp
 		return ok ? 0 : -1;
 	}
 	static const char *const legacy_io[4] = {"input_shapes", "input_types", "output_shapes",
-						 "output_types"};
+	                                         "output_types"};
 	static const int legacy_ix[4] = {PT_IN_SHAPES, PT_IN_TYPES, PT_OUT_SHAPES, PT_OUT_TYPES};
 	for (int i = 0; i < 4; i++)
 		if (pj_key_is(k, legacy_io[i])) {
@@ -322,15 +324,16 @@ static int parse_node(pctx *c, jw *w, pj_span text)
 		const char *what;
 		if (node_member(c, n, k, v, &sp, &what) < 0) {
 			char msg[160];
-			snprintf(msg, sizeof msg, "node key \"%.*s\": %s", (int)(k.n > 40 ? 40 : k.n),
-				 k.p, what);
+			snprintf(msg, sizeof msg, "node key \"%.*s\": %s",
+			         (int)(k.n > 40 ? 40 : k.n), k.p, what);
 			return jw_fail(w, (size_t)(v.p - text.p), msg);
 		}
 	}
 	if (r < 0)
 		return jw_fail(w, bad, "malformed node object");
 	if (n->id == PT_NO_ID || n->name == PT_NONE)
-		return jw_fail(w, 0, n->id == PT_NO_ID ? "node without \"id\"" : "node without \"name\"");
+		return jw_fail(w, 0,
+		               n->id == PT_NO_ID ? "node without \"id\"" : "node without \"name\"");
 	if ((n->flags & PT_HAS_EXCL) && n->excl_dur < 0)
 		return jw_fail(w, 0, "negative exclusive_dur");
 	const char *name = pt_str(c->t, n->name);
@@ -340,32 +343,25 @@ static int parse_node(pctx *c, jw *w, pj_span text)
 	return 0;
 }
 
+typedef struct node_ctx {
+	pctx *c;
+	jw *w;
+} node_ctx;
+
+static int one_node(void *ctx)
+{
+	node_ctx *nc = ctx;
+	pj_span v;
+	if (jw_value(nc->w, &v) < 0 || parse_node(nc->c, nc->w, v) < 0)
+		return -1;
+	jw_consume(nc->w, v.n);
+	return 0;
+}
+
 static int parse_nodes(pctx *c, jw *w)
 {
-	if (jw_expect(w, '[', "expected the \"nodes\" array") < 0)
-		return -1;
-	int ch = jw_peek(w);
-	if (ch == ']') {
-		jw_consume(w, 1);
-		return 0;
-	}
-	for (;;) {
-		if (ch == -1)
-			return -1;
-		pj_span v;
-		if (jw_value(w, &v) < 0 || parse_node(c, w, v) < 0)
-			return -1;
-		jw_consume(w, v.n);
-		ch = jw_peek(w);
-		if (ch == ']') {
-			jw_consume(w, 1);
-			return 0;
-		}
-		if (ch != ',')
-			return ch == -1 ? -1 : jw_fail(w, 0, "expected ',' or ']' after a node");
-		jw_consume(w, 1);
-		ch = jw_peek(w);
-	}
+	node_ctx nc = {c, w};
+	return jw_each(w, "nodes", "node", one_node, &nc);
 }
 
 static int check_schema(pctx *c, jw *w, const char *s)
@@ -380,10 +376,10 @@ static int check_schema(pctx *c, jw *w, const char *s)
 		return 0;
 	}
 	return et_fail(w->e, 3,
-		       "%s: unknown schema \"%s\" (supported: 1.0.1, 1.0.2-chakra.0.0.4, "
-		       "1.0.3-chakra.0.0.4, 1.1.0-chakra.0.0.4, 1.1.1-chakra.0.0.4, "
-		       "1.1.1-chakra.1.0.0; --force-schema to try anyway)",
-		       w->name, s);
+	               "%s: unknown schema \"%s\" (supported: 1.0.1, 1.0.2-chakra.0.0.4, "
+	               "1.0.3-chakra.0.0.4, 1.1.0-chakra.0.0.4, 1.1.1-chakra.0.0.4, "
+	               "1.1.1-chakra.1.0.0; --force-schema to try anyway)",
+	               w->name, s);
 }
 
 static int top_member(pctx *c, jw *w, pj_span key)
@@ -412,20 +408,21 @@ static int top_member(pctx *c, jw *w, pj_span key)
 			t->time = et_xstrdup((const char *)c->s.data);
 		}
 	} else if (pj_key_is(key, "pid") || pj_key_is(key, "start_ts") ||
-		   pj_key_is(key, "finish_ts")) {
+	           pj_key_is(key, "finish_ts")) {
 		ok = pj_int(v, &x);
 		uint64_t *dst = pj_key_is(key, "pid")        ? &t->pid
-				: pj_key_is(key, "start_ts") ? &t->start_ts
-							     : &t->finish_ts;
+		                : pj_key_is(key, "start_ts") ? &t->start_ts
+		                                             : &t->finish_ts;
 		bool *has = pj_key_is(key, "pid")        ? &t->has_pid
-			    : pj_key_is(key, "start_ts") ? &t->has_start
-							 : &t->has_finish;
+		            : pj_key_is(key, "start_ts") ? &t->has_start
+		                                         : &t->has_finish;
 		*dst = (uint64_t)x;
 		*has = ok;
 	}
 	if (!ok) {
 		char msg[96];
-		snprintf(msg, sizeof msg, "key \"%.*s\": a value of the wrong type", (int)key.n, key.p);
+		snprintf(msg, sizeof msg, "key \"%.*s\": a value of the wrong type", (int)key.n,
+		         key.p);
 		return jw_fail(w, 0, msg);
 	}
 	jw_consume(w, v.n);
@@ -441,12 +438,14 @@ static int parse_doc(pctx *c, jw *w)
 		if (ch == -1)
 			return -1;
 		if (ch != '"')
-			return jw_fail(w, 0, ch == -2 ? "unexpected end of JSON" : "expected a key");
+			return jw_fail(w, 0,
+			               ch == -2 ? "unexpected end of JSON" : "expected a key");
 		pj_span key;
 		if (jw_value(w, &key) < 0)
 			return -1;
 		char kbuf[64];
-		snprintf(kbuf, sizeof kbuf, "%.*s", (int)(key.n - 2 < 63 ? key.n - 2 : 63), key.p + 1);
+		snprintf(kbuf, sizeof kbuf, "%.*s", (int)(key.n - 2 < 63 ? key.n - 2 : 63),
+		         key.p + 1);
 		jw_consume(w, key.n);
 		if (jw_expect(w, ':', "expected ':'") < 0)
 			return -1;
@@ -465,7 +464,7 @@ static int parse_doc(pctx *c, jw *w)
 		return jw_fail(w, 0, "unexpected data after the JSON document");
 	if (!c->schema_ok)
 		return et_fail(w->e, 3, "%s: no \"schema\" key: not a PyTorch execution trace",
-			       w->name);
+		               w->name);
 	return 0;
 }
 
