@@ -38,16 +38,28 @@ static bool has_field0(const ProtobufCMessage *m)
 	return false;
 }
 
+/* A field-0 tag padded to k >= 2 bytes ends in 0x00 after a byte in
+ * 0x80..0x87, so bytes without that pair cannot hold one. memchr makes this
+ * test far cheaper than the walk, which then runs on few nodes. */
+static bool may_have_field0(const uint8_t *p, size_t n)
+{
+	const uint8_t *end = p + n;
+	for (const uint8_t *q = p; q < end && (q = memchr(q, 0, (size_t)(end - q))); q++)
+		if (q > p && (q[-1] & 0xf8) == 0x80)
+			return true;
+	return false;
+}
+
 et_node *et_node_decode(et_arena *a, const uint8_t *p, size_t n)
 {
 	et_node *m = chakra_proto_msg__node__unpack(et_arena_pb(a), n, p);
-	return m && has_field0(&m->base) ? NULL : m;
+	return m && may_have_field0(p, n) && has_field0(&m->base) ? NULL : m;
 }
 
 et_meta *et_meta_decode(et_arena *a, const uint8_t *p, size_t n)
 {
 	et_meta *m = chakra_proto_msg__global_metadata__unpack(et_arena_pb(a), n, p);
-	return m && has_field0(&m->base) ? NULL : m;
+	return m && may_have_field0(p, n) && has_field0(&m->base) ? NULL : m;
 }
 
 int et_varint_get(const uint8_t *p, size_t avail, uint64_t *v)

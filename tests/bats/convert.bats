@@ -271,4 +271,12 @@ corpus_ets() {
 	run et-convert --to jsonl tag0.et
 	assert_failure 3
 	assert_output "et-convert: tag0.et: rank 0: byte 1: node message 1 does not parse"
+	# padded to three bytes ("82 80 00"), and unpadded ("02", refused by protobuf-c)
+	printf '\x00\x06\x08\x05\x82\x80\x00\x00' >tag0b.et
+	run et-convert --to jsonl tag0b.et
+	assert_failure 3
+	assert_output "et-convert: tag0b.et: rank 0: byte 1: node message 1 does not parse"
+	printf '\x00\x04\x08\x05\x02\x00' >tag0c.et
+	run et-convert --to jsonl tag0c.et
+	assert_failure 3
 }
