@@ -48,28 +48,13 @@ void et_buf_free(et_buf *b)
 	b->len = b->cap = 0;
 }
 
-void et_buf_reserve(et_buf *b, size_t extra)
+void et_buf_grow(et_buf *b, size_t extra)
 {
-	if (b->cap - b->len >= extra)
-		return;
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap - b->len < extra)
 		cap *= 2;
 	b->data = et_xrealloc(b->data, cap);
 	b->cap = cap;
-}
-
-void et_buf_append(et_buf *b, const void *p, size_t n)
-{
-	et_buf_reserve(b, n);
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-void et_buf_putc(et_buf *b, char c)
-{
-	et_buf_reserve(b, 1);
-	b->data[b->len++] = (uint8_t)c;
 }
 
 void et_buf_puts(et_buf *b, const char *s)

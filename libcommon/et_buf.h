@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct et_buf {
 	uint8_t *data;
@@ -14,9 +15,30 @@ typedef struct et_buf {
 } et_buf;
 
 void et_buf_free(et_buf *b);
-void et_buf_reserve(et_buf *b, size_t extra); /* cap >= len + extra */
-void et_buf_append(et_buf *b, const void *p, size_t n);
-void et_buf_putc(et_buf *b, char c);
+/* The slow half of et_buf_reserve: reallocate. */
+void et_buf_grow(et_buf *b, size_t extra);
+
+/* Inline: converters append a few bytes at a time, millions of times. */
+static inline void et_buf_reserve(et_buf *b, size_t extra) /* cap >= len + extra */
+{
+	if (b->cap - b->len < extra)
+		et_buf_grow(b, extra);
+}
+
+static inline void et_buf_append(et_buf *b, const void *p, size_t n)
+{
+	et_buf_reserve(b, n);
+	if (n)
+		memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+static inline void et_buf_putc(et_buf *b, char c)
+{
+	et_buf_reserve(b, 1);
+	b->data[b->len++] = (uint8_t)c;
+}
+
 void et_buf_puts(et_buf *b, const char *s);
 void et_buf_printf(et_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Abort-on-failure allocation helpers used across the suite. */

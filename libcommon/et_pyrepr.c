@@ -151,7 +151,7 @@ static int hex4(rd *r, uint32_t *v)
 }
 
 /* A JSON string at r->pos into r->str (decoded UTF-8). */
-static int read_string(rd *r)
+static int decode_string(rd *r)
 {
 	r->str.len = 0;
 	r->pos++; /* opening quote */
@@ -196,6 +196,26 @@ static int read_string(rd *r)
 
 static int value(rd *r, int depth);
 
+/* str() of the JSON string at r->pos. Most strings in traces have no
+ * escapes; those are printed from the input text without a copy. */
+static int string(rd *r)
+{
+	const char *s = r->p + r->pos + 1;
+	size_t i = 0, n = r->len - r->pos - 1;
+	while (i < n && s[i] != '"' && s[i] != '\\' && (unsigned char)s[i] >= 0x20)
+		i++;
+	if (i < n && s[i] == '"') {
+		et_pyrepr_str(s, i, r->out);
+		r->pos += i + 2;
+		return 0;
+	}
+	if (decode_string(r) < 0)
+		return -1;
+	et_pyrepr_str((const char *)r->str.data, r->str.len, r->out);
+	return 0;
+}
+
+
 static int container(rd *r, int depth, char close, bool is_obj)
 {
 	et_buf_putc(r->out, is_obj ? '{' : '[');
@@ -211,9 +231,8 @@ static int container(rd *r, int depth, char close, bool is_obj)
 			et_buf_puts(r->out, ", ");
 		skip_ws(r);
 		if (is_obj) {
-			if (r->pos >= r->len || r->p[r->pos] != '"' || read_string(r) < 0)
+			if (r->pos >= r->len || r->p[r->pos] != '"' || string(r) < 0)
 				return -1;
-			et_pyrepr_str((const char *)r->str.data, r->str.len, r->out);
 			skip_ws(r);
 			if (r->pos >= r->len || r->p[r->pos++] != ':')
 				return -1;
@@ -247,10 +266,12 @@ static int number(rd *r)
 {
 	size_t s = r->pos;
 	bool is_int = true;
-	while (r->pos < r->len && strchr("+-0123456789.eE", r->p[r->pos])) {
-		if (strchr(".eE", r->p[r->pos]))
+	for (; r->pos < r->len; r->pos++) {
+		char c = r->p[r->pos];
+		if (c == '.' || c == 'e' || c == 'E')
 			is_int = false;
-		r->pos++;
+		else if (!(c >= '0' && c <= '9') && c != '-' && c != '+')
+			break;
 	}
 	size_t n = r->pos - s;
 	const char *t = r->p + s;
@@ -291,10 +312,16 @@ static int value(rd *r, int depth)
 	case '{':
 		return container(r, depth, '}', true);
 	case '"':
-		if (read_string(r) < 0)
-			return -1;
-		et_pyrepr_str((const char *)r->str.data, r->str.len, r->out);
-		return 0;
+		return string(r);
+	case 't':
+	case 'f':
+	case 'n':
+	case 'N':
+	case 'I':
+	case '-':
+		break;
+	default:
+		return number(r);
 	}
 	if (lit(r, "true"))
 		et_buf_puts(r->out, "True");

@@ -48,6 +48,35 @@ fail:
 	return -1;
 }
 
+int pj_next_elem(const char *t, size_t len, size_t *pos, pj_span *val, size_t *bad)
+{
+	size_t i = et_jsonscan_ws(t, len, *pos);
+	if (i >= len)
+		goto fail;
+	if (*pos == 0) {
+		if (t[i] != '[')
+			goto fail;
+		i = et_jsonscan_ws(t, len, i + 1);
+		if (i < len && t[i] == ']')
+			return *pos = len, 0;
+	} else {
+		if (t[i] == ']')
+			return *pos = len, 0;
+		if (t[i] != ',')
+			goto fail;
+		i = et_jsonscan_ws(t, len, i + 1);
+	}
+	size_t end = i < len ? et_jsonscan_value_end(t, len, i) : (size_t)-1;
+	if (end == 0 || end == (size_t)-1) /* a scalar cannot end the text: ']' follows */
+		goto fail;
+	*val = (pj_span){t + i, end - i};
+	*pos = end;
+	return 1;
+fail:
+	*bad = i;
+	return -1;
+}
+
 bool pj_key_is(pj_span k, const char *s)
 {
 	size_t n = strlen(s);

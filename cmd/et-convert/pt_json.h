@@ -21,6 +21,8 @@ typedef struct pj_span {
  * set to the byte position). *pos starts at 0. */
 int pj_next_member(const char *text, size_t len, size_t *pos, pj_span *key, pj_span *val,
 		   size_t *bad);
+/* Iterate the elements of the array in text, like pj_next_member. */
+int pj_next_elem(const char *text, size_t len, size_t *pos, pj_span *val, size_t *bad);
 bool pj_key_is(pj_span k, const char *s);
 bool pj_is_null(pj_span v);
 /* Integer value (number, or a string of digits); false if not one. */

@@ -71,47 +71,65 @@ static int dtype_bytes(const char *d)
 	return 0;
 }
 
+/* One {"name": ..., "value": ...} of an attrs list, read from its text (a
+ * cJSON tree per node cost a tenth of the conversion). As with a tree
+ * lookup, the first "name" and "value" count; other elements are skipped. */
+static int read_attr(pctx *c, pt_node *n, pj_span el, int64_t *nelems, int *dbytes)
+{
+	pj_span k, v, nm = {NULL, 0}, val = {NULL, 0};
+	size_t pos = 0, bad;
+	int r;
+	if (el.p[0] != '{')
+		return 0;
+	while ((r = pj_next_member(el.p, el.n, &pos, &k, &v, &bad)) == 1)
+		if (!nm.p && pj_key_is(k, "name"))
+			nm = v;
+		else if (!val.p && pj_key_is(k, "value"))
+			val = v;
+	if (r < 0)
+		return -1;
+	if (!nm.p || !val.p || !pj_string(nm, &c->s))
+		return 0;
+	const char *key = (const char *)c->s.data;
+	int ix = attr_index(key);
+	int64_t x;
+	if (ix >= 0 && pj_int(val, &x)) {
+		n->attr[ix] = x;
+		n->attr_set |= (uint8_t)(1u << ix);
+	} else if (val.p[0] == '"') {
+		uint32_t *dst = strcmp(key, "op_schema") == 0       ? &n->op_schema
+		                : strcmp(key, "pg_name") == 0         ? &n->pg_name
+		                : strcmp(key, "collective_name") == 0 ? &n->coll_name
+		                                                      : NULL;
+		bool is_dtype = !dst && strcmp(key, "dtype") == 0;
+		if ((dst || is_dtype) && !pj_string(val, &c->s))
+			return -1;
+		if (dst)
+			*dst = pt_intern(c->t, (const char *)c->s.data, c->s.len - 1);
+		else if (is_dtype)
+			*dbytes = dtype_bytes((const char *)c->s.data);
+	} else if (strcmp(key, "in_msg_nelems") == 0 && pj_int(val, &x)) {
+		*nelems = x;
+	}
+	return 0;
+}
+
 /* The chakra-layout attrs list: the six ids, op_schema, and what the
  * corrected conversion reads from record_param_comms. */
 static int read_attrs(pctx *c, pt_node *n, pj_span v)
 {
-	cJSON *a = pj_tree(v, &c->scratch);
-	if (!a || !cJSON_IsArray(a)) {
-		cJSON_Delete(a);
-		return -1;
-	}
 	int64_t nelems = -1;
 	int dbytes = 0;
-	const cJSON *it;
-	cJSON_ArrayForEach(it, a)
-	{
-		const cJSON *nm = cJSON_GetObjectItemCaseSensitive(it, "name");
-		const cJSON *val = cJSON_GetObjectItemCaseSensitive(it, "value");
-		if (!cJSON_IsString(nm) || !val)
-			continue;
-		const char *k = nm->valuestring;
-		int ix = attr_index(k);
-		int64_t x;
-		if (ix >= 0 && pj_cjson_int(val, &x)) {
-			n->attr[ix] = x;
-			n->attr_set |= (uint8_t)(1u << ix);
-		} else if (cJSON_IsString(val)) {
-			const char *s = val->valuestring;
-			if (strcmp(k, "op_schema") == 0)
-				n->op_schema = pt_intern(c->t, s, strlen(s));
-			else if (strcmp(k, "pg_name") == 0)
-				n->pg_name = pt_intern(c->t, s, strlen(s));
-			else if (strcmp(k, "collective_name") == 0)
-				n->coll_name = pt_intern(c->t, s, strlen(s));
-			else if (strcmp(k, "dtype") == 0)
-				dbytes = dtype_bytes(s);
-		} else if (strcmp(k, "in_msg_nelems") == 0 && pj_cjson_int(val, &x)) {
-			nelems = x;
-		}
-	}
+	size_t pos = 0, bad;
+	pj_span el;
+	int r;
+	while ((r = pj_next_elem(v.p, v.n, &pos, &el, &bad)) == 1)
+		if (read_attr(c, n, el, &nelems, &dbytes) < 0)
+			return -1;
+	if (r < 0)
+		return -1;
 	if (nelems >= 0 && dbytes > 0)
 		n->msg_bytes = nelems * dbytes;
-	cJSON_Delete(a);
 	return 0;
 }
 
