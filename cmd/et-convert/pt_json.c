@@ -1,5 +1,6 @@
 #include "pt_json.h"
 #include "et_jsonscan.h"
+#include "et_buf.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -75,6 +76,69 @@ int pj_next_elem(const char *t, size_t len, size_t *pos, pj_span *val, size_t *b
 fail:
 	*bad = i;
 	return -1;
+}
+
+static void members_push(pj_members *m, pj_span k, pj_span v)
+{
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 32;
+		m->v = et_xrealloc(m->v, m->cap * sizeof *m->v);
+	}
+	m->v[m->n++] = (pj_member){k, v};
+}
+
+void pj_members_free(pj_members *m)
+{
+	free(m->v);
+	memset(m, 0, sizeof *m);
+}
+
+/* The grammar is pj_next_member's, so a broken object is reported at the
+ * same byte; here running out of text means "read more". */
+int pj_scan_object(const char *t, size_t len, pj_members *m, size_t *end, size_t *bad)
+{
+	m->n = 0;
+	size_t i = et_jsonscan_ws(t, len, 0);
+	if (i >= len)
+		return 0;
+	if (t[i] != '{')
+		goto broken;
+	i = et_jsonscan_ws(t, len, i + 1);
+	if (i < len && t[i] == '}')
+		return *end = i + 1, 1;
+	for (;;) {
+		if (i >= len)
+			return 0;
+		if (t[i] != '"')
+			goto broken;
+		size_t kend = et_jsonscan_value_end_ex(t, len, i, bad);
+		if (kend == 0 || kend == (size_t)-1)
+			return kend ? (int)(m->bad = i, -1) : 0;
+		pj_span key = {t + i + 1, kend - i - 2};
+		i = et_jsonscan_ws(t, len, kend);
+		if (i >= len)
+			return 0;
+		if (t[i] != ':')
+			goto broken;
+		i = et_jsonscan_ws(t, len, i + 1);
+		if (i >= len)
+			return 0;
+		size_t vend = et_jsonscan_value_end_ex(t, len, i, bad);
+		if (vend == 0 || vend == (size_t)-1)
+			return vend ? (int)(m->bad = i, -1) : 0;
+		members_push(m, key, (pj_span){t + i, vend - i});
+		i = et_jsonscan_ws(t, len, vend);
+		if (i >= len)
+			return 0;
+		if (t[i] == '}')
+			return *end = i + 1, 1;
+		if (t[i] != ',')
+			goto broken;
+		i = et_jsonscan_ws(t, len, i + 1);
+	}
+broken:
+	m->bad = i;
+	return -2;
 }
 
 bool pj_key_is(pj_span k, const char *s)

@@ -23,6 +23,24 @@ int pj_next_member(const char *text, size_t len, size_t *pos, pj_span *key, pj_s
 		   size_t *bad);
 /* Iterate the elements of the array in text, like pj_next_member. */
 int pj_next_elem(const char *text, size_t len, size_t *pos, pj_span *val, size_t *bad);
+/* The top-level members of an object, found in one scan (so that a node's
+ * text is not scanned once for its end and again for its members). */
+typedef struct pj_member {
+	pj_span key, val; /* key without quotes, raw */
+} pj_member;
+typedef struct pj_members {
+	pj_member *v;
+	size_t n, cap;
+	size_t bad; /* pj_scan_object returned -2: where the object broke */
+} pj_members;
+/* Scan the object at the start of t[0..len) (white space before it
+ * allowed). Returns 1 with *end just past it; 0 if t ends before the
+ * object does; -1 if a key or value is malformed (*bad: the byte, m->bad:
+ * where that key or value starts); -2 if the object syntax is broken at
+ * m->bad. On -1 and -2, m holds the members before m->bad. The spans point
+ * into t. */
+int pj_scan_object(const char *t, size_t len, pj_members *m, size_t *end, size_t *bad);
+void pj_members_free(pj_members *m);
 bool pj_key_is(pj_span k, const char *s);
 bool pj_is_null(pj_span v);
 /* Integer value (number, or a string of digits); false if not one. */

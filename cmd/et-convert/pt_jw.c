@@ -82,6 +82,36 @@ int jw_value(jw *w, pj_span *v)
 	}
 }
 
+int jw_object(jw *w, pj_members *m, size_t *end)
+{
+	size_t want = et_src_avail(w->src) ? 0 : 1 << 16;
+	for (;;) {
+		int64_t a = want ? et_src_fill(w->src, want, w->e) : (int64_t)et_src_avail(w->src);
+		if (a < 0)
+			return -1;
+		size_t bad = 0;
+		int r = pj_scan_object((const char *)et_src_data(w->src), (size_t)a, m, end, &bad);
+		if (r == 1)
+			return 0;
+		if (r < 0) {
+			/* Report a malformed value as the whole-value scan does; if the
+			 * value is complete, rescan it (the window may have moved) for the
+			 * members before the break. */
+			pj_span v;
+			if (jw_value(w, &v) < 0)
+				return -1;
+			*end = v.n;
+			if (pj_scan_object(v.p, v.n, m, end, &bad) == 0)
+				m->bad = v.n;
+			*end = v.n;
+			return 1;
+		}
+		if (want && (size_t)a < want)
+			return jw_fail(w, (size_t)a, "unexpected end of JSON");
+		want = (size_t)a * 2 > (1u << 16) ? (size_t)a * 2 : 1u << 16;
+	}
+}
+
 int jw_each(jw *w, const char *array, const char *elem, int (*each)(void *ctx), void *ctx)
 {
 	char what[96];

@@ -27,6 +27,12 @@ int jw_expect(jw *w, char c, const char *what);
 /* The span of the value at the window start (grown until complete); the
  * span stays valid until the next call that reads. */
 int jw_value(jw *w, pj_span *v);
+/* The object at the window start, with its members (grown until
+ * complete). Returns 0 with *end its length; 1 if it is a complete value but
+ * not a well-formed object: m then holds the members before m->bad; -1 on
+ * error (malformed or truncated JSON). Spans stay valid until the next call
+ * that reads. */
+int jw_object(jw *w, pj_members *m, size_t *end);
 /* Read a JSON array: consume '[', call each(ctx) with the window at every
  * element (each must consume it), and the ',' and ']' between them. `what`
  * names the array and its elements in messages ("nodes", "node"). */

@@ -22,6 +22,7 @@ typedef struct pctx {
 	pt_trace *t;
 	const pt_opts *o;
 	et_buf s, scratch; /* string and parse scratch */
+	pj_members members; /* of the node being read */
 	bool schema_ok;
 } pctx;
 
@@ -331,24 +332,25 @@ static pt_node *new_node(pt_trace *t)
 	return n;
 }
 
-static int parse_node(pctx *c, jw *w, pj_span text)
+/* The node whose members are in c->members; broken: the object syntax
+ * broke at c->members.bad after those members. */
+static int parse_node(pctx *c, jw *w, bool broken)
 {
 	pt_node *n = new_node(c->t);
 	node_spans sp = {{NULL, 0}, {NULL, 0}};
-	size_t pos = 0, bad = 0;
-	pj_span k, v;
-	int r;
-	while ((r = pj_next_member(text.p, text.n, &pos, &k, &v, &bad)) == 1) {
+	const char *text = (const char *)et_src_data(w->src);
+	for (size_t i = 0; i < c->members.n; i++) {
+		pj_span k = c->members.v[i].key, v = c->members.v[i].val;
 		const char *what;
 		if (node_member(c, n, k, v, &sp, &what) < 0) {
 			char msg[160];
 			snprintf(msg, sizeof msg, "node key \"%.*s\": %s",
 			         (int)(k.n > 40 ? 40 : k.n), k.p, what);
-			return jw_fail(w, (size_t)(v.p - text.p), msg);
+			return jw_fail(w, (size_t)(v.p - text), msg);
 		}
 	}
-	if (r < 0)
-		return jw_fail(w, bad, "malformed node object");
+	if (broken)
+		return jw_fail(w, c->members.bad, "malformed node object");
 	if (n->id == PT_NO_ID || n->name == PT_NONE)
 		return jw_fail(w, 0,
 		               n->id == PT_NO_ID ? "node without \"id\"" : "node without \"name\"");
@@ -369,10 +371,11 @@ typedef struct node_ctx {
 static int one_node(void *ctx)
 {
 	node_ctx *nc = ctx;
-	pj_span v;
-	if (jw_value(nc->w, &v) < 0 || parse_node(nc->c, nc->w, v) < 0)
+	size_t end;
+	int r = jw_object(nc->w, &nc->c->members, &end);
+	if (r < 0 || parse_node(nc->c, nc->w, r == 1) < 0)
 		return -1;
-	jw_consume(nc->w, v.n);
+	jw_consume(nc->w, end);
 	return 0;
 }
 
@@ -498,10 +501,11 @@ int pt_parse(pt_trace *t, const char *path, const pt_opts *o, et_error *e)
 	if (r == 0) {
 		et_src_set_mode(src, mode == ET_SRC_SECTION ? ET_SRC_ZSTD : mode);
 		jw w = {src, path, 1, 0, e};
-		pctx c = {t, o, {0}, {0}, false};
+		pctx c = {t, o, {0}, {0}, {0}, false};
 		r = parse_doc(&c, &w);
 		et_buf_free(&c.s);
 		et_buf_free(&c.scratch);
+		pj_members_free(&c.members);
 	}
 	et_src_close(src);
 	if (r == 0)
