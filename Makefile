@@ -89,7 +89,7 @@ fuzz: $(DEPS_OK)
 	@mkdir -p build/fuzz/bin
 	@for t in $(FUZZ_TARGETS); do \
 	  extra=$$(cat tests/fuzz/$$t.srcs 2>/dev/null); \
-	  clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -D_DEFAULT_SOURCE -Ilibcommon -Ibuild/fuzz \
+	  clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Ilibcommon -Ibuild/fuzz \
 	    -Icmd/et-convert tests/fuzz/$$t.c $$extra build/fuzz/libcommon.a -o build/fuzz/bin/$$t $(LDLIBS_ALL) || exit 1; \
 	  mkdir -p build/fuzz/corpus/$$t; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS)s"; \

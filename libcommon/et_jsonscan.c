@@ -2,20 +2,37 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SCAN_FAIL ((size_t)-1)
 
+/* Byte classes of the scanner's main loop: one table lookup per byte
+ * instead of a chain of comparisons (the scanner reads every byte of a
+ * PyTorch trace, more than once). */
+enum cls { C_BAD, C_WS, C_QUOTE, C_OPEN, C_CLOSE, C_SEP, C_TOKEN };
+/* Token bytes: numbers and true/false/null (and garbage words, which the
+ * parser rejects later with a better message). */
+#define R10(c) [c] = C_TOKEN, [c + 1] = C_TOKEN, [c + 2] = C_TOKEN, [c + 3] = C_TOKEN, \
+	       [c + 4] = C_TOKEN, [c + 5] = C_TOKEN, [c + 6] = C_TOKEN, [c + 7] = C_TOKEN, \
+	       [c + 8] = C_TOKEN, [c + 9] = C_TOKEN
+static const unsigned char cls[256] = {
+    [' '] = C_WS,     ['\t'] = C_WS,    ['\n'] = C_WS,   ['\r'] = C_WS,   ['"'] = C_QUOTE,
+    ['{'] = C_OPEN,   ['['] = C_OPEN,   ['}'] = C_CLOSE, [']'] = C_CLOSE, [','] = C_SEP,
+    [':'] = C_SEP,    ['-'] = C_TOKEN,  ['+'] = C_TOKEN, ['.'] = C_TOKEN, R10('0'),
+    R10('a'),         R10('a' + 10),    ['u'] = C_TOKEN, ['v'] = C_TOKEN, ['w'] = C_TOKEN,
+    ['x'] = C_TOKEN,  ['y'] = C_TOKEN,  ['z'] = C_TOKEN, R10('A'),        R10('A' + 10),
+    ['U'] = C_TOKEN,  ['V'] = C_TOKEN,  ['W'] = C_TOKEN, ['X'] = C_TOKEN, ['Y'] = C_TOKEN,
+    ['Z'] = C_TOKEN,
+};
+
 static bool is_ws(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	return cls[c] == C_WS;
 }
 
-/* Characters of numbers and of true/false/null (and of garbage words, which
- * the parser rejects later with a better message). */
 static bool is_token_char(unsigned char c)
 {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       c == '-' || c == '+' || c == '.';
+	return cls[c] == C_TOKEN;
 }
 
 size_t et_jsonscan_ws(const char *p, size_t len, size_t pos)
@@ -37,11 +54,24 @@ static size_t fail_at(size_t *bad, size_t at)
 #define X16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
 static const unsigned char in_string_special[256] = {X16(1), X16(1), ['"'] = 1, ['\\'] = 1};
 
+/* Does any of the 8 bytes of x end a run of plain string content? The
+ * usual SWAR zero-byte tests: x == '"', x == '\\', x < 0x20. */
+static bool any_special8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+	uint64_t zq = (q - ones) & ~q, zb = (b - ones) & ~b, lo = (x - ones * 0x20) & ~x;
+	return ((zq | zb | lo) & high) != 0;
+}
+
 /* p[pos] == '"': position past the closing quote, 0 if the window ends. */
 static size_t string_end(const char *p, size_t len, size_t pos, size_t *bad)
 {
 	const unsigned char *u = (const unsigned char *)p;
 	for (size_t i = pos + 1; i < len; i++) {
+		uint64_t x;
+		while (len - i >= 8 && (memcpy(&x, u + i, 8), !any_special8(x)))
+			i += 8;
 		while (i < len && !in_string_special[u[i]])
 			i++;
 		if (i == len)
@@ -104,23 +134,30 @@ size_t et_jsonscan_value_end_ex(const char *p, size_t len, size_t pos, size_t *b
 			return 0;
 		unsigned char c = (unsigned char)p[i];
 		size_t next;
-		if (c == '"') {
+		switch (cls[c]) {
+		case C_QUOTE:
 			next = string_end(p, len, i, bad);
-		} else if (c == '{' || c == '[') {
+			break;
+		case C_OPEN:
 			if (!nest_push(&n, c == '{'))
 				return fail_at(bad, i);
 			next = i + 1;
-		} else if (c == '}' || c == ']') {
+			break;
+		case C_CLOSE:
 			if (!nest_pop(&n, c == '}'))
 				return fail_at(bad, i);
 			next = i + 1;
-		} else if (is_ws(c) || c == ',' || c == ':') {
+			break;
+		case C_WS:
+		case C_SEP:
 			if (n.depth == 0)
 				return fail_at(bad, i); /* no value starts like this */
 			next = i + 1;
-		} else if (is_token_char(c)) {
+			break;
+		case C_TOKEN:
 			next = token_end(p, len, i);
-		} else {
+			break;
+		default:
 			return fail_at(bad, i);
 		}
 		if (next == 0 || next == SCAN_FAIL)

@@ -49,7 +49,8 @@ fail:
 	return -1;
 }
 
-int pj_next_elem(const char *t, size_t len, size_t *pos, pj_span *val, size_t *bad)
+int pj_next_elem(const char *t, size_t len, size_t *pos, pj_span *val, size_t *bad,
+		 pj_members *obj)
 {
 	size_t i = et_jsonscan_ws(t, len, *pos);
 	if (i >= len)
@@ -67,9 +68,18 @@ int pj_next_elem(const char *t, size_t len, size_t *pos, pj_span *val, size_t *b
 			goto fail;
 		i = et_jsonscan_ws(t, len, i + 1);
 	}
-	size_t end = i < len ? et_jsonscan_value_end(t, len, i) : (size_t)-1;
-	if (end == 0 || end == (size_t)-1) /* a scalar cannot end the text: ']' follows */
+	size_t end = (size_t)-1;
+	if (i >= len)
 		goto fail;
+	if (obj && t[i] == '{') {
+		if (pj_scan_object(t + i, len - i, obj, &end, bad) != 1)
+			goto fail;
+		end += i;
+	} else {
+		end = et_jsonscan_value_end(t, len, i);
+		if (end == 0 || end == (size_t)-1) /* a scalar cannot end the text: ']' follows */
+			goto fail;
+	}
 	*val = (pj_span){t + i, end - i};
 	*pos = end;
 	return 1;

@@ -21,8 +21,6 @@ typedef struct pj_span {
  * set to the byte position). *pos starts at 0. */
 int pj_next_member(const char *text, size_t len, size_t *pos, pj_span *key, pj_span *val,
 		   size_t *bad);
-/* Iterate the elements of the array in text, like pj_next_member. */
-int pj_next_elem(const char *text, size_t len, size_t *pos, pj_span *val, size_t *bad);
 /* The top-level members of an object, found in one scan (so that a node's
  * text is not scanned once for its end and again for its members). */
 typedef struct pj_member {
@@ -41,6 +39,11 @@ typedef struct pj_members {
  * into t. */
 int pj_scan_object(const char *t, size_t len, pj_members *m, size_t *end, size_t *bad);
 void pj_members_free(pj_members *m);
+/* Iterate the elements of the array in text, like pj_next_member. With obj
+ * not NULL, an element that is an object is scanned by pj_scan_object into
+ * obj (one pass for its extent and its members). */
+int pj_next_elem(const char *text, size_t len, size_t *pos, pj_span *val, size_t *bad,
+		 pj_members *obj);
 bool pj_key_is(pj_span k, const char *s);
 bool pj_is_null(pj_span v);
 /* Integer value (number, or a string of digits); false if not one. */

@@ -23,6 +23,7 @@ typedef struct pctx {
 	const pt_opts *o;
 	et_buf s, scratch; /* string and parse scratch */
 	pj_members members; /* of the node being read */
+	pj_members elem;    /* of an element of its attrs list */
 	bool schema_ok;
 } pctx;
 
@@ -72,23 +73,16 @@ static int dtype_bytes(const char *d)
 	return 0;
 }
 
-/* One {"name": ..., "value": ...} of an attrs list, read from its text (a
- * cJSON tree per node cost a tenth of the conversion). As with a tree
- * lookup, the first "name" and "value" count; other elements are skipped. */
-static int read_attr(pctx *c, pt_node *n, pj_span el, int64_t *nelems, int *dbytes)
+/* One {"name": ..., "value": ...} of an attrs list, its members in m. As
+ * with a tree lookup, the first "name" and "value" count. */
+static int read_attr(pctx *c, pt_node *n, const pj_members *m, int64_t *nelems, int *dbytes)
 {
-	pj_span k, v, nm = {NULL, 0}, val = {NULL, 0};
-	size_t pos = 0, bad;
-	int r;
-	if (el.p[0] != '{')
-		return 0;
-	while ((r = pj_next_member(el.p, el.n, &pos, &k, &v, &bad)) == 1)
-		if (!nm.p && pj_key_is(k, "name"))
-			nm = v;
-		else if (!val.p && pj_key_is(k, "value"))
-			val = v;
-	if (r < 0)
-		return -1;
+	pj_span nm = {NULL, 0}, val = {NULL, 0};
+	for (size_t i = 0; i < m->n; i++)
+		if (!nm.p && pj_key_is(m->v[i].key, "name"))
+			nm = m->v[i].val;
+		else if (!val.p && pj_key_is(m->v[i].key, "value"))
+			val = m->v[i].val;
 	if (!nm.p || !val.p || !pj_string(nm, &c->s))
 		return 0;
 	const char *key = (const char *)c->s.data;
@@ -116,7 +110,9 @@ static int read_attr(pctx *c, pt_node *n, pj_span el, int64_t *nelems, int *dbyt
 }
 
 /* The chakra-layout attrs list: the six ids, op_schema, and what the
- * corrected conversion reads from record_param_comms. */
+ * corrected conversion reads from record_param_comms. Read from its text
+ * (a cJSON tree per node cost a tenth of the conversion), each element
+ * object scanned once; elements that are not objects are skipped. */
 static int read_attrs(pctx *c, pt_node *n, pj_span v)
 {
 	int64_t nelems = -1;
@@ -124,8 +120,8 @@ static int read_attrs(pctx *c, pt_node *n, pj_span v)
 	size_t pos = 0, bad;
 	pj_span el;
 	int r;
-	while ((r = pj_next_elem(v.p, v.n, &pos, &el, &bad)) == 1)
-		if (read_attr(c, n, el, &nelems, &dbytes) < 0)
+	while ((r = pj_next_elem(v.p, v.n, &pos, &el, &bad, &c->elem)) == 1)
+		if (el.p[0] == '{' && read_attr(c, n, &c->elem, &nelems, &dbytes) < 0)
 			return -1;
 	if (r < 0)
 		return -1;
@@ -501,11 +497,12 @@ int pt_parse(pt_trace *t, const char *path, const pt_opts *o, et_error *e)
 	if (r == 0) {
 		et_src_set_mode(src, mode == ET_SRC_SECTION ? ET_SRC_ZSTD : mode);
 		jw w = {src, path, 1, 0, e};
-		pctx c = {t, o, {0}, {0}, {0}, false};
+		pctx c = {t, o, {0}, {0}, {0}, {0}, false};
 		r = parse_doc(&c, &w);
 		et_buf_free(&c.s);
 		et_buf_free(&c.scratch);
 		pj_members_free(&c.members);
+		pj_members_free(&c.elem);
 	}
 	et_src_close(src);
 	if (r == 0)
