@@ -74,6 +74,7 @@ typedef struct krd {
 	et_buf s;  /* decoded string scratch */
 	bool bare; /* legacy profiler array: events without "cat" are CPU ops */
 	uint32_t seq;
+	pj_members members; /* of the event being read */
 } krd;
 
 /* pt_kineto_event.c: read the event object at the window start and consume

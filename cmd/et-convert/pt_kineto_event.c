@@ -1,15 +1,14 @@
 /* One Kineto trace event, read straight from the et_src window: its members
- * are found in a single pass (no first pass to find where the event ends),
- * and only CPU ops, API calls and GPU ops are kept. A big trace holds
- * millions of events, so keys are told apart by length before any compare. */
+ * are found in a single pass (pj_scan_object: no first pass to find where
+ * the event ends), and only CPU ops, API calls and GPU ops are kept. A big
+ * trace holds millions of events, so keys are told apart by length before
+ * any compare. */
 #include "et_jsonscan.h"
 #include "pt_json.h"
 #include "pt_kineto.h"
 
 #include <math.h>
 #include <string.h>
-
-#define MORE (-2) /* the window ends inside the event */
 
 enum member { M_PH, M_CAT, M_NAME, M_PID, M_TID, M_TS, M_DUR, M_ARGS, M_N };
 
@@ -43,56 +42,15 @@ static int member_ix(pj_span k)
 	return -1;
 }
 
-/* pj_next_member over a window that may end inside the object: 1 = a
- * member, 0 = the closing brace (*pos just past it), -1 = malformed (*bad),
- * MORE = the window ends first. *pos starts just past the '{'. */
-static int next_member(const char *t, size_t len, size_t *pos, bool first, pj_span *key,
-                       pj_span *val, size_t *bad)
-{
-	size_t i = et_jsonscan_ws(t, len, *pos), end;
-	if (i < len && t[i] == '}') {
-		*pos = i + 1;
-		return 0;
-	}
-	if (!first && i < len && t[i] == ',')
-		i = et_jsonscan_ws(t, len, i + 1);
-	else if (!first && i < len)
-		return *bad = i, -1;
-	if (i < len && t[i] != '"')
-		return *bad = i, -1;
-	if (i >= len || (end = et_jsonscan_value_end_ex(t, len, i, bad)) == 0)
-		return MORE;
-	if (end == (size_t)-1)
-		return -1;
-	*key = (pj_span){t + i + 1, end - i - 2};
-	i = et_jsonscan_ws(t, len, end);
-	if (i < len && t[i] != ':')
-		return *bad = i, -1;
-	i = i < len ? et_jsonscan_ws(t, len, i + 1) : i;
-	if (i >= len || (end = et_jsonscan_value_end_ex(t, len, i, bad)) == 0)
-		return MORE;
-	if (end == (size_t)-1)
-		return -1;
-	*val = (pj_span){t + i, end - i};
-	*pos = end;
-	return 1;
-}
-
-/* The members of the event object at p[0] == '{'; *end past its '}'. */
-static int scan_event(const char *p, size_t len, kev *ev, size_t *end, size_t *bad)
+/* The members of the event the scan found; of a repeated key the last. */
+static void pick_members(const pj_members *m, kev *ev)
 {
 	memset(ev, 0, sizeof *ev);
-	size_t pos = 1;
-	pj_span k, v;
-	int rc;
-	for (bool first = true; (rc = next_member(p, len, &pos, first, &k, &v, bad)) == 1;
-	     first = false) {
-		int m = member_ix(k);
-		if (m >= 0)
-			ev->m[m] = v;
+	for (size_t i = 0; i < m->n; i++) {
+		int k = member_ix(m->v[i].key);
+		if (k >= 0)
+			ev->m[k] = m->v[i].val;
 	}
-	*end = pos;
-	return rc;
 }
 
 /* v is exactly the JSON string s (Kineto categories carry no escapes). */
@@ -336,15 +294,16 @@ int kt_event(krd *r)
 		const char *p = (const char *)et_src_data(w->src);
 		if (a == 0 || p[0] != '{')
 			return jw_fail(w, 0, "a trace event that is not an object");
-		kev ev;
 		size_t end = 0, bad = 0;
-		int rc = scan_event(p, (size_t)a, &ev, &end, &bad);
-		if (rc == MORE && (size_t)a < want) /* the whole file is in the window */
+		int rc = pj_scan_object(p, (size_t)a, &r->members, &end, &bad);
+		if (rc == 0 && (size_t)a < want) /* the whole file is in the window */
 			return jw_fail(w, (size_t)a, "unexpected end of JSON");
-		if (rc == MORE)
+		if (rc == 0)
 			continue;
 		if (rc < 0)
-			return jw_fail(w, bad, "malformed trace event");
+			return jw_fail(w, rc == -1 ? bad : r->members.bad, "malformed trace event");
+		kev ev;
+		pick_members(&r->members, &ev);
 		r->seq++;
 		int kind = classify(r, &ev);
 		if (kind != K_SKIP && store(r, &ev, kind, p) < 0)

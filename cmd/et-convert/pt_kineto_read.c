@@ -110,9 +110,10 @@ int kt_read(kt_data *d, const char *path, et_error *e)
 	if (rc == 0) {
 		et_src_set_mode(src, mode == ET_SRC_SECTION ? ET_SRC_ZSTD : mode);
 		jw w = {src, path, 1, 0, e};
-		krd r = {d, &w, {0}, false, 0};
+		krd r = {d, &w, {0}, false, 0, {0}};
 		rc = read_doc(&r, path);
 		et_buf_free(&r.s);
+		pj_members_free(&r.members);
 	}
 	et_src_close(src);
 	return rc;
