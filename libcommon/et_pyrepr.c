@@ -89,7 +89,15 @@ void et_pyrepr_str(const char *s, size_t n, et_buf *out)
 	et_buf_putc(out, q);
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < n;) {
+		/* Runs of printable ASCII are copied whole: most strings are all
+		 * of it ('cuda:0', 'Tensor(float)'). */
 		size_t start = i;
+		while (i < n && u[i] >= 0x20 && u[i] < 0x7f && u[i] != (unsigned char)q && u[i] != '\\')
+			i++;
+		et_buf_append(out, s + start, i - start);
+		if (i == n)
+			break;
+		start = i;
 		uint32_t c = utf8_next(u, n, &i);
 		if (c == (uint32_t)q || c == '\\') {
 			et_buf_putc(out, '\\');
