@@ -57,8 +57,12 @@ typedef struct pt_trace {
 	pt_node *nodes;
 	uint32_t n, cap;
 	et_buf pool; /* NUL-terminated strings */
-	/* id -> node index (open addressing, value index+1) */
-	uint32_t *slot;
+	/* id -> node index (open addressing); the id is kept beside the index
+	 * so that a probe touches one cache line, not also the node array */
+	struct pt_slot {
+		int64_t id;
+		uint32_t ix1; /* index + 1; 0 = empty */
+	} *slot;
 	uint32_t nslot;
 } pt_trace;
 

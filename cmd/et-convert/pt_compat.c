@@ -154,13 +154,6 @@ static bool *remove_dangling(cv *c)
 	return used;
 }
 
-static const pt_trace *sort_t;
-static int by_id(const void *a, const void *b)
-{
-	int64_t x = sort_t->nodes[*(const uint32_t *)a].id, y = sort_t->nodes[*(const uint32_t *)b].id;
-	return x < y ? -1 : x > y;
-}
-
 static int write_node(cv *c, pt_out *w, uint32_t i)
 {
 	pt_node *n = &c->t->nodes[i];
@@ -200,21 +193,15 @@ static int write_node(cv *c, pt_out *w, uint32_t i)
 
 static int emit(cv *c, const bool *keep, sink *s, const et_rank_info *ri)
 {
-	uint32_t *ids = et_xmalloc((c->t->n ? c->t->n : 1) * sizeof *ids), m = 0;
-	for (uint32_t i = 0; i < c->t->n; i++)
-		if (keep[i])
-			ids[m++] = i;
-	sort_t = c->t;
-	qsort(ids, m, sizeof *ids, by_id);
 	pt_out w;
 	int r = pt_out_begin(&w, s, c->t, ri, c->e);
-	for (uint32_t k = 0; k < m && r == 0; k++)
-		r = write_node(c, &w, ids[k]);
+	for (uint32_t k = 0; k < c->t->n && r == 0; k++)
+		if (keep[c->tr.by_id[k]])
+			r = write_node(c, &w, c->tr.by_id[k]);
 	if (r == 0)
 		r = pt_out_end(&w, c->e);
 	else
 		pt_out_end(&w, &(et_error){0});
-	free(ids);
 	return r;
 }
 

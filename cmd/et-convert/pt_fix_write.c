@@ -9,13 +9,6 @@
 
 enum { T_COMP = 4, T_SEND = 5, T_RECV = 6, T_COLL = 7 };
 
-static const pt_trace *sort_t;
-static int by_id(const void *a, const void *b)
-{
-	int64_t x = sort_t->nodes[*(const uint32_t *)a].id, y = sort_t->nodes[*(const uint32_t *)b].id;
-	return x < y ? -1 : x > y;
-}
-
 /* Nearest written ancestor: ctrl_deps never dangle. */
 static int64_t ctrl_parent(pt_fix_ctx *c, uint32_t i)
 {
@@ -134,21 +127,15 @@ int pt_fix_write(pt_fix_ctx *c, sink *s, et_error *e)
 			return -1;
 		groups_written = true;
 	}
-	uint32_t *ids = et_xmalloc((c->t->n ? c->t->n : 1) * sizeof *ids), m = 0;
-	for (uint32_t i = 0; i < c->t->n; i++)
-		if (c->in_map[i])
-			ids[m++] = i;
-	sort_t = c->t;
-	qsort(ids, m, sizeof *ids, by_id);
 	pt_out w;
 	int r = pt_out_begin(&w, s, c->t, c->ri, e);
-	for (uint32_t k = 0; k < m && r == 0; k++)
-		r = write_node(c, &w, ids[k], e);
+	for (uint32_t k = 0; k < c->t->n && r == 0; k++)
+		if (c->in_map[c->tr->by_id[k]])
+			r = write_node(c, &w, c->tr->by_id[k], e);
 	et_error ignore;
 	if (r == 0)
 		r = pt_out_end(&w, e);
 	else
 		pt_out_end(&w, &ignore);
-	free(ids);
 	return r;
 }

@@ -535,10 +535,11 @@ void pt_index(pt_trace *t)
 	t->slot = et_xcalloc(n, sizeof *t->slot);
 	t->nslot = n;
 	for (uint32_t i = 0; i < t->n; i++) {
-		uint32_t h = id_hash(t->nodes[i].id, n - 1);
-		while (t->slot[h] && t->nodes[t->slot[h] - 1].id != t->nodes[i].id)
+		int64_t id = t->nodes[i].id;
+		uint32_t h = id_hash(id, n - 1);
+		while (t->slot[h].ix1 && t->slot[h].id != id)
 			h = (h + 1) & (n - 1);
-		t->slot[h] = i + 1;
+		t->slot[h] = (struct pt_slot){id, i + 1};
 	}
 }
 
@@ -546,11 +547,8 @@ int64_t pt_find(const pt_trace *t, int64_t id)
 {
 	if (!t->nslot)
 		return -1;
-	uint32_t h = id_hash(id, t->nslot - 1);
-	while (t->slot[h]) {
-		if (t->nodes[t->slot[h] - 1].id == id)
-			return t->slot[h] - 1;
-		h = (h + 1) & (t->nslot - 1);
-	}
+	for (uint32_t h = id_hash(id, t->nslot - 1); t->slot[h].ix1; h = (h + 1) & (t->nslot - 1))
+		if (t->slot[h].id == id)
+			return t->slot[h].ix1 - 1;
 	return -1;
 }

@@ -15,11 +15,38 @@ bool pt_is_metadata_name(const char *name)
 	return strstr(name, "process_group:init") != NULL;
 }
 
-static const pt_trace *sort_t;
-static int by_id(const void *a, const void *b)
+typedef struct id_ix {
+	int64_t id;
+	uint32_t ix;
+} id_ix;
+
+static int by_id_ix(const void *a, const void *b)
 {
-	int64_t x = sort_t->nodes[*(const uint32_t *)a].id, y = sort_t->nodes[*(const uint32_t *)b].id;
-	return x < y ? -1 : x > y;
+	const id_ix *x = a, *y = b;
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->ix < y->ix ? -1 : x->ix > y->ix;
+}
+
+/* Sorting (id, index) pairs rather than indices keeps the comparisons in
+ * one array instead of hopping through the node records; traces mostly
+ * come in id order, which is checked first. */
+static uint32_t *order_by_id(const pt_trace *t)
+{
+	uint32_t n = t->n;
+	id_ix *v = et_xmalloc((n ? n : 1) * sizeof *v);
+	bool sorted = true;
+	for (uint32_t i = 0; i < n; i++) {
+		v[i] = (id_ix){t->nodes[i].id, i};
+		sorted = sorted && (i == 0 || v[i - 1].id <= v[i].id);
+	}
+	if (!sorted)
+		qsort(v, n, sizeof *v, by_id_ix);
+	uint32_t *order = et_xmalloc((n ? n : 1) * sizeof *order);
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = v[i].ix;
+	free(v);
+	return order;
 }
 
 void pt_tree_build(pt_tree *tr, const pt_trace *t)
@@ -28,6 +55,7 @@ void pt_tree_build(pt_tree *tr, const pt_trace *t)
 	tr->off = et_xcalloc(n + 1u, sizeof *tr->off);
 	tr->kid = et_xmalloc((n ? n : 1) * sizeof *tr->kid);
 	tr->parent = et_xmalloc((n ? n : 1) * sizeof *tr->parent);
+	tr->by_id = order_by_id(t);
 	for (uint32_t i = 0; i < n; i++) {
 		const pt_node *x = &t->nodes[i];
 		/* A node that is its own parent (the process node) has none. */
@@ -37,21 +65,21 @@ void pt_tree_build(pt_tree *tr, const pt_trace *t)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		tr->off[i + 1] += tr->off[i];
+	/* Filled in id order, so each parent's children come out sorted. */
 	uint32_t *fill = et_xcalloc(n ? n : 1, sizeof *fill);
-	for (uint32_t i = 0; i < n; i++)
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = tr->by_id[k];
 		if (tr->parent[i] >= 0) {
 			uint32_t p = (uint32_t)tr->parent[i];
 			tr->kid[tr->off[p] + fill[p]++] = i;
 		}
+	}
 	free(fill);
-	sort_t = t;
-	for (uint32_t i = 0; i < n; i++)
-		if (tr->off[i + 1] - tr->off[i] > 1)
-			qsort(tr->kid + tr->off[i], tr->off[i + 1] - tr->off[i], sizeof *tr->kid, by_id);
 }
 
 void pt_tree_free(pt_tree *tr)
 {
+	free(tr->by_id);
 	free(tr->off);
 	free(tr->kid);
 	free(tr->parent);

@@ -9,6 +9,7 @@ typedef struct pt_tree {
 	uint32_t *off;   /* n+1 offsets into kid */
 	uint32_t *kid;   /* child node indices, ascending id within a parent */
 	int64_t *parent; /* parent node index or -1 */
+	uint32_t *by_id; /* all node indices, ascending id (equal ids: by index) */
 } pt_tree;
 
 void pt_tree_build(pt_tree *tr, const pt_trace *t);
