@@ -9,7 +9,7 @@
 /* Byte classes of the scanner's main loop: one table lookup per byte
  * instead of a chain of comparisons (the scanner reads every byte of a
  * PyTorch trace, more than once). */
-enum cls { C_BAD, C_WS, C_QUOTE, C_OPEN, C_CLOSE, C_SEP, C_TOKEN };
+enum cls { C_BAD, C_QUOTE, C_OPEN, C_CLOSE, C_SEP, C_WS, C_TOKEN }; /* SEP.. : inert */
 /* Token bytes: numbers and true/false/null (and garbage words, which the
  * parser rejects later with a better message). */
 #define R10(c) [c] = C_TOKEN, [c + 1] = C_TOKEN, [c + 2] = C_TOKEN, [c + 3] = C_TOKEN, \
@@ -150,12 +150,20 @@ size_t et_jsonscan_value_end_ex(const char *p, size_t len, size_t pos, size_t *b
 			break;
 		case C_WS:
 		case C_SEP:
-			if (n.depth == 0)
-				return fail_at(bad, i); /* no value starts like this */
-			next = i + 1;
-			break;
 		case C_TOKEN:
-			next = token_end(p, len, i);
+			if (n.depth == 0) {
+				if (cls[c] != C_TOKEN)
+					return fail_at(bad, i); /* no value starts like this */
+				next = token_end(p, len, i);
+				break;
+			}
+			/* Inside brackets, numbers, words, commas, colons and blanks
+			 * leave the nesting alone: skip them in one run. */
+			next = i + 1;
+			while (next < len && cls[(unsigned char)p[next]] >= C_SEP)
+				next++;
+			if (next == len)
+				return 0;
 			break;
 		default:
 			return fail_at(bad, i);
