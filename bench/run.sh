@@ -9,7 +9,8 @@
 # Environment: BENCH_NODES (default 10000000; 1000000 for a quick run),
 # BENCH_RUNS (3), BENCH_SEED (1), BENCH_STRICT=1 (exit 1 on a missed target),
 # BENCH_PERF=1 (also perf-record each operation into bench/out/perf.*.data),
-# BENCH_KEEP=1 (keep every generated file). Run from `make bench`, which
+# BENCH_KEEP=1 (keep every generated file), BENCH_ET=FILE (measure FILE, a
+# one-rank raw ET, instead of a generated one). Run from `make bench`, which
 # builds bin/ first, or directly after `make`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,7 +48,12 @@ for t in gen_et decode_bench; do
 done
 
 BIG=$OUT/big-n$NODES-s$SEED.et
-if [ ! -f "$BIG" ] || [ bench/gen_et.c -nt "$BIG" ]; then
+if [ -n "${BENCH_ET:-}" ]; then
+	# Any one-rank raw ET instead of the generated one (e.g. et-synth output,
+	# whose nodes are a fifth of the size).
+	BIG=$BENCH_ET
+	NODES=$("$TOOLS/decode_bench" frame "$BIG" | sed -n 's/^nodes=\([0-9]*\) .*/\1/p')
+elif [ ! -f "$BIG" ] || [ bench/gen_et.c -nt "$BIG" ]; then
 	echo "bench: generating $BIG ($NODES nodes)..." >&2
 	"$TOOLS/gen_et" --nodes "$NODES" --seed "$SEED" -o "$BIG"
 fi

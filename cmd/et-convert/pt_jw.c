@@ -100,7 +100,6 @@ int jw_object(jw *w, pj_members *m, size_t *end)
 			pj_span v;
 			if (jw_value(w, &v) < 0)
 				return -1;
-			*end = v.n;
 			if (pj_scan_object(v.p, v.n, m, end, &bad) == 0)
 				m->bad = v.n;
 			*end = v.n;

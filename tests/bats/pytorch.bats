@@ -121,6 +121,45 @@ JSON
 	[ ! -e x.etz ]
 }
 
+@test "malformed node objects are reported at the byte where they break, after earlier members" {
+	h='{"schema": "1.1.0-chakra.0.0.4", "pid": 1, "nodes": ['
+	printf '%s{"id": 1, "name": "a"}, {"id" 5, "name": "b"}]}' "$h" >colon.json
+	run et-convert --from pytorch colon.json
+	assert_failure 3
+	assert_output "et-convert: colon.json: line 1, column 84: malformed node object"
+	# a member before the break is read (and found wrong) first
+	printf '%s{"id": "x", "name" 5}]}' "$h" >first.json
+	run et-convert --from pytorch first.json
+	assert_failure 3
+	assert_output 'et-convert: first.json: line 1, column 61: node key "id": a value of the wrong type'
+	# a raw control character is malformed JSON, wherever the object breaks
+	printf '%s{"id": 1 "name": "a\001"}]}' "$h" >ctl.json
+	run et-convert --from pytorch ctl.json
+	assert_failure 3
+	assert_output "et-convert: ctl.json: line 1, column 73: malformed JSON"
+	printf '%s{"id": 1, "name": "a", "attrs": [{"name": "rf_id" "value": 3}]}]}' "$h" >attr.json
+	run et-convert --from pytorch attr.json
+	assert_failure 3
+	assert_output 'et-convert: attr.json: line 1, column 86: node key "attrs": an attrs list that does not parse'
+}
+
+@test "a node larger than the 64 KiB read window: every IOInfo value kept" {
+	{
+		printf '{"schema": "1.1.0-chakra.0.0.4", "pid": 1, "nodes": [\n'
+		printf '{"id": 1, "name": "[pytorch|profiler|execution_trace|thread]", "ctrl_deps": 1},\n'
+		printf '{"id": 2, "name": "big", "ctrl_deps": 1, "inputs": {"values": ['
+		seq -s, 0 29999
+		printf '], "shapes": [], "types": []}, "attrs": [{"name": "rf_id", "type": "uint64", "value": 7}]}]}'
+	} >big.json
+	[ "$(stat -c %s big.json)" -gt 131072 ]
+	et-convert --from pytorch --to jsonl big.json >big.jsonl
+	v=$(jq -r 'select(.id == 2) | .inputs.values' big.jsonl)
+	assert_equal "${v:0:10}" "[0, 1, 2, "
+	assert_equal "$(tr -cd , <<<"$v" | wc -c)" 29999
+	assert_equal "${v: -7}" " 29999]"
+	assert_equal "$(jq -c 'select(.id == 2) | .attr[] | select(.name == "rf_id") | .int64Val' big.jsonl)" 7
+}
+
 @test "a node without id, a negative duration, a string id: exit 3 naming the problem" {
 	printf '{"schema": "1.0.2-chakra.0.0.4", "nodes": [{"name": "x"}]}' >noid.json
 	run et-convert --from pytorch noid.json -o x.etz
