@@ -53,8 +53,6 @@ void et_graph_free(et_graph *g)
 	                  g->selfs,
 	                  g->order,
 	                  g->hash,
-	                  g->raw_data,
-	                  g->raw_ctrl,
 	                  g->scratch,
 	                  g->pg_hash};
 	for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -102,7 +100,7 @@ void et_graph_reset(et_graph *g)
 	g->n_dups = g->n_selfs = 0;
 	g->n_data_deps = g->n_ctrl_deps = g->fwd_data = g->fwd_ctrl = 0;
 	g->n_ordered = g->n_roots = g->depth = g->max_width = 0;
-	g->raw_data_len = g->raw_ctrl_len = 0;
+	g->data_ids = g->ctrl_ids = 0;
 	g->finished = false;
 	if (g->pg_hash_n)
 		memset(g->pg_hash, 0, g->pg_hash_cap * sizeof *g->pg_hash);
@@ -111,106 +109,148 @@ void et_graph_reset(et_graph *g)
 
 /* Pool offsets are 32-bit; a rank whose names exceed 4 GiB keeps "" for
  * the rest rather than failing. */
-static uint32_t pool_add(et_graph *g, const char *s)
+static uint32_t pool_add(et_graph *g, const char *s, size_t len)
 {
-	if (!s || !*s)
+	if (g->names_len + len + 1 > UINT32_MAX)
 		return 0;
-	size_t len = strlen(s) + 1;
-	if (g->names_len + len > UINT32_MAX)
-		return 0;
-	if (g->names_len + len > g->names_cap) {
-		while (g->names_len + len > g->names_cap)
+	if (g->names_len + len + 1 > g->names_cap) {
+		while (g->names_len + len + 1 > g->names_cap)
 			g->names_cap *= 2;
 		g->names = et_xrealloc(g->names, g->names_cap);
 	}
 	uint32_t off = (uint32_t)g->names_len;
-	memcpy(g->names + off, s, len);
-	g->names_len += len;
+	memcpy(g->names + off, s, len + 1);
+	g->names_len += len + 1;
 	return off;
 }
 
-static uint64_t str_hash(const char *s)
+/* Eight bytes at a time (the last word overlapping the one before):
+ * every node's name is hashed, and names run to tens of bytes (kernel
+ * signatures). */
+static uint32_t name_hash(const char *s, size_t len)
 {
-	uint64_t h = 1469598103934665603ull;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
+	const uint64_t m = 0xff51afd7ed558ccdull;
+	uint64_t h = len, w = 0;
+	if (len >= 8) {
+		for (size_t k = 0; k + 8 < len; k += 8) {
+			memcpy(&w, s + k, 8);
+			h = (h ^ w) * m;
+			h ^= h >> 32;
+		}
+		memcpy(&w, s + len - 8, 8);
+	} else {
+		for (size_t k = 0; k < len; k++)
+			w = w << 8 | (unsigned char)s[k];
+	}
+	/* A multiply carries bits only upwards: mix the high bits back down
+	 * (murmur's finaliser), as the table indexes with the low ones. */
+	h = (h ^ w) * m;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return (uint32_t)(h ^ h >> 33);
 }
 
-static void pg_insert(et_graph *g, uint32_t off)
+static void intern_grow(et_graph *g)
 {
-	size_t h = str_hash(g->names + off) & (g->pg_hash_cap - 1);
-	while (g->pg_hash[h])
-		h = (h + 1) & (g->pg_hash_cap - 1);
-	g->pg_hash[h] = off;
+	et_graph_islot *old = g->pg_hash;
+	size_t oldcap = g->pg_hash_cap;
+	g->pg_hash_cap = oldcap ? oldcap * 2 : 256;
+	g->pg_hash = et_xcalloc(g->pg_hash_cap, sizeof *g->pg_hash);
+	for (size_t k = 0; k < oldcap; k++) {
+		if (!old[k].off)
+			continue;
+		size_t h = old[k].hash & (g->pg_hash_cap - 1);
+		while (g->pg_hash[h].off)
+			h = (h + 1) & (g->pg_hash_cap - 1);
+		g->pg_hash[h] = old[k];
+	}
+	free(old);
 }
 
-/* pg_names repeat on every collective: one copy each, and one offset per
- * distinct name, so callers can cache lookups by offset. */
-static uint32_t pg_intern(et_graph *g, const char *s)
+/* Node names and pg_names repeat (operator and kernel names, process
+ * groups): one copy each in the pool, so it grows with distinct names
+ * only, and equal names share an offset, so callers can cache lookups by
+ * offset. A slot keeps the hash and length, so a probe compares bytes
+ * only when both match. */
+static uint32_t intern(et_graph *g, const char *s)
 {
 	if (!s || !*s)
 		return 0;
-	if (g->pg_hash_n * 2 >= g->pg_hash_cap) {
-		uint32_t *old = g->pg_hash;
-		size_t oldcap = g->pg_hash_cap;
-		g->pg_hash_cap = oldcap ? oldcap * 2 : 64;
-		g->pg_hash = et_xcalloc(g->pg_hash_cap, sizeof *g->pg_hash);
-		for (size_t k = 0; k < oldcap; k++)
-			if (old[k])
-				pg_insert(g, old[k]);
-		free(old);
+	if (g->pg_hash_n * 2 >= g->pg_hash_cap)
+		intern_grow(g);
+	size_t len = strlen(s), mask = g->pg_hash_cap - 1;
+	uint32_t hash = name_hash(s, len);
+	size_t h = hash & mask;
+	for (; g->pg_hash[h].off; h = (h + 1) & mask) {
+		const et_graph_islot *e = &g->pg_hash[h];
+		if (e->hash == hash && e->len == len && memcmp(g->names + e->off, s, len) == 0)
+			return e->off;
 	}
-	size_t h = str_hash(s) & (g->pg_hash_cap - 1);
-	for (; g->pg_hash[h]; h = (h + 1) & (g->pg_hash_cap - 1))
-		if (strcmp(g->names + g->pg_hash[h], s) == 0)
-			return g->pg_hash[h];
-	uint32_t off = pool_add(g, s);
+	uint32_t off = pool_add(g, s, len);
 	if (off) {
-		g->pg_hash[h] = off;
+		g->pg_hash[h] = (et_graph_islot){off, (uint32_t)len, hash};
 		g->pg_hash_n++;
 	}
 	return off;
 }
 
-et_wk_attr et_graph_attr_key(const char *s)
+/* s equals the n characters of lit. The loop stops at the first
+ * difference, so it never reads past the NUL of a shorter s; STR_IS's
+ * constant n lets it unroll into a chain of byte compares. */
+static inline bool str_n_is(const char *s, const char *lit, size_t n)
 {
-	/* Dispatch on a few characters so the common non-well-known names
-	 * (rf_id, tid, op_schema ...) cost one or two comparisons. */
+#pragma GCC unroll 16
+	for (size_t k = 0; k < n; k++)
+		if (s[k] != lit[k])
+			return false;
+	return s[n] == '\0';
+}
+#define STR_IS(s, lit) str_n_is((s), (lit), sizeof(lit) - 1)
+
+static et_wk_attr comm_key(const char *s)
+{
 	switch (s[0]) {
-	case 'i':
-		if (strcmp(s, "is_cpu_op") == 0)
-			return ET_WK_IS_CPU_OP;
-		if (strcmp(s, "involved_dim") == 0)
-			return ET_WK_INVOLVED_DIM;
-		return ET_WK_NONE;
-	case 'n':
-		return strcmp(s, "num_ops") == 0 ? ET_WK_NUM_OPS : ET_WK_NONE;
 	case 't':
-		return strcmp(s, "tensor_size") == 0 ? ET_WK_TENSOR_SIZE : ET_WK_NONE;
+		return STR_IS(s, "type")  ? ET_WK_COMM_TYPE
+		       : STR_IS(s, "tag") ? ET_WK_COMM_TAG
+		                          : ET_WK_NONE;
+	case 's':
+		return STR_IS(s, "size")  ? ET_WK_COMM_SIZE
+		       : STR_IS(s, "src") ? ET_WK_COMM_SRC
+		                          : ET_WK_NONE;
+	case 'd':
+		return STR_IS(s, "dst") ? ET_WK_COMM_DST : ET_WK_NONE;
 	case 'p':
-		return strcmp(s, "pg_name") == 0 ? ET_WK_PG_NAME : ET_WK_NONE;
-	case 'c':
-		break;
+		return STR_IS(s, "priority") ? ET_WK_COMM_PRIORITY : ET_WK_NONE;
 	default:
 		return ET_WK_NONE;
 	}
-	if (strncmp(s, "comm_", 5) != 0)
+}
+
+static et_wk_attr attr_key(const char *s)
+{
+	switch (s[0]) {
+	case 'i':
+		return STR_IS(s, "is_cpu_op")      ? ET_WK_IS_CPU_OP
+		       : STR_IS(s, "involved_dim") ? ET_WK_INVOLVED_DIM
+		                                   : ET_WK_NONE;
+	case 'n':
+		return STR_IS(s, "num_ops") ? ET_WK_NUM_OPS : ET_WK_NONE;
+	case 't':
+		return STR_IS(s, "tensor_size") ? ET_WK_TENSOR_SIZE : ET_WK_NONE;
+	case 'p':
+		return STR_IS(s, "pg_name") ? ET_WK_PG_NAME : ET_WK_NONE;
+	case 'c':
+		return s[1] == 'o' && s[2] == 'm' && s[3] == 'm' && s[4] == '_' ? comm_key(s + 5)
+		                                                                : ET_WK_NONE;
+	default:
 		return ET_WK_NONE;
-	s += 5;
-	if (strcmp(s, "type") == 0)
-		return ET_WK_COMM_TYPE;
-	if (strcmp(s, "size") == 0)
-		return ET_WK_COMM_SIZE;
-	if (strcmp(s, "src") == 0)
-		return ET_WK_COMM_SRC;
-	if (strcmp(s, "dst") == 0)
-		return ET_WK_COMM_DST;
-	if (strcmp(s, "tag") == 0)
-		return ET_WK_COMM_TAG;
-	if (strcmp(s, "priority") == 0)
-		return ET_WK_COMM_PRIORITY;
-	return ET_WK_NONE;
+	}
+}
+
+et_wk_attr et_graph_attr_key(const char *name)
+{
+	return attr_key(name);
 }
 
 static int32_t clamp32(int64_t v)
@@ -226,12 +266,12 @@ static const uint16_t wk_flag[ET_WK_COUNT] = {
     [ET_WK_COMM_PRIORITY] = ET_GF_COMM_PRIO, [ET_WK_PG_NAME] = ET_GF_PG_NAME,
 };
 
-static void store_int(et_graph *g, uint32_t i, et_wk_attr k, int64_t v)
+static void store_int(et_graph *g, uint32_t i, et_wk_attr k, int64_t v, uint16_t *fl)
 {
 	switch (k) {
 	case ET_WK_IS_CPU_OP:
 		if (v)
-			g->flags[i] |= ET_GF_CPU;
+			*fl |= ET_GF_CPU;
 		break;
 	case ET_WK_NUM_OPS:
 		g->num_ops[i] = v;
@@ -277,48 +317,61 @@ int et_graph_wk_member(et_wk_attr k)
 	return k >= 0 && k < ET_WK_COUNT ? wk_member[k] : 0;
 }
 
+/* The first characters of the well-known names. Nodes have about ten
+ * attributes, most of them not well-known (rf_id, seq_id, op_schema,
+ * stream ...): one table load turns those away. */
+static const bool wk_first[256] = {['c'] = 1, ['i'] = 1, ['n'] = 1, ['p'] = 1, ['t'] = 1};
+
+/* The flags are gathered in a local and stored once: they are read back
+ * for every well-known attribute ("the first one wins"). */
 static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
 {
+	uint16_t fl = 0;
 	for (size_t k = 0; k < n->n_attr; k++) {
 		const et_attr *a = n->attr[k];
-		if (!a->name)
+		if (!a->name || !wk_first[(unsigned char)a->name[0]])
 			continue;
-		et_wk_attr key = et_graph_attr_key(a->name);
+		et_wk_attr key = attr_key(a->name);
 		if (key == ET_WK_NONE)
 			continue;
 		if ((int)a->value_case != wk_member[key])
-			g->flags[i] |= ET_GF_ATTR_MEMBER;
-		if (key == ET_WK_INVOLVED_DIM)
-			continue;
+			fl |= ET_GF_ATTR_MEMBER;
 		uint16_t f = wk_flag[key];
-		if (g->flags[i] & f) /* the first one wins, as et_attr_find */
+		if (key == ET_WK_INVOLVED_DIM || (fl & f)) /* the first one wins, as et_attr_find */
 			continue;
 		if (key == ET_WK_PG_NAME) {
 			if (a->value_case == VC(STRING_VAL)) {
-				g->flags[i] |= f;
-				g->pg_name[i] = pg_intern(g, a->string_val);
+				fl |= f;
+				g->pg_name[i] = intern(g, a->string_val);
 			}
 			continue;
 		}
 		if (!et_attr_is_int(a))
 			continue;
-		g->flags[i] |= f;
-		store_int(g, i, key, et_attr_as_i64(a));
+		fl |= f;
+		store_int(g, i, key, et_attr_as_i64(a), &fl);
 	}
+	g->flags[i] = fl;
 }
 
-static void push_deps(uint64_t **arr, size_t *len, size_t *cap, const uint64_t *d, size_t n)
+/* Until et_graph_finish, a kind's dep array holds the ids as written, each
+ * in two uint32 slots (copied with memcpy: no aliasing); finish rewrites
+ * them into indices in place. One array instead of ids plus indices: the
+ * first touch of memory costs more than filling it. */
+static void push_ids(uint32_t **arr, size_t *n_ids, size_t *cap, const uint64_t *d, uint32_t n)
 {
-	if (*len + n > *cap) {
-		size_t c = *cap ? *cap : 4096;
-		while (c < *len + n)
+	size_t need = 2 * (*n_ids + n);
+	if (need > *cap) {
+		size_t c = *cap ? *cap : 8192;
+		while (c < need)
 			c *= 2;
 		*arr = et_xrealloc(*arr, c * sizeof **arr);
 		*cap = c;
 	}
-	if (n)
-		memcpy(*arr + *len, d, n * sizeof *d);
-	*len += n;
+	uint32_t *dst = *arr + 2 * *n_ids;
+	for (uint32_t k = 0; k < n; k++) /* a few ids: no call to memcpy */
+		memcpy(dst + 2 * k, &d[k], sizeof d[k]);
+	*n_ids += n;
 }
 
 uint32_t et_graph_add_indexed(et_graph *g, const et_node *n, uint32_t msg_index)
@@ -330,8 +383,7 @@ uint32_t et_graph_add_indexed(et_graph *g, const et_node *n, uint32_t msg_index)
 	uint32_t i = g->n++;
 	g->id[i] = n->id;
 	g->type[i] = (n->type >= 0 && n->type < 255) ? (uint8_t)n->type : 255;
-	g->flags[i] = 0;
-	g->name[i] = pool_add(g, n->name);
+	g->name[i] = intern(g, n->name);
 	g->duration_micros[i] = n->duration_micros;
 	g->start_time_micros[i] = n->start_time_micros;
 	g->msg_index[i] = msg_index;
@@ -344,8 +396,8 @@ uint32_t et_graph_add_indexed(et_graph *g, const et_node *n, uint32_t msg_index)
 	read_attrs(g, i, n);
 	g->data_off[i] = (uint32_t)(n->n_data_deps < UINT32_MAX ? n->n_data_deps : 0);
 	g->ctrl_off[i] = (uint32_t)(n->n_ctrl_deps < UINT32_MAX ? n->n_ctrl_deps : 0);
-	push_deps(&g->raw_data, &g->raw_data_len, &g->raw_data_cap, n->data_deps, g->data_off[i]);
-	push_deps(&g->raw_ctrl, &g->raw_ctrl_len, &g->raw_ctrl_cap, n->ctrl_deps, g->ctrl_off[i]);
+	push_ids(&g->data_dep, &g->data_ids, &g->data_dep_cap, n->data_deps, g->data_off[i]);
+	push_ids(&g->ctrl_dep, &g->ctrl_ids, &g->ctrl_dep_cap, n->ctrl_deps, g->ctrl_off[i]);
 	return i;
 }
 
@@ -363,7 +415,7 @@ size_t et_graph_bytes(const et_graph *g)
 	                  4 * sizeof *g->comm_src + sizeof *g->pg_name + sizeof *g->num_ops +
 	                  sizeof *g->tensor_size + 6 * sizeof(uint32_t);
 	size_t b = (size_t)g->cap * per_node + g->names_cap + g->hash_cap * sizeof *g->hash;
-	b += (g->raw_data_cap + g->raw_ctrl_cap) * sizeof(uint64_t);
+	b += g->pg_hash_cap * sizeof *g->pg_hash;
 	b += (g->data_dep_cap + g->ctrl_dep_cap + g->out_cap) * sizeof(uint32_t);
 	b += g->n_dangling * sizeof *g->dangling + g->n_dups * sizeof *g->dups +
 	     g->n_selfs * sizeof *g->selfs;

@@ -4,7 +4,7 @@
  * et_graph_finish() once; after that the graph is read-only. Nothing is
  * allocated per node or per attribute: every field lives in one array
  * indexed by the node's position (its "index", 0 = first node added), and
- * all names live in one string pool.
+ * names live in one string pool, each distinct name once.
  *
  * What callers may rely on after et_graph_finish():
  *  - Index i is the i-th node added (file order); msg_index[i] is the
@@ -27,8 +27,8 @@
  *  - A forward reference is a resolved dependency on a node added later
  *    (index > i); fwd_data / fwd_ctrl count them.
  *  - `dups` lists every node whose id an earlier node already has;
- *    n_roots counts nodes with no resolved dependency; pg_names are
- *    interned (equal strings, equal offsets).
+ *    n_roots counts nodes with no resolved dependency; node names and
+ *    pg_names are interned (equal strings, equal offsets).
  *  - et_graph_reset() empties the graph for reuse: every index, offset and
  *    pointer into it from before is invalid afterwards.
  *
@@ -37,10 +37,12 @@
  * 4 pg_name, 8+8 num_ops/tensor_size, 12 CSR offsets, 4 order, 4 scratch,
  * 8 for the id lookup: a hash of >= 2 slots per node, or, when ids are
  * dense (max - min < 4n), a direct table by id - min, at most 16)
- * plus the names, plus 16 bytes per dependency (8 for the ids as written,
- * 4 in the CSR, 4 in the reverse CSR); arrays grow geometrically, so
- * capacity can exceed this by up to 2x. Indices are 32-bit: a graph holds
- * fewer than 2^32 - 4 nodes (et_graph_add fails beyond). */
+ * plus the distinct names (and two or more 12-byte intern slots each),
+ * plus 12 bytes per dependency (8 for the id as written, which finish
+ * turns into the CSR's 4-byte index in place, 4 in the reverse CSR);
+ * arrays grow geometrically, so capacity can exceed this by up to 2x.
+ * Indices are 32-bit: a graph holds fewer than 2^32 - 4 nodes
+ * (et_graph_add fails beyond). */
 #ifndef ET_GRAPH_H
 #define ET_GRAPH_H
 
@@ -107,6 +109,11 @@ typedef struct et_graph_self {
 	uint8_t kind;
 } et_graph_self;
 
+/* A slot of the name intern table (private to et_graph). */
+typedef struct et_graph_islot {
+	uint32_t off, len, hash; /* off 0 = empty */
+} et_graph_islot;
+
 typedef struct et_graph {
 	uint32_t n, cap;
 	/* per node, filled by et_graph_add */
@@ -151,11 +158,11 @@ typedef struct et_graph {
 	uint64_t id_min;
 	size_t table_len;
 	size_t hash_cap, data_dep_cap, ctrl_dep_cap, out_cap;
-	uint32_t *scratch; /* per node, for Kahn's in-degrees */
-	uint32_t *pg_hash; /* interned pg_name offsets, 0 = empty */
+	uint32_t *scratch;       /* per node, for Kahn's in-degrees */
+	et_graph_islot *pg_hash; /* interned names and pg_names */
 	size_t pg_hash_cap, pg_hash_n;
-	uint64_t *raw_data, *raw_ctrl; /* dependency ids while building */
-	size_t raw_data_len, raw_data_cap, raw_ctrl_len, raw_ctrl_cap;
+	size_t data_ids, ctrl_ids; /* dependency ids added (data_dep/ctrl_dep
+	                              hold them until finish) */
 } et_graph;
 
 et_graph *et_graph_new(void);

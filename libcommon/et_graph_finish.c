@@ -16,10 +16,10 @@ static uint32_t hash_id(uint64_t id)
 	return (uint32_t)id;
 }
 
-uint32_t et_graph_find(const et_graph *g, uint64_t id)
+/* The lookup behind et_graph_find, once the table is built; inlined into
+ * the resolution loop, which calls it for every dependency. */
+static inline uint32_t find_id(const et_graph *g, uint64_t id)
 {
-	if (!g->finished || !g->hash)
-		return ET_GRAPH_NONE;
 	if (g->dense) {
 		if (id < g->id_min || id - g->id_min >= g->table_len)
 			return ET_GRAPH_NONE;
@@ -32,6 +32,13 @@ uint32_t et_graph_find(const et_graph *g, uint64_t id)
 		if (g->id[v - 1] == id)
 			return v - 1;
 	}
+}
+
+uint32_t et_graph_find(const et_graph *g, uint64_t id)
+{
+	if (!g->finished || !g->hash)
+		return ET_GRAPH_NONE;
+	return find_id(g, id);
 }
 
 /* Lists grow when their length reaches 0 or a power of two (capacity
@@ -71,19 +78,22 @@ static void table_reserve(et_graph *g, size_t len)
  * hash, with no hashing and the locality of the ids themselves. */
 static bool build_dense(et_graph *g)
 {
+	const uint32_t n = g->n;
+	const uint64_t *id = g->id;
 	uint64_t lo = UINT64_MAX, hi = 0;
-	for (uint32_t i = 0; i < g->n; i++) {
-		lo = g->id[i] < lo ? g->id[i] : lo;
-		hi = g->id[i] > hi ? g->id[i] : hi;
+	for (uint32_t i = 0; i < n; i++) {
+		lo = id[i] < lo ? id[i] : lo;
+		hi = id[i] > hi ? id[i] : hi;
 	}
-	g->dense = g->n > 0 && hi - lo < 4 * (uint64_t)g->n + 16;
+	g->dense = n > 0 && hi - lo < 4 * (uint64_t)n + 16;
 	if (!g->dense)
 		return false;
 	g->id_min = lo;
 	g->table_len = (size_t)(hi - lo + 1);
 	table_reserve(g, g->table_len);
-	for (uint32_t i = 0; i < g->n; i++) {
-		uint32_t *slot = &g->hash[g->id[i] - lo];
+	uint32_t *table = g->hash;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t *slot = &table[id[i] - lo];
 		if (*slot)
 			add_dup(g, i, *slot - 1);
 		else
@@ -137,8 +147,6 @@ static void add_self(et_graph *g, uint32_t i, uint8_t kind)
 	g->flags[i] |= ET_GF_SELF_DEP;
 }
 
-/* Turns per-node counts in *off into CSR offsets over resolved targets,
- * rewriting raw ids into indices in place of a new array. */
 static void reserve(uint32_t **p, size_t *cap, size_t n)
 {
 	if (n <= *cap && *p)
@@ -148,82 +156,98 @@ static void reserve(uint32_t **p, size_t *cap, size_t n)
 	*p = et_xmalloc(*cap * sizeof **p);
 }
 
-static void resolve_kind(et_graph *g, uint32_t *off, const uint64_t *raw, uint8_t kind,
-                         uint64_t *fwd, uint32_t **dep_out, size_t *cap)
+/* Turns per-node counts in off into CSR offsets over resolved targets, and
+ * the ids in dep (two uint32 slots each, see push_ids) into indices in
+ * place: index w is written after id r >= w was read, and the ids still to
+ * read start at slot 2r + 2 > w. */
+static void resolve_kind(et_graph *g, uint32_t *off, uint32_t *dep, uint8_t kind, uint64_t *fwd)
 {
-	size_t total = 0;
-	for (uint32_t i = 0; i < g->n; i++)
-		total += off[i];
-	reserve(dep_out, cap, total);
-	uint32_t *dep = *dep_out;
+	const uint32_t n = g->n;
 	size_t r = 0, w = 0;
-	for (uint32_t i = 0; i < g->n; i++) {
+	uint64_t forward = 0;
+	for (uint32_t i = 0; i < n; i++) {
 		uint32_t cnt = off[i];
 		off[i] = (uint32_t)w;
 		for (uint32_t k = 0; k < cnt; k++, r++) {
-			uint32_t j = et_graph_find(g, raw[r]);
+			uint64_t id;
+			memcpy(&id, dep + 2 * r, sizeof id);
+			uint32_t j = find_id(g, id);
 			if (j == ET_GRAPH_NONE)
-				add_dangling(g, i, raw[r], kind);
+				add_dangling(g, i, id, kind);
 			else if (j == i)
 				add_self(g, i, kind);
 			else {
-				*fwd += j > i;
+				forward += j > i;
 				dep[w++] = j;
 			}
 		}
 	}
-	off[g->n] = (uint32_t)w;
+	off[n] = (uint32_t)w;
+	*fwd += forward;
 }
 
+/* The loops below keep the graph's arrays and counts in locals: a store
+ * through a uint32_t pointer could otherwise change g->n or an offset as
+ * far as the compiler knows, and it would reload them at every step. */
 static void build_children(et_graph *g)
 {
-	memset(g->out_off, 0, ((size_t)g->n + 1) * sizeof *g->out_off);
-	reserve(&g->out, &g->out_cap, (size_t)g->data_off[g->n] + g->ctrl_off[g->n]);
-	for (size_t k = 0; k < g->data_off[g->n]; k++)
-		g->out_off[g->data_dep[k] + 1]++;
-	for (size_t k = 0; k < g->ctrl_off[g->n]; k++)
-		g->out_off[g->ctrl_dep[k] + 1]++;
-	for (uint32_t i = 0; i < g->n; i++)
-		g->out_off[i + 1] += g->out_off[i];
+	const uint32_t n = g->n;
+	const uint32_t *doff = g->data_off, *coff = g->ctrl_off;
+	const uint32_t *dd = g->data_dep, *cd = g->ctrl_dep;
+	const uint32_t nd = doff[n], nc = coff[n];
+	reserve(&g->out, &g->out_cap, (size_t)nd + nc);
+	uint32_t *restrict oo = g->out_off, *restrict out = g->out;
+	memset(oo, 0, ((size_t)n + 1) * sizeof *oo);
+	for (uint32_t k = 0; k < nd; k++)
+		oo[dd[k] + 1]++;
+	for (uint32_t k = 0; k < nc; k++)
+		oo[cd[k] + 1]++;
+	for (uint32_t i = 0; i < n; i++)
+		oo[i + 1] += oo[i];
 	/* Fill with a moving cursor per parent; out_off[i] is restored after. */
-	for (uint32_t i = 0; i < g->n; i++) {
-		for (uint32_t k = g->data_off[i]; k < g->data_off[i + 1]; k++)
-			g->out[g->out_off[g->data_dep[k]]++] = i;
-		for (uint32_t k = g->ctrl_off[i]; k < g->ctrl_off[i + 1]; k++)
-			g->out[g->out_off[g->ctrl_dep[k]]++] = i;
+	for (uint32_t i = 0; i < n; i++) {
+		for (uint32_t k = doff[i]; k < doff[i + 1]; k++)
+			out[oo[dd[k]]++] = i;
+		for (uint32_t k = coff[i]; k < coff[i + 1]; k++)
+			out[oo[cd[k]]++] = i;
 	}
-	for (uint32_t i = g->n; i > 0; i--)
-		g->out_off[i] = g->out_off[i - 1];
-	g->out_off[0] = 0;
+	memmove(oo + 1, oo, (size_t)n * sizeof *oo);
+	oo[0] = 0;
 }
 
 /* FIFO Kahn: the queue is the order array itself, and its rounds are the
  * longest-path levels, which gives depth and width for free. */
 static void kahn(et_graph *g)
 {
-	uint32_t *indeg = g->scratch;
+	const uint32_t n = g->n;
+	const uint32_t *doff = g->data_off, *coff = g->ctrl_off;
+	const uint32_t *oo = g->out_off, *out = g->out;
+	uint32_t *restrict indeg = g->scratch, *restrict order = g->order;
+	uint16_t *restrict flags = g->flags;
 	uint32_t tail = 0;
-	for (uint32_t i = 0; i < g->n; i++) {
-		indeg[i] = et_graph_ndeps(g, i);
+	for (uint32_t i = 0; i < n; i++) {
+		indeg[i] = doff[i + 1] - doff[i] + coff[i + 1] - coff[i];
 		if (!indeg[i])
-			g->order[tail++] = i;
+			order[tail++] = i;
 	}
 	g->n_roots = tail;
-	uint32_t head = 0;
+	uint32_t head = 0, depth = 0, width = 0;
 	while (head < tail) {
 		uint32_t level_end = tail;
-		if (level_end - head > g->max_width)
-			g->max_width = level_end - head;
-		g->depth++;
+		if (level_end - head > width)
+			width = level_end - head;
+		depth++;
 		for (; head < level_end; head++) {
-			uint32_t v = g->order[head];
-			g->flags[v] |= ET_GF_ORDERED;
-			for (uint32_t k = g->out_off[v]; k < g->out_off[v + 1]; k++)
-				if (--indeg[g->out[k]] == 0)
-					g->order[tail++] = g->out[k];
+			uint32_t v = order[head];
+			flags[v] |= ET_GF_ORDERED;
+			for (uint32_t k = oo[v]; k < oo[v + 1]; k++)
+				if (--indeg[out[k]] == 0)
+					order[tail++] = out[k];
 		}
 	}
 	g->n_ordered = tail;
+	g->depth = depth;
+	g->max_width = width;
 }
 
 void et_graph_finish(et_graph *g)
@@ -238,13 +262,16 @@ void et_graph_finish(et_graph *g)
 		g->order = et_xcalloc(1, sizeof *g->order);
 		g->scratch = et_xcalloc(1, sizeof *g->scratch);
 	}
-	g->n_data_deps = g->raw_data_len;
-	g->n_ctrl_deps = g->raw_ctrl_len;
+	/* Callers may pass the CSR arrays to memcpy & co. even when empty. */
+	if (!g->data_dep)
+		reserve(&g->data_dep, &g->data_dep_cap, 0);
+	if (!g->ctrl_dep)
+		reserve(&g->ctrl_dep, &g->ctrl_dep_cap, 0);
+	g->n_data_deps = g->data_ids;
+	g->n_ctrl_deps = g->ctrl_ids;
 	build_hash(g);
-	resolve_kind(g, g->data_off, g->raw_data, ET_DEP_DATA, &g->fwd_data, &g->data_dep,
-	             &g->data_dep_cap);
-	resolve_kind(g, g->ctrl_off, g->raw_ctrl, ET_DEP_CTRL, &g->fwd_ctrl, &g->ctrl_dep,
-	             &g->ctrl_dep_cap);
+	resolve_kind(g, g->data_off, g->data_dep, ET_DEP_DATA, &g->fwd_data);
+	resolve_kind(g, g->ctrl_off, g->ctrl_dep, ET_DEP_CTRL, &g->fwd_ctrl);
 	build_children(g);
 	kahn(g);
 }

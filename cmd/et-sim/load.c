@@ -166,10 +166,6 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	free(sd.inv);
 	free(sd.gemm);
 	et_arena_free(a);
-	/* et_graph_free (libcommon, working tree) does not free the pg_name
-	 * intern table; free it here until it does (harmless after the fix). */
-	free(g->pg_hash);
-	g->pg_hash = NULL;
 	et_graph_free(g);
 	et_input_close(in);
 	if (rc == 0)

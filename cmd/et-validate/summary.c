@@ -8,6 +8,14 @@
 
 enum { T_SEND = 5, T_RECV = 6, T_COLL = 7 }; /* NodeType values */
 
+/* Per graph node, while the skeleton is built: fcnt[v] and fval[v] hold
+ * v's comm set (the skeleton nodes v waits for), one entry in fval[v]
+ * itself, or fcnt[v] (2..SK_FANIN) entries at fpool + fval[v]. A comm node
+ * not yet reached in the order is marked fcnt[v] = F_COMM + its kind, with
+ * fval[v] = its entry in coll[] / p2p[]. Five bytes a node: these arrays
+ * are as long as the graph, and first touching memory is what costs. */
+enum { F_COMM = 0x80 };
+
 /* Builder state for a rank's skeleton; the buffers outlive the rank so
  * that rank after rank reuses them. */
 typedef struct skb {
@@ -18,9 +26,13 @@ typedef struct skb {
 	uint32_t *stamp;
 	uint32_t *scratch;
 	size_t scratch_cap;
-	uint32_t *fset, *ent; /* per graph node */
-	uint8_t *fcnt, *ekind;
+	uint32_t *fval; /* per graph node, see F_COMM */
+	uint8_t *fcnt;
 	size_t node_cap;
+	uint32_t *fpool; /* comm sets of more than one entry */
+	size_t fpool_len, fpool_cap;
+	uint32_t *nmap; /* graph name offset -> interned name, pairs; 0 = empty */
+	size_t nmap_cap, nmap_n;
 } skb;
 
 static void skb_free(skb *b)
@@ -31,10 +43,10 @@ static void skb_free(skb *b)
 	free(b->par);
 	free(b->stamp);
 	free(b->scratch);
-	free(b->fset);
-	free(b->ent);
+	free(b->fval);
 	free(b->fcnt);
-	free(b->ekind);
+	free(b->fpool);
+	free(b->nmap);
 	free(b);
 }
 
@@ -128,6 +140,44 @@ static uint32_t intern(xsum *xs, const char *s)
 	return off;
 }
 
+static void nmap_grow(skb *b)
+{
+	uint32_t *old = b->nmap;
+	size_t oldcap = b->nmap_cap;
+	b->nmap_cap = oldcap ? oldcap * 2 : 256;
+	b->nmap = et_xcalloc(2 * b->nmap_cap, sizeof *b->nmap);
+	for (size_t k = 0; k < oldcap; k++) {
+		if (!old[2 * k])
+			continue;
+		size_t h = (old[2 * k] * 0x9e3779b1u) & (b->nmap_cap - 1);
+		while (b->nmap[2 * h])
+			h = (h + 1) & (b->nmap_cap - 1);
+		b->nmap[2 * h] = old[2 * k];
+		b->nmap[2 * h + 1] = old[2 * k + 1];
+	}
+	free(old);
+}
+
+/* The interned name of node i. The graph interns names too, so within a
+ * rank a name offset stands for its string: each distinct name is hashed
+ * as a string once per rank, not once per comm node. */
+static uint32_t node_name(xsum *xs, const et_graph *g, uint32_t i)
+{
+	skb *b = xs->b;
+	uint32_t key = g->name[i] + 1; /* 0 marks an empty slot */
+	if (b->nmap_n * 2 >= b->nmap_cap)
+		nmap_grow(b);
+	size_t h = (key * 0x9e3779b1u) & (b->nmap_cap - 1);
+	for (; b->nmap[2 * h]; h = (h + 1) & (b->nmap_cap - 1))
+		if (b->nmap[2 * h] == key)
+			return b->nmap[2 * h + 1];
+	uint32_t name = intern(xs, et_graph_name(g, i));
+	b->nmap[2 * h] = key;
+	b->nmap[2 * h + 1] = name;
+	b->nmap_n++;
+	return name;
+}
+
 static uint32_t sk_new(skb *b, uint8_t kind, uint32_t ref, const uint32_t *par, size_t np)
 {
 	rank_sum *r = b->r;
@@ -159,8 +209,7 @@ static uint32_t sk_new(skb *b, uint8_t kind, uint32_t ref, const uint32_t *par, 
 
 /* Union of the parents' comm sets, deduplicated with a stamp per skeleton
  * node (stamp = v + 1 marks "already in v's union"). */
-static size_t gather(skb *b, const et_graph *g, uint32_t v, const uint32_t *fset,
-                     const uint8_t *fcnt)
+static size_t gather(skb *b, const et_graph *g, uint32_t v)
 {
 	size_t need = (size_t)et_graph_ndeps(g, v) * SK_FANIN;
 	if (need > b->scratch_cap) {
@@ -172,16 +221,35 @@ static size_t gather(skb *b, const et_graph *g, uint32_t v, const uint32_t *fset
 	const uint32_t *offs[2] = {g->data_off, g->ctrl_off};
 	for (int kind = 0; kind < 2; kind++)
 		for (uint32_t e = offs[kind][v]; e < offs[kind][v + 1]; e++) {
-			uint32_t p = lists[kind][e];
-			for (uint8_t k = 0; k < fcnt[p]; k++) {
-				uint32_t s = fset[(size_t)p * SK_FANIN + k];
-				if (b->stamp[s] != v + 1) {
-					b->stamp[s] = v + 1;
-					b->scratch[u++] = s;
+			uint32_t p = lists[kind][e], n = b->fcnt[p];
+			if (!n)
+				continue;
+			const uint32_t *set = n == 1 ? &b->fval[p] : b->fpool + b->fval[p];
+			for (uint32_t k = 0; k < n; k++)
+				if (b->stamp[set[k]] != v + 1) {
+					b->stamp[set[k]] = v + 1;
+					b->scratch[u++] = set[k];
 				}
-			}
 		}
 	return u;
+}
+
+/* v's comm set is the u entries of scratch (u <= SK_FANIN). */
+static void set_comm_set(skb *b, uint32_t v, size_t u)
+{
+	b->fcnt[v] = (uint8_t)u;
+	if (u == 1) {
+		b->fval[v] = b->scratch[0];
+		return;
+	}
+	if (b->fpool_len + u > b->fpool_cap) {
+		b->fpool_cap = b->fpool_cap ? b->fpool_cap * 2 : 1024;
+		b->fpool = et_xrealloc(b->fpool, b->fpool_cap * sizeof *b->fpool);
+	}
+	if (u)
+		memcpy(b->fpool + b->fpool_len, b->scratch, u * sizeof *b->fpool);
+	b->fval[v] = (uint32_t)b->fpool_len;
+	b->fpool_len += u;
 }
 
 static void set_ref_sk(rank_sum *r, uint8_t kind, uint32_t ref, uint32_t s)
@@ -192,34 +260,32 @@ static void set_ref_sk(rank_sum *r, uint8_t kind, uint32_t ref, uint32_t s)
 		r->p2p[ref].sk = s;
 }
 
-static void build_skeleton(skb *b, const et_graph *g, const uint32_t *ent, const uint8_t *ekind)
+static void build_skeleton(skb *b, const et_graph *g)
 {
 	rank_sum *r = b->r;
-	uint32_t *fset = b->fset;
-	uint8_t *fcnt = b->fcnt;
 	for (uint32_t k = 0; k < g->n_ordered; k++) {
 		uint32_t v = g->order[k];
-		size_t u = gather(b, g, v, fset, fcnt);
+		size_t u = gather(b, g, v);
 		uint32_t s;
-		if (ent[v] != ET_GRAPH_NONE) {
-			s = sk_new(b, ekind[v], ent[v], b->scratch, u);
-			set_ref_sk(r, ekind[v], ent[v], s);
+		if (b->fcnt[v] >= F_COMM) {
+			uint8_t kind = b->fcnt[v] - F_COMM;
+			s = sk_new(b, kind, b->fval[v], b->scratch, u);
+			set_ref_sk(r, kind, b->fval[v], s);
 		} else if (u <= SK_FANIN) {
-			if (u)
-				memcpy(fset + (size_t)v * SK_FANIN, b->scratch, u * sizeof *fset);
-			fcnt[v] = (uint8_t)u;
+			set_comm_set(b, v, u);
 			continue;
 		} else {
 			s = sk_new(b, SK_JOIN, ET_GRAPH_NONE, b->scratch, u);
 		}
-		fset[(size_t)v * SK_FANIN] = s;
-		fcnt[v] = 1;
+		b->fcnt[v] = 1;
+		b->fval[v] = s;
 	}
 	/* Comm nodes Kahn never reached sit in or behind a cycle. */
 	for (uint32_t i = 0; i < g->n; i++)
-		if (ent[i] != ET_GRAPH_NONE && !(g->flags[i] & ET_GF_ORDERED)) {
-			uint32_t s = sk_new(b, ekind[i] | SK_STUCK, ent[i], NULL, 0);
-			set_ref_sk(r, ekind[i], ent[i], s);
+		if (b->fcnt[i] >= F_COMM) {
+			uint8_t kind = b->fcnt[i] - F_COMM;
+			uint32_t s = sk_new(b, kind | SK_STUCK, b->fval[i], NULL, 0);
+			set_ref_sk(r, kind, b->fval[i], s);
 			r->n_stuck++;
 		}
 }
@@ -240,12 +306,12 @@ static void finish_skeleton(skb *b)
 	}
 	for (uint32_t s = 0; s < n; s++)
 		r->sk_child_off[s + 1] += r->sk_child_off[s];
-	uint32_t *cur = et_xmalloc(((size_t)n + 1) * sizeof *cur);
-	memcpy(cur, r->sk_child_off, ((size_t)n + 1) * sizeof *cur);
+	/* Fill with sk_child_off[p] as p's cursor, then shift it back. */
 	for (uint32_t s = 0; s < n; s++)
 		for (uint32_t e = b->par_off[s]; e < b->par_off[s + 1]; e++)
-			r->sk_child[cur[b->par[e]]++] = s;
-	free(cur);
+			r->sk_child[r->sk_child_off[b->par[e]]++] = s;
+	memmove(r->sk_child_off + 1, r->sk_child_off, (size_t)n * sizeof *r->sk_child_off);
+	r->sk_child_off[0] = 0;
 }
 
 static rank_sum *new_rank(xsum *xs, uint32_t rank)
@@ -260,50 +326,69 @@ static rank_sum *new_rank(xsum *xs, uint32_t rank)
 	return r;
 }
 
-static bool is_p2p(const et_graph *g, uint32_t i)
+/* What node i is in the summary: SK_COLL, SK_SEND, SK_RECV, or SK_JOIN for
+ * none. Host-side (is_cpu_op) COMM nodes are left out: they are findings,
+ * not traffic; so are SEND/RECV nodes without a peer. */
+static uint8_t comm_kind(const et_graph *g, uint32_t i)
 {
-	uint16_t need = g->type[i] == T_SEND ? ET_GF_COMM_DST : ET_GF_COMM_SRC;
-	int32_t peer = g->type[i] == T_SEND ? g->comm_dst[i] : g->comm_src[i];
-	return (g->type[i] == T_SEND || g->type[i] == T_RECV) && !(g->flags[i] & ET_GF_CPU) &&
-	       (g->flags[i] & need) && peer >= 0;
+	uint8_t t = g->type[i];
+	if (t < T_SEND || t > T_COLL || (g->flags[i] & ET_GF_CPU))
+		return SK_JOIN;
+	if (t == T_COLL)
+		return SK_COLL;
+	bool send = t == T_SEND;
+	uint16_t need = send ? ET_GF_COMM_DST : ET_GF_COMM_SRC;
+	int32_t peer = send ? g->comm_dst[i] : g->comm_src[i];
+	return (g->flags[i] & need) && peer >= 0 ? (send ? SK_SEND : SK_RECV) : SK_JOIN;
 }
 
-/* Collect the rank's collectives and p2p nodes in file order. Host-side
- * (is_cpu_op) COMM nodes are left out: they are findings, not traffic. */
-static void collect(vctx *v, rank_sum *r, uint32_t *ent, uint8_t *ekind)
+static void add_coll(vctx *v, rank_sum *r, uint32_t i)
+{
+	const et_graph *g = v->g;
+	coll_ent *c = &r->coll[r->n_coll];
+	c->node_id = g->id[i];
+	c->size = g->flags[i] & ET_GF_COMM_SIZE ? g->comm_size[i] : -1;
+	c->type = g->flags[i] & ET_GF_COMM_TYPE ? g->comm_type[i] : -1;
+	c->gid = node_gid(v, i);
+	c->sk = ET_GRAPH_NONE;
+	c->name = node_name(v->xs, g, i);
+}
+
+static void add_p2p(vctx *v, rank_sum *r, uint32_t i, bool send)
+{
+	const et_graph *g = v->g;
+	p2p_ent *p = &r->p2p[r->n_p2p];
+	p->send = send;
+	p->node_id = g->id[i];
+	p->size = g->flags[i] & ET_GF_COMM_SIZE ? g->comm_size[i] : -1;
+	p->peer = (uint32_t)(send ? g->comm_dst[i] : g->comm_src[i]);
+	p->tag = g->comm_tag[i];
+	p->sk = ET_GRAPH_NONE;
+	p->name = node_name(v->xs, g, i);
+	p->match_slot = p->match_idx = ET_GRAPH_NONE;
+}
+
+/* Collect the rank's collectives and p2p nodes in file order, and mark
+ * them for build_skeleton (see F_COMM). */
+static void collect(vctx *v, rank_sum *r, skb *b)
 {
 	const et_graph *g = v->g;
 	uint32_t nc = 0, np = 0;
 	for (uint32_t i = 0; i < g->n; i++) {
-		nc += g->type[i] == T_COLL && !(g->flags[i] & ET_GF_CPU);
-		np += is_p2p(g, i);
+		uint8_t kind = comm_kind(g, i);
+		b->fcnt[i] = kind == SK_JOIN ? 0 : F_COMM + kind;
+		nc += kind == SK_COLL;
+		np += kind == SK_SEND || kind == SK_RECV;
 	}
 	r->coll = et_xmalloc(((size_t)nc + 1) * sizeof *r->coll);
 	r->p2p = et_xmalloc(((size_t)np + 1) * sizeof *r->p2p);
 	for (uint32_t i = 0; i < g->n; i++) {
-		ent[i] = ET_GRAPH_NONE;
-		if (g->type[i] == T_COLL && !(g->flags[i] & ET_GF_CPU)) {
-			coll_ent *c = &r->coll[r->n_coll];
-			c->node_id = g->id[i];
-			c->size = g->flags[i] & ET_GF_COMM_SIZE ? g->comm_size[i] : -1;
-			c->type = g->flags[i] & ET_GF_COMM_TYPE ? g->comm_type[i] : -1;
-			c->gid = node_gid(v, i);
-			c->sk = ET_GRAPH_NONE;
-			c->name = intern(v->xs, et_graph_name(g, i));
-			ent[i] = r->n_coll++;
-			ekind[i] = SK_COLL;
-		} else if (is_p2p(g, i)) {
-			p2p_ent *p = &r->p2p[r->n_p2p];
-			p->send = g->type[i] == T_SEND;
-			p->node_id = g->id[i];
-			p->size = g->flags[i] & ET_GF_COMM_SIZE ? g->comm_size[i] : -1;
-			p->peer = (uint32_t)(p->send ? g->comm_dst[i] : g->comm_src[i]);
-			p->tag = g->comm_tag[i];
-			p->sk = ET_GRAPH_NONE;
-			p->name = intern(v->xs, et_graph_name(g, i));
-			p->match_slot = p->match_idx = ET_GRAPH_NONE;
-			ent[i] = r->n_p2p++;
-			ekind[i] = p->send ? SK_SEND : SK_RECV;
+		if (b->fcnt[i] == F_COMM + SK_COLL) {
+			add_coll(v, r, i);
+			b->fval[i] = r->n_coll++;
+		} else if (b->fcnt[i]) {
+			add_p2p(v, r, i, b->fcnt[i] == F_COMM + SK_SEND);
+			b->fval[i] = r->n_p2p++;
 		}
 	}
 	/* Positions within each group, in file order. */
@@ -313,33 +398,40 @@ static void collect(vctx *v, rank_sum *r, uint32_t *ent, uint8_t *ekind)
 	free(next);
 }
 
-void xsum_add_rank(vctx *v)
+/* Buffers sized for this rank's graph; the name map restarts, as name
+ * offsets are per graph. */
+static void skb_begin(skb *b, rank_sum *r, uint32_t n)
 {
-	const et_graph *g = v->g;
-	rank_sum *r = new_rank(v->xs, v->ri.rank);
-	skb *b = v->xs->b;
-	if ((size_t)g->n + 1 > b->node_cap) {
-		b->node_cap = (size_t)g->n + 1;
-		free(b->fset);
-		free(b->ent);
+	if ((size_t)n + 1 > b->node_cap) {
+		b->node_cap = (size_t)n + 1;
+		free(b->fval);
 		free(b->fcnt);
-		free(b->ekind);
-		b->fset = et_xmalloc(b->node_cap * SK_FANIN * sizeof *b->fset);
-		b->ent = et_xmalloc(b->node_cap * sizeof *b->ent);
+		b->fval = et_xmalloc(b->node_cap * sizeof *b->fval);
 		b->fcnt = et_xmalloc(b->node_cap);
-		b->ekind = et_xmalloc(b->node_cap);
 	}
+	if (b->nmap_n)
+		memset(b->nmap, 0, 2 * b->nmap_cap * sizeof *b->nmap);
+	b->nmap_n = 0;
 	b->r = r;
 	b->cap = 0;
 	b->par_len = 0;
+	b->fpool_len = 0;
 	if (!b->par_off) {
 		b->sk_cap = 64;
 		b->par_off = et_xmalloc((b->sk_cap + 1) * sizeof *b->par_off);
 		b->stamp = et_xmalloc(b->sk_cap * sizeof *b->stamp);
 	}
 	b->par_off[0] = 0;
-	collect(v, r, b->ent, b->ekind);
-	build_skeleton(b, g, b->ent, b->ekind);
+}
+
+void xsum_add_rank(vctx *v)
+{
+	const et_graph *g = v->g;
+	rank_sum *r = new_rank(v->xs, v->ri.rank);
+	skb *b = v->xs->b;
+	skb_begin(b, r, g->n);
+	collect(v, r, b);
+	build_skeleton(b, g);
 	finish_skeleton(b);
 	v->xs->bytes += (uint64_t)r->n_coll * sizeof *r->coll +
 	                (uint64_t)r->n_p2p * sizeof *r->p2p + (uint64_t)r->sk_n * (1 + 4 * 3) +
