@@ -35,7 +35,7 @@ static bool is_token_char(unsigned char c)
 	return cls[c] == C_TOKEN;
 }
 
-size_t et_jsonscan_ws(const char *p, size_t len, size_t pos)
+size_t et_jsonscan_ws_run(const char *p, size_t len, size_t pos)
 {
 	while (pos < len && is_ws((unsigned char)p[pos]))
 		pos++;

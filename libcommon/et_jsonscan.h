@@ -12,7 +12,12 @@
 #define ET_JSONSCAN_MAX_DEPTH 1024
 
 /* Skip JSON white space from pos; returns the new position. */
-size_t et_jsonscan_ws(const char *p, size_t len, size_t pos);
+size_t et_jsonscan_ws_run(const char *p, size_t len, size_t pos);
+/* Inline for the common case, a value with no white space before it. */
+static inline size_t et_jsonscan_ws(const char *p, size_t len, size_t pos)
+{
+	return pos < len && (unsigned char)p[pos] > ' ' ? pos : et_jsonscan_ws_run(p, len, pos);
+}
 /* Given p[pos] at the start of a value, return the position just past it;
  * 0 if the window ends first (need more bytes), (size_t)-1 if malformed
  * (unbalanced or mismatched brackets, a raw control character in a string,

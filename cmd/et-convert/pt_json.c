@@ -151,16 +151,6 @@ broken:
 	return -2;
 }
 
-bool pj_key_is(pj_span k, const char *s)
-{
-	size_t n = strlen(s);
-	return k.n == n && memcmp(k.p, s, n) == 0;
-}
-
-bool pj_is_null(pj_span v)
-{
-	return v.n == 4 && memcmp(v.p, "null", 4) == 0;
-}
 
 bool pj_int(pj_span v, int64_t *out)
 {
@@ -168,6 +158,15 @@ bool pj_int(pj_span v, int64_t *out)
 	if (v.n >= 2 && v.p[0] == '"') {
 		v.p++;
 		v.n -= 2;
+	}
+	/* Most are short plain integers: at most 18 digits cannot overflow. */
+	size_t neg = v.n && v.p[0] == '-', i = neg;
+	int64_t acc = 0;
+	while (i < v.n && i - neg < 18 && v.p[i] >= '0' && v.p[i] <= '9')
+		acc = acc * 10 + (v.p[i++] - '0');
+	if (i == v.n && i > neg) {
+		*out = neg ? -acc : acc;
+		return true;
 	}
 	if (v.n == 0 || v.n >= sizeof tmp)
 		return false;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct pj_span {
 	const char *p;
@@ -44,8 +45,18 @@ void pj_members_free(pj_members *m);
  * obj (one pass for its extent and its members). */
 int pj_next_elem(const char *text, size_t len, size_t *pos, pj_span *val, size_t *bad,
 		 pj_members *obj);
-bool pj_key_is(pj_span k, const char *s);
-bool pj_is_null(pj_span v);
+/* Inline: a node's keys are compared with a score of literals, whose
+ * lengths then fold at compile time. */
+static inline bool pj_key_is(pj_span k, const char *s)
+{
+	size_t n = strlen(s);
+	return k.n == n && memcmp(k.p, s, n) == 0;
+}
+
+static inline bool pj_is_null(pj_span v)
+{
+	return v.n == 4 && memcmp(v.p, "null", 4) == 0;
+}
 /* Integer value (number, or a string of digits); false if not one. */
 bool pj_int(pj_span v, int64_t *out);
 bool pj_double(pj_span v, double *out);
