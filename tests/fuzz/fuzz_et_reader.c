@@ -2,7 +2,6 @@
  * et_input (JSON is left to fuzz_json_reader: the format is forced to ET,
  * which still honours the container sniff). Every message is decoded and
  * re-encoded (see fuzz_util.h for the invariants). */
-#define _GNU_SOURCE
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -4,7 +4,6 @@
  * (the JSON form has no place for them), must come back from
  * et_json_*_write -> et_json_*_read with the same canonical bytes (et_json.h:
  * everything that decides the canonical bytes survives a round trip). */
-#define _GNU_SOURCE
 #include "et_json.h"
 #include "fuzz_util.h"
 

@@ -6,7 +6,6 @@
  *   2  header + zstd(R1) + zstd(R2) (messages split across two frames)
  *   3  header + zstd(R1) + header(rank 1) + zstd(R2)  (two sections)
  * where R1/R2 split R at the fraction given by R's first byte. */
-#define _GNU_SOURCE
 #include "et_stream.h"
 #include "fuzz_util.h"
 
