@@ -6,33 +6,27 @@
 # and, for comparison, host-only and --compat chakra. The inputs come from
 # bench/gen_host_et.c (deterministic); run after `make`. BENCH_SIZES picks the
 # sizes (default "100000 1000000").
-set -eu
+set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${BENCH_RUNS:-3}
+BENCH_NAME=pytorch_bench
+. bench/lib.sh
 SIZES=${BENCH_SIZES:-100000 1000000}
-OUT=bench/out
-CC=${CC:-cc}
+[ -x "$BIN/et-convert" ] || die "run 'make' first"
 mkdir -p "$OUT"
-[ -x bin/et-convert ] || { echo "pytorch_bench: run 'make' first" >&2; exit 1; }
 $CC -std=c11 -O2 -Wall -Wextra -Werror bench/gen_host_et.c -o "$OUT/gen_host_et"
 
-median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-
 bench() { # label target command...
-	local label=$1 target=$2
+	local label=$1 target=$2 walls=() cpus=() rsss=() i
 	shift 2
-	local walls="" cpus="" rss=""
 	for ((i = 0; i < RUNS; i++)); do
-		/usr/bin/time -v "$@" >/dev/null 2>"$OUT/pt_time.txt" ||
-			{ cat "$OUT/pt_time.txt" >&2; exit 1; }
-		walls+=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, t, ":"); s = 0;
-			for (k = 1; k <= n; k++) s = s * 60 + t[k]; print s}' "$OUT/pt_time.txt")$'\n'
-		cpus+=$(awk -F': ' '/(User|System) time \(seconds\)/ {s += $2} END {print s}' \
-			"$OUT/pt_time.txt")$'\n'
-		rss+=$(awk -F': ' '/Maximum resident/ {print $2}' "$OUT/pt_time.txt")$'\n'
+		/usr/bin/time -v -o "$OUT/pt_time.txt" "$@" >/dev/null 2>"$OUT/pt_cmd.stderr" ||
+			{ cat "$OUT/pt_cmd.stderr" >&2; die "FAILED: $*"; }
+		walls+=("$(tv_wall "$OUT/pt_time.txt")")
+		cpus+=("$(tv_cpu "$OUT/pt_time.txt")")
+		rsss+=("$(tv_rss "$OUT/pt_time.txt")")
 	done
-	printf '%-50s %8.2f s %8.2f s %9.1f MB   %s\n' "$label" "$(printf '%s' "$walls" | median)" \
-		"$(printf '%s' "$cpus" | median)" "$(printf '%s' "$rss" | median | awk '{print $1 / 1024}')" \
+	printf '%-50s %8.2f s %8.2f s %9.1f MB   %s\n' "$label" "$(median "${walls[@]}")" \
+		"$(median "${cpus[@]}")" "$(awk -v k="$(median "${rsss[@]}")" 'BEGIN { print k / 1024 }')" \
 		"$target"
 }
 
@@ -46,10 +40,10 @@ for n in $SIZES; do
 	1000000) target="<= 15 s, 1.5 GB" ;;
 	*) target="" ;;
 	esac
-	bench "$n nodes + Kineto" "$target" bin/et-convert -q "$host" --kineto "$kin" -o /dev/null
+	bench "$n nodes + Kineto" "$target" "$BIN/et-convert" -q "$host" --kineto "$kin" -o /dev/null
 	bench "$n nodes + Kineto, zstd on a 2nd thread (-T 1)" "" \
-		bin/et-convert -q -T 1 "$host" --kineto "$kin" -o /dev/null
-	bench "$n nodes, host only" "" bin/et-convert -q "$host" -o /dev/null
-	bench "$n nodes, --compat chakra" "" bin/et-convert -q --compat chakra "$host" -o /dev/null
+		"$BIN/et-convert" -q -T 1 "$host" --kineto "$kin" -o /dev/null
+	bench "$n nodes, host only" "" "$BIN/et-convert" -q "$host" -o /dev/null
+	bench "$n nodes, --compat chakra" "" "$BIN/et-convert" -q --compat chakra "$host" -o /dev/null
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

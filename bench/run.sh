@@ -15,37 +15,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+BENCH_NAME=bench
+. bench/lib.sh
 NODES=${BENCH_NODES:-10000000}
-RUNS=${BENCH_RUNS:-3}
-SEED=${BENCH_SEED:-1}
-BUILD=${BUILD:-build/rel}
-BIN=${BIN:-bin}
-CC=${CC:-cc}
-OUT=bench/out
-TOOLS=build/bench
 RSS_TARGET_MB=64
 
-die() {
-	echo "bench: $*" >&2
-	exit 1
-}
-
 [ -x "$BIN/et-convert" ] || die "$BIN/et-convert missing: run 'make' first (or 'make bench')"
-[ -f "$BUILD/libcommon.a" ] || die "$BUILD/libcommon.a missing: run 'make' first"
-[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
-mkdir -p "$OUT" "$TOOLS"
-
-# The helpers link against the same libcommon as the tools, so they measure
-# the same code.
-LDLIBS="-lprotobuf-c -lzstd -lz -lcjson -lyaml -lgvc -lcgraph -lm -lpthread"
-for t in gen_et decode_bench; do
-	if [ ! -x "$TOOLS/$t" ] || [ "bench/$t.c" -nt "$TOOLS/$t" ] ||
-		[ "$BUILD/libcommon.a" -nt "$TOOLS/$t" ]; then
-		# shellcheck disable=SC2086
-		$CC -std=c11 -O2 -g -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 \
-			-Ilibcommon -I"$BUILD" "bench/$t.c" "$BUILD/libcommon.a" -o "$TOOLS/$t" $LDLIBS
-	fi
-done
+bench_tools gen_et decode_bench
 
 BIG=$OUT/big-n$NODES-s$SEED.et
 if [ -n "${BENCH_ET:-}" ]; then
@@ -65,11 +41,6 @@ ROWS=()
 
 fsize() { stat -c %s "$1"; }
 
-# "h:mm:ss" or "m:ss.cc" -> seconds
-to_secs() { awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }' <<<"$1"; }
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 # measure LABEL NODES IN_BYTES ET_BYTES TARGET_NODES_PER_S CMD... : run CMD
 # RUNS times, add a table row. TARGET 0 = no target. CMD's stdout goes to
 # $STDOUT_TO (default: a file kept for inspection).
@@ -86,9 +57,9 @@ measure() {
 			FAILED=1
 			return 1
 		fi
-		walls+=("$(to_secs "$(sed -n 's/.*Elapsed (wall clock) time.*: //p' "$tf")")")
-		rsss+=("$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$tf")")
-		cpus+=("$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { print s }' "$tf")")
+		walls+=("$(tv_wall "$tf")")
+		rsss+=("$(tv_rss "$tf")")
+		cpus+=("$(tv_cpu "$tf")")
 	done
 	if [ "${BENCH_PERF:-0}" = 1 ]; then
 		perf record -g -o "$OUT/perf.${label//[^a-zA-Z0-9]/_}.data" "$@" \

@@ -18,37 +18,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+BENCH_NAME=validate_bench
+. bench/lib.sh
 NODES=${BENCH_NODES:-1000000}
-RUNS=${BENCH_RUNS:-3}
-SEED=${BENCH_SEED:-1}
-BUILD=${BUILD:-build/rel}
-BIN=${BIN:-bin}
-CC=${CC:-cc}
-OUT=bench/out
-TOOLS=build/bench
 TARGET=5000000
 
-die() {
-	echo "validate_bench: $*" >&2
-	exit 1
-}
-
 [ -x "$BIN/et-validate" ] || die "$BIN/et-validate missing: run 'make' first"
-[ -f "$BUILD/libcommon.a" ] || die "$BUILD/libcommon.a missing: run 'make' first"
-[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
-mkdir -p "$OUT" "$TOOLS"
-
-# The helpers link against the same libcommon as the tools (as in run.sh),
-# so the decode they time is the decode et-validate runs.
-LDLIBS="-lprotobuf-c -lzstd -lz -lcjson -lyaml -lgvc -lcgraph -lm -lpthread"
-for t in gen_et decode_bench; do
-	if [ ! -x "$TOOLS/$t" ] || [ "bench/$t.c" -nt "$TOOLS/$t" ] ||
-		[ "$BUILD/libcommon.a" -nt "$TOOLS/$t" ]; then
-		# shellcheck disable=SC2086
-		$CC -std=c11 -O2 -g -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 \
-			-Ilibcommon -I"$BUILD" "bench/$t.c" "$BUILD/libcommon.a" -o "$TOOLS/$t" $LDLIBS
-	fi
-done
+bench_tools gen_et decode_bench
 
 CONV=$OUT/validate-conv-n$NODES-s$SEED.et
 DAG=$OUT/validate-dag-n$NODES-s$SEED.etz
@@ -66,11 +42,6 @@ MISSED=0
 ROWS=()
 TF=$OUT/validate-time.txt
 
-# "h:mm:ss" or "m:ss.cc" -> seconds
-to_secs() { awk -F: '{ s = 0; for (i = 1; i <= NF; i++) s = s * 60 + $i; print s }' <<<"$1"; }
-
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
 # run CMD...: RUNS runs; sets WALL, CPU, RSS_MB (medians). Exit status 0
 # or 1 (findings) is a success; anything else stops the script.
 run() {
@@ -82,9 +53,9 @@ run() {
 			sed 's/^/  /' "$OUT/validate-cmd.stderr" >&2
 			die "FAILED (exit $rc): $*"
 		fi
-		walls+=("$(to_secs "$(sed -n 's/.*Elapsed (wall clock) time.*: //p' "$TF")")")
-		cpus+=("$(awk -F': ' '/(User|System) time \(seconds\)/ { s += $2 } END { print s }' "$TF")")
-		rsss+=("$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$TF")")
+		walls+=("$(tv_wall "$TF")")
+		cpus+=("$(tv_cpu "$TF")")
+		rsss+=("$(tv_rss "$TF")")
 	done
 	WALL=$(median "${walls[@]}")
 	CPU=$(median "${cpus[@]}")
