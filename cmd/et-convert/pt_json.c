@@ -3,6 +3,7 @@
 #include "et_buf.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,6 +205,19 @@ bool pj_double(pj_span v, double *out)
 	return *end == 0;
 }
 
+/* cJSON's parser writes a global error position, and a Kineto trace is
+ * read on a thread of its own while the host trace is parsed: parses take
+ * turns (they are rare: strings with escapes, communication inputs). */
+static pthread_mutex_t cjson_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static cJSON *parse_locked(const char *p, size_t n)
+{
+	pthread_mutex_lock(&cjson_lock);
+	cJSON *j = cJSON_ParseWithLength(p, n);
+	pthread_mutex_unlock(&cjson_lock);
+	return j;
+}
+
 bool pj_string(pj_span v, et_buf *out)
 {
 	out->len = 0;
@@ -214,7 +228,7 @@ bool pj_string(pj_span v, et_buf *out)
 		et_buf_putc(out, 0);
 		return true;
 	}
-	cJSON *s = cJSON_ParseWithLength(v.p, v.n);
+	cJSON *s = parse_locked(v.p, v.n);
 	bool ok = s && cJSON_IsString(s);
 	if (ok)
 		et_buf_append(out, s->valuestring, strlen(s->valuestring) + 1);
@@ -226,7 +240,7 @@ cJSON *pj_tree(pj_span v, et_buf *scratch)
 {
 	scratch->len = 0;
 	et_jsonscan_quote_numbers(v.p, v.n, scratch);
-	return cJSON_ParseWithLength((const char *)scratch->data, scratch->len);
+	return parse_locked((const char *)scratch->data, scratch->len);
 }
 
 bool pj_cjson_int(const cJSON *v, int64_t *out)

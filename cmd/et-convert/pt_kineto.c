@@ -65,7 +65,7 @@ static int unlinked(const pt_trace *t, const char *path, const pt_opts *o, const
 	return 0;
 }
 
-static int link_trace(pt_trace *t, kt_data *d, const char *path, const pt_opts *o, et_error *e)
+int pt_link_kineto_data(pt_trace *t, kt_data *d, const char *path, const pt_opts *o, et_error *e)
 {
 	kt_stats s = {d->ncpu, 0, host_ops(t), 0, d->ngpu, 0};
 	s.kin_linked = s.host_linked = kt_match(d, t);
@@ -87,7 +87,7 @@ int pt_link_kineto(pt_trace *t, const char *path, const pt_opts *o, et_error *e)
 	kt_data d = {0};
 	int r = kt_read(&d, path, e);
 	if (r == 0)
-		r = link_trace(t, &d, path, o, e);
+		r = pt_link_kineto_data(t, &d, path, o, e);
 	kt_free(&d);
 	return r;
 }

@@ -107,6 +107,9 @@ static inline const char *kt_name(const kt_data *d, uint32_t off)
 
 /* pt_kineto_read.c: read the whole trace into d (zeroed by the caller). */
 int kt_read(kt_data *d, const char *path, et_error *e);
+/* Link a Kineto trace read by kt_read (path names it in messages): what
+ * pt_link_kineto does after reading. */
+int pt_link_kineto_data(pt_trace *t, kt_data *d, const char *path, const pt_opts *o, et_error *e);
 void kt_free(kt_data *d);
 /* Offset of s in d->names (added if new). */
 uint32_t kt_intern(kt_data *d, const char *s, size_t n);

@@ -1,7 +1,9 @@
 #include "pt_run.h"
 #include "et_src.h"
+#include "pt_kineto.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,16 +131,53 @@ static int classify(const char *path, flist *host, flist *kin, et_error *e)
 	return 0;
 }
 
+/* A Kineto trace read on its own thread while the host trace is parsed:
+ * the two files are independent until linking, and a machine with a second
+ * core reads both in the time of the larger. */
+typedef struct kt_job {
+	kt_data d;
+	const char *path;
+	et_error e;
+	int rc;
+} kt_job;
+
+static void *kt_job_run(void *arg)
+{
+	kt_job *j = arg;
+	j->rc = kt_read(&j->d, j->path, &j->e);
+	return NULL;
+}
+
+static int parse_and_link(pt_trace *t, const char *host, const char *kin, const pt_opts *o,
+			  et_error *e)
+{
+	kt_job job = {.path = kin};
+	pthread_t th;
+	bool threaded = kin && pthread_create(&th, NULL, kt_job_run, &job) == 0;
+	int r = pt_parse(t, host, o, e);
+	if (threaded)
+		pthread_join(th, NULL);
+	else if (kin && r == 0)
+		kt_job_run(&job);
+	/* Messages in the order of a sequential run: host trace first. */
+	if (r == 0 && o->compat && t->legacy)
+		r = et_fail(e, 3, "%s: --compat chakra: chakra_converter rejects schema %s "
+				  "(convert without --compat)", host, t->schema);
+	if (r == 0 && kin && job.rc < 0) {
+		*e = job.e;
+		r = -1;
+	}
+	if (r == 0 && kin)
+		r = pt_link_kineto_data(t, &job.d, kin, o, e);
+	kt_free(&job.d);
+	return r;
+}
+
 static int convert_one(const char *host, const char *kin, uint32_t rank, uint32_t world,
 		       const pt_opts *o, sink *s, et_error *e)
 {
 	pt_trace t;
-	int r = pt_parse(&t, host, o, e);
-	if (r == 0 && o->compat && t.legacy)
-		r = et_fail(e, 3, "%s: --compat chakra: chakra_converter rejects schema %s "
-				  "(convert without --compat)", host, t.schema);
-	if (r == 0 && kin)
-		r = pt_link_kineto(&t, kin, o, e);
+	int r = parse_and_link(&t, host, kin, o, e);
 	et_rank_info ri;
 	memset(&ri, 0, sizeof ri);
 	ri.rank = rank;
