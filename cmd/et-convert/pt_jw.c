@@ -111,6 +111,40 @@ int jw_object(jw *w, pj_members *m, size_t *end)
 	}
 }
 
+int jw_members(jw *w, int (*member)(void *ctx, pj_span key), void *ctx)
+{
+	if (jw_expect(w, '{', "expected a JSON object") < 0)
+		return -1;
+	int ch = jw_peek(w);
+	while (ch != '}') {
+		if (ch == -1)
+			return -1;
+		if (ch != '"')
+			return jw_fail(w, 0, ch == -2 ? "unexpected end of JSON" : "expected a key");
+		pj_span key;
+		if (jw_value(w, &key) < 0)
+			return -1;
+		char kbuf[64];
+		size_t kn = key.n - 2 < 63 ? key.n - 2 : 63;
+		memcpy(kbuf, key.p + 1, kn);
+		kbuf[kn] = 0;
+		jw_consume(w, key.n);
+		if (jw_expect(w, ':', "expected ':'") < 0 || member(ctx, (pj_span){kbuf, kn}) < 0)
+			return -1;
+		ch = jw_peek(w);
+		if (ch == ',') {
+			jw_consume(w, 1);
+			ch = jw_peek(w);
+		} else if (ch != '}') {
+			return ch == -1   ? -1
+			       : ch == -2 ? jw_fail(w, 0, "unexpected end of JSON")
+			                  : jw_fail(w, 0, "expected ',' or '}'");
+		}
+	}
+	jw_consume(w, 1);
+	return 0;
+}
+
 int jw_each(jw *w, const char *array, const char *elem, int (*each)(void *ctx), void *ctx)
 {
 	char what[96];

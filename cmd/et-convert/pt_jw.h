@@ -33,6 +33,10 @@ int jw_value(jw *w, pj_span *v);
  * error (malformed or truncated JSON). Spans stay valid until the next call
  * that reads. */
 int jw_object(jw *w, pj_members *m, size_t *end);
+/* Read a JSON object: consume '{', call member(ctx, key) with the window at
+ * every member's value (each must consume it; key is unquoted, cut to 63
+ * bytes, valid during the call), and the ':', ',' and '}' around them. */
+int jw_members(jw *w, int (*member)(void *ctx, pj_span key), void *ctx);
 /* Read a JSON array: consume '[', call each(ctx) with the window at every
  * element (each must consume it), and the ',' and ']' between them. `what`
  * names the array and its elements in messages ("nodes", "node"). */

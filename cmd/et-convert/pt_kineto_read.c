@@ -8,12 +8,6 @@
 
 #include <string.h>
 
-static bool is_key(pj_span k, const char *s)
-{
-	size_t n = strlen(s);
-	return k.n == n + 2 && memcmp(k.p + 1, s, n) == 0;
-}
-
 static int one_event(void *ctx)
 {
 	return kt_event(ctx);
@@ -36,42 +30,27 @@ static int skip_value(jw *w)
 	return 0;
 }
 
+typedef struct doc {
+	krd *r;
+	bool found; /* a "traceEvents" member */
+} doc;
+
+static int doc_member(void *ctx, pj_span key)
+{
+	doc *d = ctx;
+	bool events = pj_key_is(key, "traceEvents");
+	d->found |= events;
+	return events ? read_events(d->r) : skip_value(d->r->w);
+}
+
 /* {"traceEvents": [...], other keys...}; the '{' is next. */
 static int read_object(krd *r, const char *path)
 {
-	jw *w = r->w;
-	jw_consume(w, 1);
-	bool found = false;
-	int ch = jw_peek(w);
-	while (ch != '}') {
-		if (ch == -1)
-			return -1;
-		if (ch != '"')
-			return jw_fail(w, 0,
-			               ch == -2 ? "unexpected end of JSON" : "expected a key");
-		pj_span key;
-		if (jw_value(w, &key) < 0)
-			return -1;
-		bool events = is_key(key, "traceEvents");
-		jw_consume(w, key.n);
-		if (jw_expect(w, ':', "expected ':'") < 0)
-			return -1;
-		found |= events;
-		if ((events ? read_events(r) : skip_value(w)) < 0)
-			return -1;
-		ch = jw_peek(w);
-		if (ch == ',') {
-			jw_consume(w, 1);
-			ch = jw_peek(w);
-		} else if (ch != '}') {
-			return ch == -1   ? -1
-			       : ch == -2 ? jw_fail(w, 0, "unexpected end of JSON")
-			                  : jw_fail(w, 0, "expected ',' or '}'");
-		}
-	}
-	jw_consume(w, 1);
-	if (!found)
-		return et_fail(w->e, 3, "%s: no \"traceEvents\" key: not a Kineto trace", path);
+	doc d = {r, false};
+	if (jw_members(r->w, doc_member, &d) < 0)
+		return -1;
+	if (!d.found)
+		return et_fail(r->w->e, 3, "%s: no \"traceEvents\" key: not a Kineto trace", path);
 	return 0;
 }
 

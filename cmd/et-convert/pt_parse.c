@@ -446,37 +446,17 @@ static int top_member(pctx *c, jw *w, pj_span key)
 	return 0;
 }
 
+static int doc_member(void *ctx, pj_span key)
+{
+	node_ctx *nc = ctx;
+	return top_member(nc->c, nc->w, key);
+}
+
 static int parse_doc(pctx *c, jw *w)
 {
-	if (jw_expect(w, '{', "expected a JSON object") < 0)
+	node_ctx nc = {c, w};
+	if (jw_members(w, doc_member, &nc) < 0)
 		return -1;
-	int ch = jw_peek(w);
-	while (ch != '}') {
-		if (ch == -1)
-			return -1;
-		if (ch != '"')
-			return jw_fail(w, 0,
-			               ch == -2 ? "unexpected end of JSON" : "expected a key");
-		pj_span key;
-		if (jw_value(w, &key) < 0)
-			return -1;
-		char kbuf[64];
-		snprintf(kbuf, sizeof kbuf, "%.*s", (int)(key.n - 2 < 63 ? key.n - 2 : 63),
-		         key.p + 1);
-		jw_consume(w, key.n);
-		if (jw_expect(w, ':', "expected ':'") < 0)
-			return -1;
-		if (top_member(c, w, (pj_span){kbuf, strlen(kbuf)}) < 0)
-			return -1;
-		ch = jw_peek(w);
-		if (ch == ',') {
-			jw_consume(w, 1);
-			ch = jw_peek(w);
-		} else if (ch != '}') {
-			return ch == -1 ? -1 : jw_fail(w, 0, "expected ',' or '}'");
-		}
-	}
-	jw_consume(w, 1);
 	if (jw_peek(w) != -2)
 		return jw_fail(w, 0, "unexpected data after the JSON document");
 	if (!c->schema_ok)
