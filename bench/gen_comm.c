@@ -24,7 +24,6 @@ typedef struct gen {
 	uint32_t ranks, nodes, coll_every, p2p_every;
 	int64_t drop_rank; /* this rank's collectives become COMP nodes (-1: none) */
 	et_arena *a;
-	et_buf buf;
 } gen;
 
 static et_node *node(gen *g, uint64_t id, int type, const char *name, uint64_t dep1, uint64_t dep2)
@@ -84,12 +83,6 @@ static et_node *make_any(void *g, uint32_t r, uint32_t k)
 	return make(g, r, k);
 }
 
-static int write_rank(gen *g, et_stream_writer *w, uint32_t r, et_error *e)
-{
-	return bench_write_rank(w, g->a, &g->buf, r, g->ranks, "gen_comm", g->nodes, make_any, g,
-	                        e);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc != 6 && argc != 7) {
@@ -108,23 +101,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gen_comm: RANKS, NODES and COLL_EVERY must be > 0\n");
 		return 2;
 	}
-	FILE *f = fopen(argv[5], "wb");
-	if (!f) {
-		perror(argv[5]);
-		return 4;
-	}
-	et_stream_writer *w = et_stream_writer_new(f, 1, 0);
-	et_error e = {0};
-	int rc = 0;
-	for (uint32_t r = 0; r < g.ranks && !rc; r++)
-		if (write_rank(&g, w, r, &e) < 0) {
-			fprintf(stderr, "gen_comm: %s\n", e.msg);
-			rc = 4;
-		}
-	et_stream_writer_free(w);
-	if (fclose(f) != 0)
-		rc = 4;
+	int rc = bench_write_file("gen_comm", argv[5], g.ranks, g.nodes, g.a, make_any, &g);
 	et_arena_free(g.a);
-	et_buf_free(&g.buf);
 	return rc;
 }

@@ -21,7 +21,6 @@ typedef struct gen {
 	uint32_t ranks, nodes, every, vary;
 	uint64_t size, comp_us;
 	et_arena *a;
-	et_buf buf;
 } gen;
 
 static et_node *make(gen *g, uint32_t r, uint32_t k)
@@ -53,11 +52,6 @@ static et_node *make_any(void *g, uint32_t r, uint32_t k)
 	return make(g, r, k);
 }
 
-static int write_rank(gen *g, et_stream_writer *w, uint32_t r, et_error *e)
-{
-	return bench_write_rank(w, g->a, &g->buf, r, g->ranks, "sim_gen", g->nodes, make_any, g, e);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc != 7 && argc != 8) {
@@ -70,29 +64,12 @@ int main(int argc, char **argv)
 	         argc == 8 ? (uint32_t)atoi(argv[7]) : 0,
 	         strtoull(argv[4], NULL, 10),
 	         strtoull(argv[5], NULL, 10),
-	         et_arena_new(),
-	         {0}};
+	         et_arena_new()};
 	if (!g.ranks || !g.nodes || !g.every) {
 		fprintf(stderr, "sim_gen: RANKS, NODES and EVERY must be > 0\n");
 		return 2;
 	}
-	FILE *f = fopen(argv[6], "wb");
-	if (!f) {
-		perror(argv[6]);
-		return 4;
-	}
-	et_stream_writer *w = et_stream_writer_new(f, 1, 0);
-	et_error e = {0};
-	int rc = 0;
-	for (uint32_t r = 0; r < g.ranks && !rc; r++)
-		if (write_rank(&g, w, r, &e) < 0) {
-			fprintf(stderr, "sim_gen: %s\n", e.msg);
-			rc = 4;
-		}
-	et_stream_writer_free(w);
-	if (fclose(f) != 0)
-		rc = 4;
+	int rc = bench_write_file("sim_gen", argv[6], g.ranks, g.nodes, g.a, make_any, &g);
 	et_arena_free(g.a);
-	et_buf_free(&g.buf);
 	return rc;
 }
