@@ -1,12 +1,10 @@
 /* et-validate: find every defect that makes a trace lie or a simulator
  * hang, per rank and across ranks. Memory: one rank's graph at a time plus
  * per-rank comm summaries (see summary.h and et-validate(1)). */
-#include "et_arena.h"
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
 #include "et_output.h"
-#include "et_progress.h"
 #include "pgroups.h"
 #include "read.h"
 #include "report.h"
@@ -38,6 +36,8 @@ static const char usage[] =
     "      --set-rank N        rank of a header-less single-rank input\n"
     "      --world N           a PREFIX set must have N files; the expected world size\n"
     "      --max-msg SIZE      per-message size limit (default 256M)\n"
+    "  -T, --threads N        1 (default): read and decode on a second thread;\n"
+    "                          0: on the checking thread\n"
     "      --timing            time per phase on stderr\n"
     "  -o, --output FILE      write the report to FILE (default: stdout; with --tee\n"
     "                          or --tee-always: stderr)\n"
@@ -78,6 +78,7 @@ static const struct option longopts[] = {
     {"world", required_argument, 0, OPT_WORLD},
     {"max-msg", required_argument, 0, OPT_MAX_MSG},
     {"timing", no_argument, 0, OPT_TIMING},
+    {"threads", required_argument, 0, 'T'},
     ET_CLI_COMMON_OPTS,
 };
 
@@ -141,6 +142,9 @@ static void tool_opt(conf *c, int opt, const char *arg)
 	case OPT_TIMING:
 		c->o.timing = true;
 		break;
+	case 'T':
+		c->o.threads = (int)et_cli_int(&c->cli, "--threads", arg, 0, 1);
+		break;
 	default:
 		et_cli_usage_error(&c->cli, "unhandled option");
 	}
@@ -152,45 +156,24 @@ static void parse_args(conf *c, int argc, char **argv)
 	et_input_opts_init(&c->in);
 	c->in.lenient_meta = true; /* a missing GlobalMetadata is a finding here */
 	c->o.max_per_code = 10;
+	c->o.threads = 1;
 	int opt;
-	while ((opt = getopt_long(argc, argv, "f:" ET_CLI_COMMON_SHORT, longopts, NULL)) != -1)
+	while ((opt = getopt_long(argc, argv, "f:T:" ET_CLI_COMMON_SHORT, longopts, NULL)) != -1)
 		if (!et_cli_common(&c->cli, opt, optarg))
 			tool_opt(c, opt, optarg);
-}
-
-static int read_all(vctx *v, et_input *in, tee *t, et_error *e)
-{
-	et_arena *a = et_arena_new();
-	et_progress pr;
-	et_progress_init(&pr, v->o.timing ? -1 : v->o.progress);
-	int r;
-	while ((r = et_input_next_rank(in, &v->ri, e)) == 1) {
-		if (t && tee_begin_rank(t, &v->ri, e) < 0) {
-			r = -1;
-			break;
-		}
-		if (read_rank(v, in, t, a, &pr, e) < 0 || (t && tee_end_rank(t, e) < 0)) {
-			r = -1;
-			break;
-		}
-	}
-	et_progress_done(&pr);
-	et_arena_free(a);
-	return r;
 }
 
 static void print_timing(const vctx *v)
 {
 	double add = (double)v->t_add_ns / 1e9, chk = (double)v->t_check_ns / 1e9;
 	double n = (double)v->n_nodes;
-	fprintf(
-	    stderr,
-	    "timing (CPU): read %.3f s (reading + decoding %.3f s, adding + node checks %.3f s), "
-	    "rank checks %.3f s, cross-rank %.3f s; %.2f M nodes/s after decoding; "
-	    "summaries %llu bytes\n",
-	    (double)v->t_read_ns / 1e9, (double)v->t_decode_ns / 1e9, add, chk,
-	    (double)v->t_cross_ns / 1e9, add + chk > 0 ? n / (add + chk) / 1e6 : 0.0,
-	    (unsigned long long)v->xs->bytes);
+	fprintf(stderr,
+	        "timing: reading + decoding %.3f s (%s); checks: adding + node checks %.3f s, "
+	        "rank checks %.3f s, cross-rank %.3f s (CPU); %.2f M nodes/s after decoding; "
+	        "summaries %llu bytes\n",
+	        (double)v->t_decode_ns / 1e9, v->read_thread ? "both threads" : "one thread", add,
+	        chk, (double)v->t_cross_ns / 1e9, add + chk > 0 ? n / (add + chk) / 1e6 : 0.0,
+	        (unsigned long long)v->xs->bytes);
 }
 
 static void ctx_free(vctx *v)

@@ -1,12 +1,12 @@
-/* Reading and checking one rank (v->ri says which). */
+/* Reading and checking every rank of the input, rank by rank. */
 #ifndef ET_VALIDATE_READ_H
 #define ET_VALIDATE_READ_H
 
-#include "et_arena.h"
-#include "et_progress.h"
 #include "tee.h"
 #include "validate.h"
 
-int read_rank(vctx *v, et_input *in, tee *t, et_arena *a, et_progress *pr, et_error *e);
+/* Adds each rank's findings, comm summary and statistics to v. Returns
+ * -1 with e set when the input cannot be read in full. */
+int read_all(vctx *v, et_input *in, tee *t, et_error *e);
 
 #endif

@@ -102,6 +102,7 @@ typedef struct tee tee;
 
 typedef struct vopts {
 	bool astra, strict, want_stats, json, timing;
+	int threads; /* -T: 0 = read on the checking thread, 1 = a reading thread */
 	size_t max_per_code;
 	const char *comm_groups;
 	int tee_mode; /* 0 none, 1 --tee, 2 --tee-always */
@@ -123,9 +124,11 @@ typedef struct vctx {
 	uint32_t pg_off, pg_gid; /* last pg_name offset looked up, its group */
 	uint64_t n_ranks, n_nodes;
 	uint32_t max_world;
-	/* --timing: reading all messages (all of it), reading + decoding
-	 * alone, adding + per-node checks, per-rank graph checks, cross-rank */
-	uint64_t t_read_ns, t_decode_ns, t_add_ns, t_check_ns, t_cross_ns;
+	/* --timing: reading + decoding (see reader_stop), then the checking
+	 * thread's CPU time: adding + per-node checks, per-rank graph checks,
+	 * cross-rank */
+	uint64_t t_decode_ns, t_add_ns, t_check_ns, t_cross_ns;
+	bool read_thread; /* a second thread did the reading */
 } vctx;
 
 /* checks_node.c: while decoding; n is the node just added as index i. */
@@ -144,7 +147,7 @@ const char *node_type_str(int t);
 void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n);
 /* JSON string body escaping into a malloc'ed string with quotes. */
 char *json_quote(const char *s);
-/* Process CPU time in ns (for --timing). */
+/* The calling thread's CPU time in ns (for --timing). */
 uint64_t cpu_ns(void);
 
 #endif

@@ -615,3 +615,65 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 	run "$REPO/tests/man-examples.sh" "$REPO/man/et-validate.1" "$REPO" "$T/ex"
 	assert_success
 }
+
+# --- the reading thread (-T 1, the default) against none (-T 0) ----------------
+
+# same_both ARGS...: et-validate ARGS with -T 0 and with -T 1 give the same
+# stdout, stderr and exit status; $output and $status are -T 1's.
+same_both() {
+	run --separate-stderr et-validate -T 0 "$@"
+	local out0=$output err0=$stderr st0=$status
+	run --separate-stderr et-validate -T 1 "$@"
+	assert_equal "$status" "$st0"
+	assert_equal "$stderr" "$err0"
+	assert_equal "$output" "$out0"
+}
+
+@test "-T 0 and -T 1: same report on the DLRM stream; --tee-always copies it unchanged" {
+	dlrm_stream
+	same_both --format json --stats dlrm.etz
+	assert_equal "$status" 0
+	assert_equal "$(jq -c '[.ranks, .nodes, .errors]' <<<"$output")" '[8,13392,0]'
+	for t in 0 1; do
+		et-validate -q -T $t --tee-always -o report.$t dlrm.etz >copy.$t.etz
+		cmp copy.$t.etz dlrm.etz
+	done
+	cmp report.0 report.1
+}
+
+@test "-T 0 and -T 1: same report with a 5 MB node among thousands of small ones" {
+	{
+		hdr 0
+		for i in $(seq 1 3000); do comp 0 "$i" 5 $((i > 1 ? i - 1 : 0)); done
+		big=$(head -c 5000000 /dev/zero | tr '\0' x)
+		echo "{\"rank\":0,\"id\":3001,\"name\":\"$big\",\"type\":\"COMP_NODE\",\"durationMicros\":1,\"dataDeps\":[3000],\"attr\":[$CPU0]}"
+		for i in $(seq 3002 5000); do comp 0 "$i" 5 $((i - 1)) 1; done
+	} >big.jsonl
+	et-convert --from json big.jsonl -o big.etz
+	same_both --format json --stats big.etz
+	assert_equal "$(jq -c '[.nodes, [.codes[] | [.code, .count]]]' <<<"$output")" \
+		'[5000,[["DANGLING_DATA_DEP",1]]]'
+}
+
+@test "-T 0 and -T 1: a message that is not a Node mid-rank is exit 3 at its byte offset" {
+	{
+		hdr 0
+		for i in $(seq 1 2000); do comp 0 "$i" 5; done
+	} >a.jsonl
+	{
+		hdr 0
+		for i in $(seq 2001 2500); do comp 0 "$i" 5; done
+	} >b.jsonl
+	et-convert --from json --to et a.jsonl -o a.et
+	et-convert --from json --to et b.jsonl -o b.et
+	meta=$(od -An -tu1 -N1 b.et | tr -d ' ')
+	{
+		cat a.et
+		printf '\002\012\005' # a 2-byte message: field 1, length 5, no bytes
+		tail -c +$((meta + 2)) b.et
+	} >bad.et
+	same_both bad.et
+	assert_equal "$status" 3
+	assert_equal "$stderr" "et-validate: bad.et: rank 0: byte $(stat -c %s a.et): message 2001 is not a Node"
+	assert_equal "$output" ""
+}

@@ -1,0 +1,376 @@
+/* The reader (see reader.h): a ring of RB_SLOTS batches. The framing side
+ * fills free slots in input order; either thread decodes framed slots; the
+ * checks take slots in order and free them. All slot states change under
+ * one mutex, once per batch, never per node. */
+#include "reader.h"
+#include "et_buf.h"
+#include "et_progress.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Slot states. READY batches are complete; FRAMED ones still need
+ * decoding, which BUSY marks as under way. */
+enum { SL_FREE, SL_FRAMED, SL_BUSY, SL_READY };
+
+/* Framing states. */
+enum { S_RANK, S_NODES, S_END_RANK, S_DONE };
+
+/* A graph holds fewer than 2^32 - 4 nodes (et_graph.h); the reader stops a
+ * rank with more messages than that, so adding a node cannot fail. */
+#define MAX_RANK_MSGS ((uint64_t)UINT32_MAX - 4)
+
+struct reader {
+	et_input *in;
+	tee *t;
+	rb_batch slot[RB_SLOTS];
+	/* framing, on the reading side only */
+	unsigned tail; /* the next slot to frame */
+	int state;
+	et_rank_info ri;
+	uint64_t n_msgs; /* of the current rank */
+	uint64_t thread_cpu, inline_ns;
+	/* shared, under mu */
+	unsigned head; /* the next slot for the checks */
+	bool threaded, stop, cons_waiting, prod_waiting;
+	unsigned filled; /* slots from head on that are not free */
+	size_t ahead;    /* message bytes framed and not released */
+	pthread_t th;
+	pthread_mutex_t mu;
+	pthread_cond_t cons_cv, prod_cv;
+};
+
+/* ---- framing ---- */
+
+static void close_error(reader *r, rb_batch *b)
+{
+	b->kind = RB_ERROR;
+	r->state = S_DONE;
+}
+
+static void copy_msg(rb_batch *b, const et_msg *m)
+{
+	if (b->bytes_len + m->len > b->bytes_cap) {
+		size_t cap = b->bytes_cap ? b->bytes_cap : 64 * 1024;
+		while (cap < b->bytes_len + m->len)
+			cap *= 2;
+		b->bytes = et_xrealloc(b->bytes, cap);
+		b->bytes_cap = cap;
+	}
+	if (m->len) /* an empty message may come with no buffer yet */
+		memcpy(b->bytes + b->bytes_len, m->data, m->len);
+	b->msg[b->n_framed++] = (rb_msg){b->bytes_len, m->len, m->offset, m->index};
+	b->bytes_len += m->len;
+}
+
+/* Up to RB_BATCH messages (or RB_BATCH_BYTES) of the current rank; at its
+ * end, the rank's closing batch follows (this one, when it holds none). */
+static void frame_nodes(reader *r, rb_batch *b)
+{
+	b->kind = RB_NODES;
+	snprintf(b->where, sizeof b->where, "%s: rank %u", r->ri.input, r->ri.rank);
+	et_msg m;
+	while (b->n_framed < RB_BATCH && b->bytes_len < RB_BATCH_BYTES) {
+		int k = et_input_next_msg(r->in, &m, &b->err);
+		if (k < 0)
+			return close_error(r, b);
+		if (k == 0)
+			break;
+		if (++r->n_msgs > MAX_RANK_MSGS) {
+			et_fail(&b->err, 3, "%s: byte %llu: too many nodes in one rank", b->where,
+			        (unsigned long long)m.offset);
+			return close_error(r, b);
+		}
+		if (r->t && tee_msg(r->t, &m, &b->err) < 0)
+			return close_error(r, b);
+		copy_msg(b, &m);
+	}
+	if (b->n_framed == RB_BATCH || b->bytes_len >= RB_BATCH_BYTES)
+		return;
+	if (r->t && tee_end_rank(r->t, &b->err) < 0)
+		return close_error(r, b);
+	r->state = S_END_RANK;
+	if (b->n_framed == 0) {
+		b->kind = RB_END_RANK;
+		b->n_msgs = r->n_msgs;
+		r->state = S_RANK;
+	}
+}
+
+/* Fills b with the next batch of the input, leaving nodes undecoded.
+ * Returns the slot state it is in: FRAMED or READY (nothing to decode). */
+static int frame(reader *r, rb_batch *b)
+{
+	b->n_framed = 0;
+	b->bytes_len = 0;
+	switch (r->state) {
+	case S_RANK: {
+		int k = et_input_next_rank(r->in, &r->ri, &b->err);
+		if (k < 0 || (k > 0 && r->t && tee_begin_rank(r->t, &r->ri, &b->err) < 0)) {
+			close_error(r, b);
+		} else if (k == 0) {
+			b->kind = RB_EOF;
+			r->state = S_DONE;
+		} else {
+			b->kind = RB_RANK;
+			b->ri = r->ri;
+			b->ri.input = ""; /* its file may be closed before the checks look */
+			r->n_msgs = 0;
+			r->state = S_NODES;
+		}
+		break;
+	}
+	case S_NODES:
+		frame_nodes(r, b);
+		break;
+	case S_END_RANK:
+		b->kind = RB_END_RANK;
+		b->n_msgs = r->n_msgs;
+		r->state = S_RANK;
+		break;
+	default: /* not reached: nothing is framed after RB_EOF / RB_ERROR */
+		b->kind = RB_EOF;
+		break;
+	}
+	return b->kind == RB_NODES ? SL_FRAMED : SL_READY;
+}
+
+/* ---- decoding, on either thread ---- */
+
+/* Message 0 should be the GlobalMetadata. A Node's first field (id, a
+ * varint) cannot parse as GlobalMetadata.version (a string), so most
+ * nodes fail that parse; a node without an id may parse, but then its
+ * other fields are unknown to GlobalMetadata, which is how it is told
+ * apart. Returns 1 = metadata, 0 = a node (*n set), -1 = neither. */
+static int first_message(et_arena *a, const uint8_t *p, size_t len, et_node **n)
+{
+	et_meta *md = et_meta_decode(a, p, len);
+	if (md && md->base.n_unknown_fields == 0)
+		return 1;
+	*n = et_node_decode(a, p, len);
+	if (*n && (*n)->base.n_unknown_fields == 0 &&
+	    ((*n)->type || (*n)->n_data_deps || (*n)->n_ctrl_deps || (*n)->id || !md))
+		return 0;
+	return md ? 1 : -1;
+}
+
+static int decode_msg(rb_batch *b, const rb_msg *m)
+{
+	const uint8_t *p = b->bytes + m->off;
+	et_node *n = NULL;
+	if (m->index == 0) {
+		int k = first_message(b->arena, p, m->len, &n);
+		if (k < 0)
+			return et_fail(&b->err, 3,
+			               "%s: byte %llu: message 0 parses as neither GlobalMetadata "
+			               "nor Node",
+			               b->where, (unsigned long long)m->offset);
+		if (k == 1)
+			return 0;
+		b->meta_is_node = true;
+	} else if (!(n = et_node_decode(b->arena, p, m->len))) {
+		return et_fail(&b->err, 3, "%s: byte %llu: message %llu is not a Node", b->where,
+		               (unsigned long long)m->offset, (unsigned long long)m->index);
+	}
+	b->n[b->len] = n;
+	b->index[b->len++] = (uint32_t)m->index;
+	return 0;
+}
+
+/* A message that does not decode makes the batch an error: the input
+ * cannot be read in full, and nothing after it counts. */
+static void decode(rb_batch *b)
+{
+	et_arena_reset(b->arena);
+	b->len = 0;
+	b->meta_is_node = false;
+	for (int k = 0; k < b->n_framed; k++)
+		if (decode_msg(b, &b->msg[k]) < 0) {
+			b->kind = RB_ERROR;
+			return;
+		}
+}
+
+/* ---- the reading thread ---- */
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void wake_checks(reader *r)
+{
+	if (r->cons_waiting)
+		pthread_cond_signal(&r->cons_cv);
+}
+
+/* A framed slot nobody decodes yet, or NULL (under mu): the oldest for
+ * the checks, the newest for the reading thread, so that the two decode
+ * from opposite ends and the checks seldom find the reading thread busy
+ * with the very batch they need next. */
+static rb_batch *framed_slot(reader *r, bool oldest)
+{
+	for (unsigned k = 0; k < r->filled; k++) {
+		unsigned at = oldest ? k : r->filled - 1 - k;
+		rb_batch *b = &r->slot[(r->head + at) % RB_SLOTS];
+		if (b->state == SL_FRAMED)
+			return b;
+	}
+	return NULL;
+}
+
+/* Decodes b, which the caller marked BUSY (mu held on entry and exit). */
+static void decode_unlocked(reader *r, rb_batch *b)
+{
+	pthread_mutex_unlock(&r->mu);
+	decode(b);
+	pthread_mutex_lock(&r->mu);
+	b->state = SL_READY;
+}
+
+/* Framing comes first, as it is cheap and gives both threads batches to
+ * decode; then the newest framed batch. */
+static void *run(void *arg)
+{
+	reader *r = arg;
+	pthread_mutex_lock(&r->mu);
+	while (!r->stop) {
+		rb_batch *b = &r->slot[r->tail];
+		if (r->state != S_DONE && b->state == SL_FREE && r->ahead < RB_AHEAD_BYTES) {
+			pthread_mutex_unlock(&r->mu);
+			int st = frame(r, b);
+			pthread_mutex_lock(&r->mu);
+			b->state = st;
+			r->filled++;
+			r->ahead += b->bytes_len;
+			r->tail = (r->tail + 1) % RB_SLOTS;
+			wake_checks(r);
+		} else if ((b = framed_slot(r, false))) {
+			b->state = SL_BUSY;
+			decode_unlocked(r, b);
+			wake_checks(r);
+		} else if (r->state == S_DONE) {
+			break;
+		} else {
+			r->prod_waiting = true;
+			pthread_cond_wait(&r->prod_cv, &r->mu);
+			r->prod_waiting = false;
+		}
+	}
+	pthread_mutex_unlock(&r->mu);
+	r->thread_cpu = thread_cpu_ns();
+	return NULL;
+}
+
+reader *reader_start(et_input *in, tee *t, bool threaded)
+{
+	reader *r = et_xcalloc(1, sizeof *r);
+	r->in = in;
+	r->t = t;
+	r->state = S_RANK;
+	for (int k = 0; k < RB_SLOTS; k++)
+		r->slot[k].arena = et_arena_new();
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cons_cv, NULL);
+	pthread_cond_init(&r->prod_cv, NULL);
+	r->threaded = threaded && pthread_create(&r->th, NULL, run, r) == 0;
+	return r;
+}
+
+/* ---- the checks' side ---- */
+
+static rb_batch *next_inline(reader *r)
+{
+	rb_batch *b = &r->slot[r->head];
+	uint64_t t0 = et_now_ns();
+	if (frame(r, b) == SL_FRAMED)
+		decode(b);
+	r->inline_ns += et_now_ns() - t0;
+	return b;
+}
+
+/* The checks need the head batch. While the reading thread decodes it,
+ * they decode a later one rather than sleep: a sleep and a wake-up cost
+ * more here than decoding a batch. */
+rb_batch *reader_next(reader *r)
+{
+	if (!r->threaded)
+		return next_inline(r);
+	rb_batch *head = &r->slot[r->head];
+	pthread_mutex_lock(&r->mu);
+	while (head->state != SL_READY) {
+		rb_batch *b = head->state == SL_FRAMED ? head : framed_slot(r, true);
+		if (b) {
+			b->state = SL_BUSY;
+			uint64_t t0 = et_now_ns();
+			decode_unlocked(r, b);
+			r->inline_ns += et_now_ns() - t0;
+			continue;
+		}
+		r->cons_waiting = true;
+		pthread_cond_wait(&r->cons_cv, &r->mu);
+		r->cons_waiting = false;
+	}
+	pthread_mutex_unlock(&r->mu);
+	return head;
+}
+
+/* A batch that held a huge message gives its buffer back. */
+static void trim(rb_batch *b)
+{
+	if (b->bytes_cap > 4 * RB_BATCH_BYTES) {
+		free(b->bytes);
+		b->bytes = NULL;
+		b->bytes_cap = 0;
+	}
+}
+
+void reader_release(reader *r, rb_batch *b)
+{
+	if (!r->threaded) {
+		r->head = (r->head + 1) % RB_SLOTS;
+		trim(b);
+		return;
+	}
+	pthread_mutex_lock(&r->mu);
+	r->head = (r->head + 1) % RB_SLOTS;
+	r->filled--;
+	r->ahead -= b->bytes_len;
+	b->state = SL_FREE;
+	trim(b);
+	if (r->prod_waiting)
+		pthread_cond_signal(&r->prod_cv);
+	pthread_mutex_unlock(&r->mu);
+}
+
+bool reader_threaded(const reader *r)
+{
+	return r->threaded;
+}
+
+rb_times reader_stop(reader *r)
+{
+	if (r->threaded) {
+		pthread_mutex_lock(&r->mu);
+		r->stop = true;
+		pthread_cond_signal(&r->prod_cv);
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->th, NULL);
+	}
+	rb_times t = {r->thread_cpu, r->inline_ns};
+	for (int k = 0; k < RB_SLOTS; k++) {
+		et_arena_free(r->slot[k].arena);
+		free(r->slot[k].bytes);
+	}
+	pthread_mutex_destroy(&r->mu);
+	pthread_cond_destroy(&r->cons_cv);
+	pthread_cond_destroy(&r->prod_cv);
+	free(r);
+	return t;
+}
