@@ -11,6 +11,7 @@
 #include "et_arena.h"
 #include "et_buf.h"
 #include "proto/et_def.pb-c.h"
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,13 @@ void et_frame_put(et_buf *out, const uint8_t *p, size_t n);
 int et_varint_get(const uint8_t *p, size_t avail, uint64_t *v);
 /* Write v as a varint into p (>= 10 bytes); returns bytes written. */
 int et_varint_put(uint8_t *p, uint64_t v);
+
+/* Whether the message or one of its sub-messages holds fields this schema
+ * does not know (from a newer writer); *field gets the first one's field
+ * number. The binary codec keeps them (they are re-encoded after the known
+ * fields); JSON has no place for them. */
+bool et_node_unknown(const et_node *n, uint32_t *field);
+bool et_meta_unknown(const et_meta *m, uint32_t *field);
 
 /* Fresh zero-initialised messages in arena memory. */
 et_node *et_node_new(et_arena *a);

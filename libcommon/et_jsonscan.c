@@ -12,16 +12,17 @@
 enum cls { C_BAD, C_QUOTE, C_OPEN, C_CLOSE, C_SEP, C_WS, C_TOKEN }; /* SEP.. : inert */
 /* Token bytes: numbers and true/false/null (and garbage words, which the
  * parser rejects later with a better message). */
-#define R10(c) [c] = C_TOKEN, [c + 1] = C_TOKEN, [c + 2] = C_TOKEN, [c + 3] = C_TOKEN, \
-	       [c + 4] = C_TOKEN, [c + 5] = C_TOKEN, [c + 6] = C_TOKEN, [c + 7] = C_TOKEN, \
-	       [c + 8] = C_TOKEN, [c + 9] = C_TOKEN
+#define R10(c)                                                                                     \
+	[c] = C_TOKEN, [c + 1] = C_TOKEN, [c + 2] = C_TOKEN, [c + 3] = C_TOKEN, [c + 4] = C_TOKEN, \
+	[c + 5] = C_TOKEN, [c + 6] = C_TOKEN, [c + 7] = C_TOKEN, [c + 8] = C_TOKEN,                \
+	[c + 9] = C_TOKEN
 static const unsigned char cls[256] = {
-    [' '] = C_WS,     ['\t'] = C_WS,    ['\n'] = C_WS,   ['\r'] = C_WS,   ['"'] = C_QUOTE,
-    ['{'] = C_OPEN,   ['['] = C_OPEN,   ['}'] = C_CLOSE, [']'] = C_CLOSE, [','] = C_SEP,
-    [':'] = C_SEP,    ['-'] = C_TOKEN,  ['+'] = C_TOKEN, ['.'] = C_TOKEN, R10('0'),
-    R10('a'),         R10('a' + 10),    ['u'] = C_TOKEN, ['v'] = C_TOKEN, ['w'] = C_TOKEN,
-    ['x'] = C_TOKEN,  ['y'] = C_TOKEN,  ['z'] = C_TOKEN, R10('A'),        R10('A' + 10),
-    ['U'] = C_TOKEN,  ['V'] = C_TOKEN,  ['W'] = C_TOKEN, ['X'] = C_TOKEN, ['Y'] = C_TOKEN,
+    [' '] = C_WS,    ['\t'] = C_WS,   ['\n'] = C_WS,   ['\r'] = C_WS,   ['"'] = C_QUOTE,
+    ['{'] = C_OPEN,  ['['] = C_OPEN,  ['}'] = C_CLOSE, [']'] = C_CLOSE, [','] = C_SEP,
+    [':'] = C_SEP,   ['-'] = C_TOKEN, ['+'] = C_TOKEN, ['.'] = C_TOKEN, R10('0'),
+    R10('a'),        R10('a' + 10),   ['u'] = C_TOKEN, ['v'] = C_TOKEN, ['w'] = C_TOKEN,
+    ['x'] = C_TOKEN, ['y'] = C_TOKEN, ['z'] = C_TOKEN, R10('A'),        R10('A' + 10),
+    ['U'] = C_TOKEN, ['V'] = C_TOKEN, ['W'] = C_TOKEN, ['X'] = C_TOKEN, ['Y'] = C_TOKEN,
     ['Z'] = C_TOKEN,
 };
 

@@ -8,6 +8,7 @@
 #include "jsonizer.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +23,42 @@ struct sink {
 	uint32_t rank;
 	const char *input; /* display name of the rank's input, for messages */
 	int ranks_done;
+	/* JSON kinds: messages of the rank with fields the schema does not
+	 * know (dropped: JSON has no place for them), and the first one */
+	uint64_t n_unknown, unknown_node;
+	uint32_t unknown_field;
+	bool unknown_in_meta;
 };
+
+/* JSON cannot carry fields the schema does not know: note the message,
+ * warned about at the rank's end. */
+static void note_unknown(sink *s, bool found, uint32_t field, uint64_t node, bool meta)
+{
+	if (!found)
+		return;
+	if (s->n_unknown++ == 0) {
+		s->unknown_node = node;
+		s->unknown_field = field;
+		s->unknown_in_meta = meta;
+	}
+}
+
+static void warn_unknown(sink *s)
+{
+	if (!s->n_unknown)
+		return;
+	char first[64];
+	if (s->unknown_in_meta)
+		snprintf(first, sizeof first, "the GlobalMetadata");
+	else
+		snprintf(first, sizeof first, "node %llu", (unsigned long long)s->unknown_node);
+	et_warn("%s: rank %u: %llu message%s fields this schema does not know (first: %s, "
+	        "field %u); JSON has no place for them, so they are left out (the ET and "
+	        "stream outputs keep them)",
+	        s->input, s->rank, (unsigned long long)s->n_unknown,
+	        s->n_unknown == 1 ? " holds" : "s hold", first, s->unknown_field);
+	s->n_unknown = 0;
+}
 
 enum { FLUSH_AT = 1 << 20 };
 
@@ -82,6 +118,9 @@ static int json_header(sink *s, const et_rank_info *ri, const et_msg *meta, et_e
 	if (!m)
 		return et_fail(e, 3, "%s: rank %u: byte 0: GlobalMetadata does not parse",
 		               ri->input, ri->rank);
+	uint32_t field = 0;
+	bool found = et_meta_unknown(m, &field);
+	note_unknown(s, found, field, 0, true);
 	cJSON *h = cJSON_CreateObject();
 	cJSON_AddNumberToObject(h, "rank", ri->rank);
 	cJSON_AddNumberToObject(h, "world_size", s->o.world ? s->o.world : ri->world_size);
@@ -147,6 +186,9 @@ int sink_begin(sink *s, const et_rank_info *ri, const et_msg *meta, et_error *e)
 		if (!m)
 			return et_fail(e, 3, "%s: rank %u: byte 0: GlobalMetadata does not parse",
 			               ri->input, ri->rank);
+		uint32_t field = 0;
+		bool found = et_meta_unknown(m, &field);
+		note_unknown(s, found, field, 0, true);
 		jsonizer_meta(m, &s->buf);
 		return 0;
 	}
@@ -162,6 +204,9 @@ static int decode_node(sink *s, const et_msg *m, et_node **n, et_error *e)
 		return et_fail(e, 3, "%s: rank %u: byte %llu: node message %llu does not parse",
 		               s->input, s->rank, (unsigned long long)m->offset,
 		               (unsigned long long)m->index);
+	uint32_t field = 0;
+	bool found = et_node_unknown(*n, &field);
+	note_unknown(s, found, field, (*n)->id, false);
 	return 0;
 }
 
@@ -197,6 +242,7 @@ int sink_node(sink *s, const et_msg *m, et_error *e)
 int sink_end(sink *s, et_error *e)
 {
 	s->ranks_done++;
+	warn_unknown(s);
 	if (s->kind == SINK_JSON)
 		et_buf_puts(&s->buf, "\n]}");
 	if (flush(s, e) < 0)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # et-convert: formats, round trips on every corpus ET, and every error path.
 load common
+bats_require_minimum_version 1.5.0
 
 corpus_ets() {
 	ls "$MB"/*/*/*.et "$DATA"/chakra-generator/*.et
@@ -279,4 +280,31 @@ corpus_ets() {
 	printf '\x00\x04\x08\x05\x02\x00' >tag0c.et
 	run et-convert --to jsonl tag0c.et
 	assert_failure 3
+}
+
+@test "fields the schema does not know: kept by the ET output, left out of JSON with a warning" {
+	# GlobalMetadata "0.0.4", then node id 1 "a" COMP_NODE with field 99 = 5 (varint)
+	printf '\x07\x0a\x05\x30\x2e\x30\x2e\x34\x0a\x08\x01\x12\x01\x61\x18\x04\x98\x06\x05' >new.et
+	et-convert --to et new.et -o copy.et
+	cmp new.et copy.et
+	et-convert new.et | et-convert --to et -o copy2.et
+	cmp new.et copy2.et
+	for to in jsonl json jsonizer; do
+		run --separate-stderr et-convert --to $to new.et
+		assert_success
+		assert_equal "$stderr" "et-convert: warning: new.et: rank 0: 1 message holds fields this schema does not know (first: node 1, field 99); JSON has no place for them, so they are left out (the ET and stream outputs keep them)"
+	done
+	run --separate-stderr et-convert --to jsonl new.et
+	assert_equal "$(sed -n 2p <<<"$output")" '{"rank":0,"id":1,"name":"a","type":"COMP_NODE"}'
+	# inside an attribute's list: node 2, attr "a" int64_list {values [1], field 7 = 1}
+	printf '\x07\x0a\x05\x30\x2e\x30\x2e\x34\x0e\x08\x02\x52\x0a\x0a\x01\x61\x52\x05\x0a\x01\x01\x38\x01' >deep.et
+	run --separate-stderr et-convert --to jsonl deep.et
+	assert_success
+	assert_equal "$stderr" "et-convert: warning: deep.et: rank 0: 1 message holds fields this schema does not know (first: node 2, field 7); JSON has no place for them, so they are left out (the ET and stream outputs keep them)"
+	assert_equal "$(sed -n 2p <<<"$output")" '{"rank":0,"id":2,"attr":[{"name":"a","int64List":{"values":[1]}}]}'
+	# known fields only: no warning
+	printf '\x07\x0a\x05\x30\x2e\x30\x2e\x34\x07\x08\x01\x12\x01\x61\x18\x04' >old.et
+	run --separate-stderr et-convert --to jsonl old.et
+	assert_success
+	assert_equal "$stderr" ""
 }
