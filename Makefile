@@ -110,7 +110,7 @@ install: all
 	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5/
 
 format:
-	clang-format -i libcommon/*.[ch] cmd/*/*.[ch] tests/fuzz/*.c bench/*.c
+	clang-format -i libcommon/*.[ch] cmd/*/*.[ch] tests/fuzz/*.c tests/unit/*.c bench/*.[ch]
 
 clean:
 	rm -rf build bin

@@ -20,7 +20,7 @@ typedef struct rd {
 static void skip_ws(rd *r)
 {
 	while (r->pos < r->len && (r->p[r->pos] == ' ' || r->p[r->pos] == '\t' ||
-				   r->p[r->pos] == '\n' || r->p[r->pos] == '\r'))
+	                           r->p[r->pos] == '\n' || r->p[r->pos] == '\r'))
 		r->pos++;
 }
 
@@ -42,14 +42,13 @@ void et_pyrepr_float(double v, et_buf *out)
 static bool py_printable(uint32_t c)
 {
 	static const uint32_t bad[][2] = {
-		{0x80, 0xa0},     {0xad, 0xad},     {0x600, 0x605},   {0x61c, 0x61c},
-		{0x6dd, 0x6dd},   {0x70f, 0x70f},   {0x890, 0x891},   {0x8e2, 0x8e2},
-		{0x1680, 0x1680}, {0x180e, 0x180e}, {0x2000, 0x200f}, {0x2028, 0x202f},
-		{0x205f, 0x2064}, {0x2066, 0x206f}, {0x3000, 0x3000}, {0xd800, 0xf8ff},
-		{0xfdd0, 0xfdef}, {0xfeff, 0xfeff}, {0xfff9, 0xfffb}, {0xfffe, 0xffff},
-		{0x110bd, 0x110bd}, {0x110cd, 0x110cd}, {0x13430, 0x1343f},
-		{0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a}, {0xe0001, 0xe0001},
-		{0xe0020, 0xe007f}, {0xf0000, 0x10ffff},
+	    {0x80, 0xa0},       {0xad, 0xad},       {0x600, 0x605},     {0x61c, 0x61c},
+	    {0x6dd, 0x6dd},     {0x70f, 0x70f},     {0x890, 0x891},     {0x8e2, 0x8e2},
+	    {0x1680, 0x1680},   {0x180e, 0x180e},   {0x2000, 0x200f},   {0x2028, 0x202f},
+	    {0x205f, 0x2064},   {0x2066, 0x206f},   {0x3000, 0x3000},   {0xd800, 0xf8ff},
+	    {0xfdd0, 0xfdef},   {0xfeff, 0xfeff},   {0xfff9, 0xfffb},   {0xfffe, 0xffff},
+	    {0x110bd, 0x110bd}, {0x110cd, 0x110cd}, {0x13430, 0x1343f}, {0x1bca0, 0x1bca3},
+	    {0x1d173, 0x1d17a}, {0xe0001, 0xe0001}, {0xe0020, 0xe007f}, {0xf0000, 0x10ffff},
 	};
 	if ((c & 0xfffe) == 0xfffe)
 		return false;
@@ -92,7 +91,8 @@ void et_pyrepr_str(const char *s, size_t n, et_buf *out)
 		/* Runs of printable ASCII are copied whole: most strings are all
 		 * of it ('cuda:0', 'Tensor(float)'). */
 		size_t start = i;
-		while (i < n && u[i] >= 0x20 && u[i] < 0x7f && u[i] != (unsigned char)q && u[i] != '\\')
+		while (i < n && u[i] >= 0x20 && u[i] < 0x7f && u[i] != (unsigned char)q &&
+		       u[i] != '\\')
 			i++;
 		et_buf_append(out, s + start, i - start);
 		if (i == n)
@@ -149,8 +149,10 @@ static int hex4(rd *r, uint32_t *v)
 	*v = 0;
 	for (int i = 0; i < 4; i++) {
 		char c = r->p[r->pos++];
-		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-			: c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		int d = c >= '0' && c <= '9'   ? c - '0'
+		        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+		        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+		                               : -1;
 		if (d < 0)
 			return -1;
 		*v = *v << 4 | (uint32_t)d;
@@ -222,7 +224,6 @@ static int string(rd *r)
 	et_pyrepr_str((const char *)r->str.data, r->str.len, r->out);
 	return 0;
 }
-
 
 static int container(rd *r, int depth, char close, bool is_obj)
 {

@@ -128,7 +128,8 @@ static void parse_args(conf *c, int argc, char **argv)
 			c->pytorch = c->in.format == ET_FMT_PYTORCH;
 			break;
 		case 'k':
-			c->kineto = et_xrealloc(c->kineto, (size_t)(c->nkineto + 1) * sizeof *c->kineto);
+			c->kineto =
+			    et_xrealloc(c->kineto, (size_t)(c->nkineto + 1) * sizeof *c->kineto);
 			c->kineto[c->nkineto++] = optarg;
 			break;
 		case OPT_COMPAT:
@@ -195,7 +196,8 @@ static void parse_args(conf *c, int argc, char **argv)
 		et_cli_usage_error(&c->cli, "--split and -o exclude each other");
 	c->out.output = c->cli.output;
 	if (c->pt.compat && c->pt.for_astra)
-		et_cli_usage_error(&c->cli, "--compat chakra and --for astra-sim exclude each other");
+		et_cli_usage_error(&c->cli,
+		                   "--compat chakra and --for astra-sim exclude each other");
 }
 
 /* PyTorch input: forced, or every input (or the first, for a directory)

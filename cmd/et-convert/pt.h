@@ -18,7 +18,14 @@
 #define PT_NO_ID INT64_MIN
 
 enum pt_attr_ix { PT_RF_ID, PT_FW_PARENT, PT_SEQ_ID, PT_SCOPE, PT_TID, PT_FW_TID, PT_NATTR };
-enum pt_io_ix { PT_IN_VALUES, PT_IN_SHAPES, PT_IN_TYPES, PT_OUT_VALUES, PT_OUT_SHAPES, PT_OUT_TYPES };
+enum pt_io_ix {
+	PT_IN_VALUES,
+	PT_IN_SHAPES,
+	PT_IN_TYPES,
+	PT_OUT_VALUES,
+	PT_OUT_SHAPES,
+	PT_OUT_TYPES
+};
 enum pt_stream_state { PT_STREAM_ABSENT, PT_STREAM_NULL, PT_STREAM_SET };
 
 enum pt_flags {
@@ -41,9 +48,9 @@ typedef struct pt_node {
 	uint8_t n_int_args;
 	double excl_dur, incl_dur, ts;
 	uint32_t name, op_schema, cat, pg_name, coll_name; /* pool offsets or PT_NONE */
-	uint32_t io[6];                                   /* Python str() of IOInfo parts */
-	uint32_t pos;                                     /* index in the input array */
-	uint8_t attr_set;                                 /* bit per pt_attr_ix present */
+	uint32_t io[6];                                    /* Python str() of IOInfo parts */
+	uint32_t pos;                                      /* index in the input array */
+	uint8_t attr_set;                                  /* bit per pt_attr_ix present */
 	uint8_t stream_state;
 	uint8_t flags;
 } pt_node;
@@ -53,7 +60,7 @@ typedef struct pt_trace {
 	char *schema, *time;
 	uint64_t pid, start_ts, finish_ts;
 	bool has_pid, has_start, has_finish;
-	bool legacy;  /* 1.0.1 layout (parent, flat fields) */
+	bool legacy; /* 1.0.1 layout (parent, flat fields) */
 	pt_node *nodes;
 	uint32_t n, cap;
 	et_buf pool; /* NUL-terminated strings */
@@ -62,13 +69,13 @@ typedef struct pt_trace {
 	struct pt_slot {
 		int64_t id;
 		uint32_t ix1; /* index + 1; 0 = empty */
-	} *slot;
+	} * slot;
 	uint32_t nslot;
 } pt_trace;
 
 typedef struct pt_opts {
-	bool compat;         /* --compat chakra */
-	bool for_astra;      /* --for astra-sim */
+	bool compat;    /* --compat chakra */
+	bool for_astra; /* --for astra-sim */
 	bool force_schema;
 	bool allow_unlinked;
 	int verbose;

@@ -18,10 +18,10 @@ int pt_coll_kind(const char *name)
 		const char *key;
 		int kind;
 	} map[] = {
-		{"reducescatter", 7}, {"allreduce", 0},  {"allgather", 2}, {"alltoall", 6},
-		{"sendrecv", 6},      {"broadcast", 5},  {"bcast", 5},     {"barrier", 9},
-		{"send", PT_COLL_SEND}, {"recv", PT_COLL_RECV}, {"gather", 3}, {"scatter", 4},
-		{"reduce", 1},
+	    {"reducescatter", 7},   {"allreduce", 0},       {"allgather", 2}, {"alltoall", 6},
+	    {"sendrecv", 6},        {"broadcast", 5},       {"bcast", 5},     {"barrier", 9},
+	    {"send", PT_COLL_SEND}, {"recv", PT_COLL_RECV}, {"gather", 3},    {"scatter", 4},
+	    {"reduce", 1},
 	};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (strstr(s, map[i].key))
@@ -32,10 +32,14 @@ int pt_coll_kind(const char *name)
 int pt_coll_input_arg(const char *name)
 {
 	/* c10d ops taking (outputs, inputs): the input is the second tensor */
-	static const char *const two[] = {"allgather", "_allgather_base", "reduce_scatter",
-					  "_reduce_scatter_base", "alltoall", "gather",
-					  "allgather_into_tensor_coalesced",
-					  "reduce_scatter_tensor_coalesced"};
+	static const char *const two[] = {"allgather",
+	                                  "_allgather_base",
+	                                  "reduce_scatter",
+	                                  "_reduce_scatter_base",
+	                                  "alltoall",
+	                                  "gather",
+	                                  "allgather_into_tensor_coalesced",
+	                                  "reduce_scatter_tensor_coalesced"};
 	const char *op = strncmp(name, "c10d::", 6) == 0 ? name + 6 : name;
 	for (size_t i = 0; i < sizeof two / sizeof two[0]; i++) {
 		size_t n = strlen(two[i]);

@@ -112,7 +112,7 @@ static int walk(cv *c, uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t
 		}
 		if (!ok)
 			return et_fail(c->e, 3, "%s: node %lld: too many data dependencies",
-				       c->t->input, (long long)n->id);
+			               c->t->input, (long long)n->id);
 		/* children by descending id onto the stack: visited ascending */
 		for (uint32_t k = c->tr.off[i + 1]; k-- > c->tr.off[i];) {
 			uint32_t ch = c->tr.kid[k];
@@ -179,9 +179,10 @@ static int write_node(cv *c, pt_out *w, uint32_t i)
 		if (type == T_COLL) {
 			int ct = pt_ref_comm_type(name);
 			if (ct < 0)
-				return et_fail(c->e, 3, "%s: node %lld: '%s' is not a collective the "
-							"reference converter knows (it aborts here)",
-					       c->t->input, (long long)n->id, name);
+				return et_fail(c->e, 3,
+				               "%s: node %lld: '%s' is not a collective the "
+				               "reference converter knows (it aborts here)",
+				               c->t->input, (long long)n->id, name);
 			et_attr_set_int64(w->arena, o, "comm_type", ct);
 		}
 		et_attr_set_int64(w->arena, o, "comm_size", n->comm_bytes < 0 ? 0 : n->comm_bytes);

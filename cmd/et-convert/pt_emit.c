@@ -55,7 +55,7 @@ et_node *pt_out_node(pt_out *w, const pt_trace *t, const pt_node *n, int type, b
 	o->outputs->shapes = io_str(t, n->io[PT_OUT_SHAPES]);
 	o->outputs->types = io_str(t, n->io[PT_OUT_TYPES]);
 	static const char *const names[PT_NATTR] = {"rf_id", "fw_parent", "seq_id",
-						    "scope", "tid",       "fw_tid"};
+	                                            "scope", "tid",       "fw_tid"};
 	for (int i = 0; i < PT_NATTR; i++)
 		if (n->attr_set & (1u << i))
 			et_attr_set_int64(a, o, names[i], n->attr[i]);
@@ -93,8 +93,11 @@ int pt_ref_comm_type(const char *name)
 	static const struct {
 		const char *key;
 		int type;
-	} map[] = {{"allreduce", 0}, {"alltoall", 6}, {"allgather", 2}, {"reducescatter", 7},
-		   {"broadcast", 5}};
+	} map[] = {{"allreduce", 0},
+	           {"alltoall", 6},
+	           {"allgather", 2},
+	           {"reducescatter", 7},
+	           {"broadcast", 5}};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (strstr(norm, map[i].key))
 			return map[i].type;

@@ -4,10 +4,10 @@
  * collectives become COMM nodes even without a GPU kernel, GPU ops are
  * ordered on their stream, ctrl_deps never dangle, send/recv carry peers,
  * unknown NCCL kernels map to the closest collective, timestamps are kept. */
+#include "pt_fix.h"
 #include "et_attr.h"
 #include "pt.h"
 #include "pt_emit.h"
-#include "pt_fix.h"
 #include "pt_tree.h"
 
 #include <stdlib.h>
@@ -50,8 +50,8 @@ static void select_nodes(fx *c)
 {
 	for (uint32_t i = 0; i < c->t->n; i++) {
 		int64_t p = c->tr.parent[i];
-		c->in_map[i] = !pt_is_gpu(&c->t->nodes[i]) ||
-			       (p >= 0 && !pt_is_gpu(&c->t->nodes[p]));
+		c->in_map[i] =
+		    !pt_is_gpu(&c->t->nodes[i]) || (p >= 0 && !pt_is_gpu(&c->t->nodes[p]));
 		c->cpu[i] = !pt_is_gpu(&c->t->nodes[i]);
 		c->type[i] = pt_is_metadata_name(nm(c, i)) ? T_METADATA : T_COMP;
 		c->pg[i] = -1;
@@ -168,7 +168,7 @@ static void host_collectives(fx *c)
 		if (find_below(c, i, pred_gpu_comm) >= 0)
 			continue;
 		make_comm(c, i, pt_coll_kind(nm(c, i) + 6), call_bytes(c, i, be),
-			  find_below(c, i, pred_rpc_pg));
+		          find_below(c, i, pred_rpc_pg));
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (c->in_map[i] && is_backend(nm(c, i)) && !owned[i] && !has_c10d_above(c, i))
@@ -189,7 +189,8 @@ static void gpu_collectives(fx *c)
 			kind = pt_coll_kind(name);
 		if (strstr(name, "SendRecv") && c->tr.parent[i] >= 0) {
 			int64_t p = c->tr.parent[i];
-			if (strcmp(nm(c, (uint32_t)p), "record_param_comms") == 0 && c->tr.parent[p] >= 0)
+			if (strcmp(nm(c, (uint32_t)p), "record_param_comms") == 0 &&
+			    c->tr.parent[p] >= 0)
 				p = c->tr.parent[p];
 			int pk = pt_coll_kind(nm(c, (uint32_t)p));
 			if (pk == PT_COLL_SEND || pk == PT_COLL_RECV)
@@ -197,14 +198,16 @@ static void gpu_collectives(fx *c)
 		}
 		if (kind == PT_COLL_NONE) {
 			et_warn("%s: node %lld: unknown NCCL kernel '%s' taken as ALL_REDUCE",
-				c->t->input, (long long)c->t->nodes[i].id, name);
+			        c->t->input, (long long)c->t->nodes[i].id, name);
 			kind = 0;
 		}
 		int64_t p = c->tr.parent[i];
 		int64_t rpc = p >= 0 && strstr(nm(c, (uint32_t)p), "record_param_comms") ? p : -1;
-		int64_t bytes = rpc >= 0 && c->t->nodes[rpc].msg_bytes > 0 ? c->t->nodes[rpc].msg_bytes
-									    : c->t->nodes[i].comm_bytes;
-		make_comm(c, i, kind, bytes, rpc >= 0 && c->t->nodes[rpc].pg_name != PT_NONE ? rpc : -1);
+		int64_t bytes = rpc >= 0 && c->t->nodes[rpc].msg_bytes > 0
+		                    ? c->t->nodes[rpc].msg_bytes
+		                    : c->t->nodes[i].comm_bytes;
+		make_comm(c, i, kind, bytes,
+		          rpc >= 0 && c->t->nodes[rpc].pg_name != PT_NONE ? rpc : -1);
 	}
 }
 

@@ -8,14 +8,14 @@ enum { T_METADATA = 1, T_COMP = 4, T_COLL = 7 };
 static int too_many(pt_fix_ctx *c, uint32_t i, et_error *e)
 {
 	return et_fail(e, 3, "%s: node %lld: more than 8 data dependencies", c->t->input,
-		       (long long)c->t->nodes[i].id);
+	               (long long)c->t->nodes[i].id);
 }
 
 /* The reference's walk: CPU ops chained in depth-first order per thread,
  * GPU ops hanging off the op that launched them. Inter-thread deps are
  * kept only when their target is written. */
 static int walk(pt_fix_ctx *c, uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t gen,
-		et_error *e)
+                et_error *e)
 {
 	uint32_t sp = 0;
 	int64_t last_cpu = -1, last_any = -1;
@@ -53,7 +53,8 @@ static int walk(pt_fix_ctx *c, uint32_t root, uint32_t *stack, uint32_t *visit, 
 static const pt_trace *sort_t;
 static int by_stream_time(const void *a, const void *b)
 {
-	const pt_node *x = &sort_t->nodes[*(const uint32_t *)a], *y = &sort_t->nodes[*(const uint32_t *)b];
+	const pt_node *x = &sort_t->nodes[*(const uint32_t *)a],
+	              *y = &sort_t->nodes[*(const uint32_t *)b];
 	if (x->stream != y->stream)
 		return x->stream < y->stream ? -1 : 1;
 	bool tx = x->flags & PT_HAS_TS, ty = y->flags & PT_HAS_TS;

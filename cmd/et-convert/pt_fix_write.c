@@ -101,7 +101,8 @@ static int write_groups(const pt_trace *t, const char *path, et_error *e)
 		long id = strtol(name->valuestring, &end, 10);
 		if (*end || id <= 0) {
 			et_warn("%s: process group '%s' has no numeric name: not in the comm-group "
-				"file", t->input, name->valuestring);
+			        "file",
+			        t->input, name->valuestring);
 			continue;
 		}
 		cJSON_AddItemToObject(out, name->valuestring, cJSON_Duplicate(ranks, 1));

@@ -1,6 +1,6 @@
 #include "pt_json.h"
-#include "et_jsonscan.h"
 #include "et_buf.h"
+#include "et_jsonscan.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -50,8 +50,7 @@ fail:
 	return -1;
 }
 
-int pj_next_elem(const char *t, size_t len, size_t *pos, pj_span *val, size_t *bad,
-		 pj_members *obj)
+int pj_next_elem(const char *t, size_t len, size_t *pos, pj_span *val, size_t *bad, pj_members *obj)
 {
 	size_t i = et_jsonscan_ws(t, len, *pos);
 	if (i >= len)
@@ -151,7 +150,6 @@ broken:
 	m->bad = i;
 	return -2;
 }
-
 
 bool pj_int(pj_span v, int64_t *out)
 {

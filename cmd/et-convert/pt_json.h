@@ -21,7 +21,7 @@ typedef struct pj_span {
  * quotes, raw) and *val; returns 1, 0 at the end, -1 if malformed (with *bad
  * set to the byte position). *pos starts at 0. */
 int pj_next_member(const char *text, size_t len, size_t *pos, pj_span *key, pj_span *val,
-		   size_t *bad);
+                   size_t *bad);
 /* The top-level members of an object, found in one scan (so that a node's
  * text is not scanned once for its end and again for its members). */
 typedef struct pj_member {
@@ -44,7 +44,7 @@ void pj_members_free(pj_members *m);
  * not NULL, an element that is an object is scanned by pj_scan_object into
  * obj (one pass for its extent and its members). */
 int pj_next_elem(const char *text, size_t len, size_t *pos, pj_span *val, size_t *bad,
-		 pj_members *obj);
+                 pj_members *obj);
 /* Inline: a node's keys are compared with a score of literals, whose
  * lengths then fold at compile time. */
 static inline bool pj_key_is(pj_span k, const char *s)

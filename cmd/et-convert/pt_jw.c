@@ -120,7 +120,8 @@ int jw_members(jw *w, int (*member)(void *ctx, pj_span key), void *ctx)
 		if (ch == -1)
 			return -1;
 		if (ch != '"')
-			return jw_fail(w, 0, ch == -2 ? "unexpected end of JSON" : "expected a key");
+			return jw_fail(w, 0,
+			               ch == -2 ? "unexpected end of JSON" : "expected a key");
 		pj_span key;
 		if (jw_value(w, &key) < 0)
 			return -1;

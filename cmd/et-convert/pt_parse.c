@@ -21,7 +21,7 @@ const char *const pt_schemas[] = {"1.0.1",
 typedef struct pctx {
 	pt_trace *t;
 	const pt_opts *o;
-	et_buf s, scratch; /* string and parse scratch */
+	et_buf s, scratch;  /* string and parse scratch */
 	pj_members members; /* of the node being read */
 	pj_members elem;    /* of an element of its attrs list */
 	bool schema_ok;
@@ -92,7 +92,7 @@ static int read_attr(pctx *c, pt_node *n, const pj_members *m, int64_t *nelems, 
 		n->attr[ix] = x;
 		n->attr_set |= (uint8_t)(1u << ix);
 	} else if (val.p[0] == '"') {
-		uint32_t *dst = strcmp(key, "op_schema") == 0       ? &n->op_schema
+		uint32_t *dst = strcmp(key, "op_schema") == 0         ? &n->op_schema
 		                : strcmp(key, "pg_name") == 0         ? &n->pg_name
 		                : strcmp(key, "collective_name") == 0 ? &n->coll_name
 		                                                      : NULL;

@@ -149,7 +149,7 @@ static void *kt_job_run(void *arg)
 }
 
 static int parse_and_link(pt_trace *t, const char *host, const char *kin, const pt_opts *o,
-			  et_error *e)
+                          et_error *e)
 {
 	kt_job job = {.path = kin};
 	pthread_t th;
@@ -161,8 +161,10 @@ static int parse_and_link(pt_trace *t, const char *host, const char *kin, const 
 		kt_job_run(&job);
 	/* Messages in the order of a sequential run: host trace first. */
 	if (r == 0 && o->compat && t->legacy)
-		r = et_fail(e, 3, "%s: --compat chakra: chakra_converter rejects schema %s "
-				  "(convert without --compat)", host, t->schema);
+		r = et_fail(e, 3,
+		            "%s: --compat chakra: chakra_converter rejects schema %s "
+		            "(convert without --compat)",
+		            host, t->schema);
 	if (r == 0 && kin && job.rc < 0) {
 		*e = job.e;
 		r = -1;
@@ -174,7 +176,7 @@ static int parse_and_link(pt_trace *t, const char *host, const char *kin, const 
 }
 
 static int convert_one(const char *host, const char *kin, uint32_t rank, uint32_t world,
-		       const pt_opts *o, sink *s, et_error *e)
+                       const pt_opts *o, sink *s, et_error *e)
 {
 	pt_trace t;
 	int r = parse_and_link(&t, host, kin, o, e);
@@ -202,7 +204,7 @@ static const char *pair_kineto(const flist *host, const flist *kin, int i)
 }
 
 int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto, int64_t set_rank,
-	   const pt_opts *o, sink *s, et_error *e)
+           const pt_opts *o, sink *s, et_error *e)
 {
 	flist host = {0}, kin = {0};
 	int r = 0;
@@ -218,10 +220,12 @@ int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto,
 		r = et_fail(e, 2, "%d host traces but %d Kineto traces", host.n, kin.n);
 	for (int i = 0; i < host.n && r == 0; i++) {
 		int64_t num = name_number(host.v[i]);
-		int64_t rank = set_rank >= 0 ? set_rank : host.n == 1 ? (num >= 0 ? num : 0)
-						  : num >= 0 ? num : i;
+		int64_t rank = set_rank >= 0 ? set_rank
+		               : host.n == 1 ? (num >= 0 ? num : 0)
+		               : num >= 0    ? num
+		                             : i;
 		r = convert_one(host.v[i], kin.n ? pair_kineto(&host, &kin, i) : NULL,
-				(uint32_t)rank, (uint32_t)host.n, o, s, e);
+		                (uint32_t)rank, (uint32_t)host.n, o, s, e);
 	}
 	flist_free(&host);
 	flist_free(&kin);

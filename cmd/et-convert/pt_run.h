@@ -13,6 +13,6 @@ int pt_sniff(const char *path, et_error *e);
 /* Convert host traces (with Kineto traces paired by the number in their
  * names, else by order) into the sink. Directories are searched for both. */
 int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto, int64_t set_rank,
-	   const pt_opts *o, sink *s, et_error *e);
+           const pt_opts *o, sink *s, et_error *e);
 
 #endif

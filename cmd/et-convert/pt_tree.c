@@ -59,7 +59,8 @@ void pt_tree_build(pt_tree *tr, const pt_trace *t)
 	for (uint32_t i = 0; i < n; i++) {
 		const pt_node *x = &t->nodes[i];
 		/* A node that is its own parent (the process node) has none. */
-		tr->parent[i] = x->parent == PT_NO_ID || x->parent == x->id ? -1 : pt_find(t, x->parent);
+		tr->parent[i] =
+		    x->parent == PT_NO_ID || x->parent == x->id ? -1 : pt_find(t, x->parent);
 		if (tr->parent[i] >= 0)
 			tr->off[tr->parent[i] + 1]++;
 	}
@@ -110,7 +111,7 @@ bool pt_deps_add(pt_deps *d, uint32_t i, int64_t id)
 
 /* Find a cycle through the remaining (not yet sorted) nodes and print it. */
 static int cycle_error(const pt_trace *t, const bool *keep, const pt_deps *d, const uint32_t *indeg,
-		       et_error *e)
+                       et_error *e)
 {
 	/* Walk dependencies from a node left over: in a graph where every
 	 * remaining node has a remaining dependency, a walk must repeat. */
@@ -134,8 +135,8 @@ static int cycle_error(const pt_trace *t, const bool *keep, const pt_deps *d, co
 	uint32_t start = cur;
 	do {
 		len += (size_t)snprintf(path + len, sizeof path - len > 0 ? sizeof path - len : 0,
-					"%lld %s -> ", (long long)t->nodes[cur].id,
-					pt_str(t, t->nodes[cur].name));
+		                        "%lld %s -> ", (long long)t->nodes[cur].id,
+		                        pt_str(t, t->nodes[cur].name));
 		if (len >= sizeof path)
 			break;
 		for (int k = 0; k < d->n[cur]; k++) {
@@ -151,7 +152,7 @@ static int cycle_error(const pt_trace *t, const bool *keep, const pt_deps *d, co
 		len = sizeof path - 1;
 	path[len] = 0;
 	return et_fail(e, 3, "%s: data-dependency cycle: %s%lld", t->input, path,
-		       (long long)t->nodes[start].id);
+	               (long long)t->nodes[start].id);
 }
 
 int pt_check_graph(const pt_trace *t, const bool *keep, const pt_deps *d, et_error *e)
@@ -161,9 +162,10 @@ int pt_check_graph(const pt_trace *t, const bool *keep, const pt_deps *d, et_err
 		for (int k = 0; keep[i] && k < d->n[i]; k++) {
 			int64_t j = pt_find(t, d->dep[i][k]);
 			if (j < 0 || !keep[j])
-				return et_fail(e, 3, "%s: node %lld (%s): data dep on missing node %lld",
-					       t->input, (long long)t->nodes[i].id,
-					       pt_str(t, t->nodes[i].name), (long long)d->dep[i][k]);
+				return et_fail(
+				    e, 3, "%s: node %lld (%s): data dep on missing node %lld",
+				    t->input, (long long)t->nodes[i].id,
+				    pt_str(t, t->nodes[i].name), (long long)d->dep[i][k]);
 		}
 	/* Kahn over reversed edges: indeg[i] = number of deps of i. */
 	uint32_t *indeg = et_xcalloc(n ? n : 1, sizeof *indeg);
@@ -182,7 +184,8 @@ int pt_check_graph(const pt_trace *t, const bool *keep, const pt_deps *d, et_err
 			uint32_t j = (uint32_t)pt_find(t, d->dep[i][k]);
 			rev[rev_off[j] + fill[j]++] = i;
 		}
-	uint32_t *queue = et_xmalloc((n ? n : 1) * sizeof *queue), qh = 0, qt = 0, done = 0, kept = 0;
+	uint32_t *queue = et_xmalloc((n ? n : 1) * sizeof *queue), qh = 0, qt = 0, done = 0,
+	         kept = 0;
 	for (uint32_t i = 0; i < n; i++)
 		if (keep[i]) {
 			kept++;

@@ -5,14 +5,14 @@
 #include "pt.h"
 
 static const char host[] =
-	"{\"schema\": \"1.0.2-chakra.0.0.4\", \"pid\": 1, \"time\": \"t\", \"start_ts\": 1, "
-	"\"nodes\": [{\"id\": 2, \"name\": \"[pytorch|profiler|execution_trace|thread]\", "
-	"\"ctrl_deps\": 1, \"inputs\": {\"values\": [], \"shapes\": [], \"types\": []}, "
-	"\"outputs\": {\"values\": [], \"shapes\": [], \"types\": []}, \"attrs\": [{\"name\": "
-	"\"rf_id\", \"type\": \"uint64\", \"value\": 0}]}, {\"id\": 3, \"name\": \"aten::mm\", "
-	"\"ctrl_deps\": 2, \"inputs\": {\"values\": [], \"shapes\": [], \"types\": []}, "
-	"\"outputs\": {\"values\": [], \"shapes\": [], \"types\": []}, \"attrs\": [{\"name\": "
-	"\"rf_id\", \"type\": \"uint64\", \"value\": 1}]}], \"finish_ts\": 2}";
+    "{\"schema\": \"1.0.2-chakra.0.0.4\", \"pid\": 1, \"time\": \"t\", \"start_ts\": 1, "
+    "\"nodes\": [{\"id\": 2, \"name\": \"[pytorch|profiler|execution_trace|thread]\", "
+    "\"ctrl_deps\": 1, \"inputs\": {\"values\": [], \"shapes\": [], \"types\": []}, "
+    "\"outputs\": {\"values\": [], \"shapes\": [], \"types\": []}, \"attrs\": [{\"name\": "
+    "\"rf_id\", \"type\": \"uint64\", \"value\": 0}]}, {\"id\": 3, \"name\": \"aten::mm\", "
+    "\"ctrl_deps\": 2, \"inputs\": {\"values\": [], \"shapes\": [], \"types\": []}, "
+    "\"outputs\": {\"values\": [], \"shapes\": [], \"types\": []}, \"attrs\": [{\"name\": "
+    "\"rf_id\", \"type\": \"uint64\", \"value\": 1}]}], \"finish_ts\": 2}";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

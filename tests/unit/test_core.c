@@ -31,16 +31,16 @@ static void test_canonical(void)
 	et_node *n = et_node_new(a);
 	n->id = 1;
 	n->type = CHAKRA_PROTO_MSG__NODE_TYPE__COMP_NODE;
-	et_attr_set_int64(a, n, "x", 0);   /* set oneof at zero: written */
+	et_attr_set_int64(a, n, "x", 0);    /* set oneof at zero: written */
 	et_attr_set_bool(a, n, "b", false); /* likewise */
 	et_buf out = {0};
 	et_node_encode(n, &out);
 	static const uint8_t want[] = {
-		0x13,             /* length 19 */
-		0x08, 0x01,       /* id 1 */
-		0x18, 0x04,       /* type COMP_NODE */
-		0x52, 0x05, 0x0a, 0x01, 'x', 0x48, 0x00,      /* attr x int64_val 0 */
-		0x52, 0x06, 0x0a, 0x01, 'b', 0xd8, 0x01, 0x00, /* attr b bool_val false */
+	    0x13,                                          /* length 19 */
+	    0x08, 0x01,                                    /* id 1 */
+	    0x18, 0x04,                                    /* type COMP_NODE */
+	    0x52, 0x05, 0x0a, 0x01, 'x', 0x48, 0x00,       /* attr x int64_val 0 */
+	    0x52, 0x06, 0x0a, 0x01, 'b', 0xd8, 0x01, 0x00, /* attr b bool_val false */
 	};
 	CHECK(out.len == sizeof want && memcmp(out.data, want, sizeof want) == 0);
 
@@ -54,11 +54,11 @@ static void test_canonical(void)
 	out.len = 0;
 	et_node_encode(m, &out);
 	static const uint8_t want2[] = {
-		0x17,                         /* length 23 */
-		0x2a, 0x03, 0x01, 0xac, 0x02, /* data_deps packed [1, 300] */
-		0x42, 0x00,                   /* inputs {} */
-		0x52, 0x0e, 0x0a, 0x01, 's', 0x48, 0xff, 0xff, 0xff, 0xff, 0xff,
-		0xff, 0xff, 0xff, 0xff, 0x01, /* int64_val -1 */
+	    0x17,                         /* length 23 */
+	    0x2a, 0x03, 0x01, 0xac, 0x02, /* data_deps packed [1, 300] */
+	    0x42, 0x00,                   /* inputs {} */
+	    0x52, 0x0e, 0x0a, 0x01, 's',  0x48, 0xff, 0xff,
+	    0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, /* int64_val -1 */
 	};
 	CHECK(out.len == sizeof want2 && memcmp(out.data, want2, sizeof want2) == 0);
 
@@ -83,15 +83,16 @@ static void test_attr(void)
 	CHECK(n->attr[2]->value_case == CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_INT64_VAL);
 	int64_t v;
 	uint64_t u;
-	CHECK(et_attr_int(n, "comm_src", &v) && v == 3);  /* any integer member */
+	CHECK(et_attr_int(n, "comm_src", &v) && v == 3); /* any integer member */
 	CHECK(et_attr_uint(n, "tensor_size", &u) && u == 64);
-	CHECK(!et_attr_int(n, "pg_name", &v));              /* a string is not an int */
+	CHECK(!et_attr_int(n, "pg_name", &v)); /* a string is not an int */
 	CHECK(!et_attr_int(n, "missing", &v));
 	CHECK(strcmp(et_attr_str(n, "pg_name"), "7") == 0);
-	CHECK(et_attr_expected_case("is_cpu_op") == CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_BOOL_VAL);
+	CHECK(et_attr_expected_case("is_cpu_op") ==
+	      CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_BOOL_VAL);
 	CHECK(et_attr_expected_case("rf_id") == 0);
 	CHECK(strcmp(et_attr_case_name(CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_INT64_VAL),
-		     "int64_val") == 0);
+	             "int64_val") == 0);
 	et_arena_free(a);
 }
 
