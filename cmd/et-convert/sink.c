@@ -110,17 +110,28 @@ static int flush(sink *s, et_error *e)
 	return r;
 }
 
-/* The JSON/JSONL rank header: rank, world_size, name, metadata. */
-static int json_header(sink *s, const et_rank_info *ri, const et_msg *meta, et_error *e)
+/* The rank's GlobalMetadata, decoded for the JSON outputs (NULL: e set). */
+static et_meta *json_meta(sink *s, const et_rank_info *ri, const et_msg *meta, et_error *e)
 {
 	et_arena_reset(s->arena);
 	et_meta *m = et_meta_decode(s->arena, meta->data, meta->len);
-	if (!m)
-		return et_fail(e, 3, "%s: rank %u: byte 0: GlobalMetadata does not parse",
-		               ri->input, ri->rank);
+	if (!m) {
+		et_fail(e, 3, "%s: rank %u: byte 0: GlobalMetadata does not parse", ri->input,
+		        ri->rank);
+		return NULL;
+	}
 	uint32_t field = 0;
 	bool found = et_meta_unknown(m, &field);
 	note_unknown(s, found, field, 0, true);
+	return m;
+}
+
+/* The JSON/JSONL rank header: rank, world_size, name, metadata. */
+static int json_header(sink *s, const et_rank_info *ri, const et_msg *meta, et_error *e)
+{
+	et_meta *m = json_meta(s, ri, meta, e);
+	if (!m)
+		return -1;
 	cJSON *h = cJSON_CreateObject();
 	cJSON_AddNumberToObject(h, "rank", ri->rank);
 	cJSON_AddNumberToObject(h, "world_size", s->o.world ? s->o.world : ri->world_size);
@@ -181,14 +192,9 @@ int sink_begin(sink *s, const et_rank_info *ri, const et_msg *meta, et_error *e)
 			return et_fail(e, 2,
 			               "--to jsonizer writes one rank, and the input has several "
 			               "(use --ranks R)");
-		et_arena_reset(s->arena);
-		et_meta *m = et_meta_decode(s->arena, meta->data, meta->len);
+		et_meta *m = json_meta(s, ri, meta, e);
 		if (!m)
-			return et_fail(e, 3, "%s: rank %u: byte 0: GlobalMetadata does not parse",
-			               ri->input, ri->rank);
-		uint32_t field = 0;
-		bool found = et_meta_unknown(m, &field);
-		note_unknown(s, found, field, 0, true);
+			return -1;
 		jsonizer_meta(m, &s->buf);
 		return 0;
 	}
