@@ -1,6 +1,7 @@
 #include "et_input.h"
 #include "et_arena.h"
 #include "et_buf.h"
+#include "et_cli.h"
 #include "et_codec.h"
 #include "et_json.h"
 #include "et_src.h"
@@ -278,7 +279,7 @@ static int source_next_rank(et_input *in, et_error *e)
 	return 1;
 }
 
-int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e)
+static int next_any_rank(et_input *in, et_rank_info *ri, et_error *e)
 {
 	et_msg m;
 	while (in->rank_open) { /* drain (and so check) the rest of the rank */
@@ -308,6 +309,15 @@ int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e)
 	in->msg_index = 0;
 	*ri = in->ri;
 	return 1;
+}
+
+int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e)
+{
+	int r;
+	while ((r = next_any_rank(in, ri, e)) == 1 && in->o.ranks &&
+	       !et_ranklist_has(in->o.ranks, ri->rank))
+		; /* the next call drains the unselected rank */
+	return r;
 }
 
 static int frame_fail(et_input *in, et_error *e, uint64_t off, const char *fmt, uint64_t a,

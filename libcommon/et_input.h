@@ -39,6 +39,9 @@ typedef struct et_input_opts {
 	bool check_dup;    /* error on a rank seen twice across all inputs (default on) */
 	bool lenient_meta; /* do not require message 0 to parse as GlobalMetadata
 	                      (et-validate reports it as a finding instead) */
+	/* only these ranks (NULL or empty: all); et_input_next_rank skips the
+	 * others, still reading and checking their framing */
+	const struct et_ranklist *ranks;
 } et_input_opts;
 
 void et_input_opts_init(et_input_opts *o);

@@ -100,6 +100,7 @@ static void parse_args(conf *c, int argc, char **argv)
 {
 	et_cli_init(&c->cli, "et-convert", usage);
 	et_input_opts_init(&c->in);
+	c->in.ranks = &c->ranks;
 	c->out.level = 3;
 	c->to = SINK_STREAM;
 	int opt;
@@ -271,12 +272,9 @@ static int run(conf *c, int argc, char **argv, et_error *e)
 	uint64_t count = 0;
 	et_rank_info ri;
 	int r;
-	while ((r = et_input_next_rank(in, &ri, e)) == 1) {
-		if (!et_ranklist_has(&c->ranks, ri.rank))
-			continue;
+	while ((r = et_input_next_rank(in, &ri, e)) == 1)
 		if ((r = convert_rank(in, s, &ri, &pg, &count, e)) < 0)
 			break;
-	}
 	et_progress_done(&pg);
 	et_input_close(in);
 	et_error e2;

@@ -108,12 +108,9 @@ int viz_load(const conf *c, int argc, char **argv, model *m, et_error *e)
 	uint64_t count = 0;
 	et_rank_info ri;
 	int r;
-	while ((r = et_input_next_rank(in, &ri, e)) == 1) {
-		if (!et_ranklist_has(&c->ranks, ri.rank))
-			continue;
+	while ((r = et_input_next_rank(in, &ri, e)) == 1)
 		if ((r = read_rank(in, new_rank(m, &ri), &ri, &pg, &count, e)) < 0)
 			break;
-	}
 	et_progress_done(&pg);
 	et_input_close(in);
 	if (r == 0 && m->n_ranks == 0)

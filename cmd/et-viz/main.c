@@ -274,6 +274,7 @@ static void parse_args(conf *c, int argc, char **argv)
 {
 	et_cli_init(&c->cli, "et-viz", usage);
 	et_input_opts_init(&c->in);
+	c->in.ranks = &c->ranks;
 	c->depth = 2;
 	c->hub = 25;
 	c->max_nodes = 2000;
