@@ -87,39 +87,21 @@ static void select_nodes(cv *c)
 	}
 }
 
+/* The reference keeps every inter-thread dep, written or not. */
+static bool keep_all(void *ctx, uint32_t i)
+{
+	(void)ctx;
+	(void)i;
+	return true;
+}
+
 static int walk(cv *c, uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t gen)
 {
-	uint32_t sp = 0;
-	int64_t last_cpu = -1, last_any = -1;
-	stack[sp++] = root;
-	while (sp) {
-		uint32_t i = stack[--sp];
-		if (visit[i] == gen)
-			continue;
-		visit[i] = gen;
-		const pt_node *n = &c->t->nodes[i];
-		bool ok = true;
-		if (pt_is_gpu(n)) {
-			if (last_any >= 0)
-				ok = pt_deps_add(&c->deps, i, c->t->nodes[last_any].id);
-			last_any = last_cpu;
-		} else {
-			if (n->inter_thread_dep)
-				ok = pt_deps_add(&c->deps, i, n->inter_thread_dep);
-			if (ok && last_cpu >= 0)
-				ok = pt_deps_add(&c->deps, i, c->t->nodes[last_cpu].id);
-			last_cpu = last_any = i;
-		}
-		if (!ok)
-			return et_fail(c->e, 3, "%s: node %lld: too many data dependencies",
-			               c->t->input, (long long)n->id);
-		/* children by descending id onto the stack: visited ascending */
-		for (uint32_t k = c->tr.off[i + 1]; k-- > c->tr.off[i];) {
-			uint32_t ch = c->tr.kid[k];
-			if (c->in_map[ch] && visit[ch] != gen)
-				stack[sp++] = ch;
-		}
-	}
+	int64_t bad = pt_chain_walk(c->t, &c->tr, c->in_map, &c->deps, root, stack, visit, gen,
+	                            keep_all, NULL);
+	if (bad >= 0)
+		return et_fail(c->e, 3, "%s: node %lld: too many data dependencies", c->t->input,
+		               (long long)c->t->nodes[bad].id);
 	return 0;
 }
 

@@ -11,43 +11,21 @@ static int too_many(pt_fix_ctx *c, uint32_t i, et_error *e)
 	               (long long)c->t->nodes[i].id);
 }
 
-/* The reference's walk: CPU ops chained in depth-first order per thread,
- * GPU ops hanging off the op that launched them. Inter-thread deps are
- * kept only when their target is written. */
+/* Inter-thread deps are kept only when their target is written. */
+static bool keep_written(void *ctx, uint32_t i)
+{
+	pt_fix_ctx *c = ctx;
+	int64_t it = pt_find(c->t, c->t->nodes[i].inter_thread_dep);
+	return it >= 0 && c->in_map[it] && (uint32_t)it != i;
+}
+
+/* The reference's walk (pt_chain_walk). */
 static int walk(pt_fix_ctx *c, uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t gen,
                 et_error *e)
 {
-	uint32_t sp = 0;
-	int64_t last_cpu = -1, last_any = -1;
-	stack[sp++] = root;
-	while (sp) {
-		uint32_t i = stack[--sp];
-		if (visit[i] == gen)
-			continue;
-		visit[i] = gen;
-		const pt_node *n = &c->t->nodes[i];
-		bool ok = true;
-		if (pt_is_gpu(n)) {
-			if (last_any >= 0)
-				ok = pt_deps_add(c->deps, i, c->t->nodes[last_any].id);
-			last_any = last_cpu;
-		} else {
-			int64_t it = n->inter_thread_dep ? pt_find(c->t, n->inter_thread_dep) : -1;
-			if (it >= 0 && c->in_map[it] && (uint32_t)it != i)
-				ok = pt_deps_add(c->deps, i, n->inter_thread_dep);
-			if (ok && last_cpu >= 0)
-				ok = pt_deps_add(c->deps, i, c->t->nodes[last_cpu].id);
-			last_cpu = last_any = i;
-		}
-		if (!ok)
-			return too_many(c, i, e);
-		for (uint32_t k = c->tr->off[i + 1]; k-- > c->tr->off[i];) {
-			uint32_t ch = c->tr->kid[k];
-			if (c->in_map[ch] && visit[ch] != gen)
-				stack[sp++] = ch;
-		}
-	}
-	return 0;
+	int64_t bad = pt_chain_walk(c->t, c->tr, c->in_map, c->deps, root, stack, visit, gen,
+	                            keep_written, c);
+	return bad >= 0 ? too_many(c, (uint32_t)bad, e) : 0;
 }
 
 static const pt_trace *sort_t;

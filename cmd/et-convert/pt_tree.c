@@ -109,6 +109,43 @@ bool pt_deps_add(pt_deps *d, uint32_t i, int64_t id)
 	return true;
 }
 
+int64_t pt_chain_walk(const pt_trace *t, const pt_tree *tr, const bool *in_map, pt_deps *deps,
+                      uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t gen,
+                      bool (*keep_itd)(void *ctx, uint32_t i), void *ctx)
+{
+	uint32_t sp = 0;
+	int64_t last_cpu = -1, last_any = -1;
+	stack[sp++] = root;
+	while (sp) {
+		uint32_t i = stack[--sp];
+		if (visit[i] == gen)
+			continue;
+		visit[i] = gen;
+		const pt_node *n = &t->nodes[i];
+		bool ok = true;
+		if (pt_is_gpu(n)) {
+			if (last_any >= 0)
+				ok = pt_deps_add(deps, i, t->nodes[last_any].id);
+			last_any = last_cpu;
+		} else {
+			if (n->inter_thread_dep && keep_itd(ctx, i))
+				ok = pt_deps_add(deps, i, n->inter_thread_dep);
+			if (ok && last_cpu >= 0)
+				ok = pt_deps_add(deps, i, t->nodes[last_cpu].id);
+			last_cpu = last_any = i;
+		}
+		if (!ok)
+			return i;
+		/* children by descending id onto the stack: visited ascending */
+		for (uint32_t k = tr->off[i + 1]; k-- > tr->off[i];) {
+			uint32_t ch = tr->kid[k];
+			if (in_map[ch] && visit[ch] != gen)
+				stack[sp++] = ch;
+		}
+	}
+	return -1;
+}
+
 /* Find a cycle through the remaining (not yet sorted) nodes and print it. */
 static int cycle_error(const pt_trace *t, const bool *keep, const pt_deps *d, const uint32_t *indeg,
                        et_error *e)

@@ -32,6 +32,17 @@ void pt_deps_free(pt_deps *d);
 /* Append id to node i's deps unless present; false if the node is full. */
 bool pt_deps_add(pt_deps *d, uint32_t i, int64_t id);
 
+/* The reference converter's data-dependency walk from root over the nodes
+ * with in_map[i]: CPU ops are chained in depth-first order (children by
+ * ascending id), each GPU op depends on the last op before it, and a CPU
+ * op also depends on its inter-thread dep when keep_itd(ctx, i) says so.
+ * stack and visit hold n entries; gen marks this walk's visits (a new
+ * value per walk). Returns -1, or the index of a node whose deps overflow
+ * (more than eight). */
+int64_t pt_chain_walk(const pt_trace *t, const pt_tree *tr, const bool *in_map, pt_deps *deps,
+                      uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t gen,
+                      bool (*keep_itd)(void *ctx, uint32_t i), void *ctx);
+
 /* Check the emitted graph (nodes with keep[i]): every data dep names a kept
  * node, and there is no cycle (printed as a path of names). */
 int pt_check_graph(const pt_trace *t, const bool *keep, const pt_deps *d, et_error *e);
