@@ -36,3 +36,11 @@ unit_run() {
 	[ "$n" -gt 0 ] || fail "no unit test programs in $ETKIT_UNIT"
 	[ -z "$failed" ] || fail "failed:$failed"
 }
+
+@test "the C sources follow .clang-format (make format fixes them)" {
+	command -v clang-format >/dev/null || skip "clang-format is not installed"
+	cd "$REPO"
+	run clang-format --dry-run -Werror libcommon/*.[ch] cmd/*/*.[ch] tests/fuzz/*.c \
+		tests/unit/*.c bench/*.[ch]
+	assert_success
+}
