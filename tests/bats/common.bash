@@ -11,13 +11,15 @@ MB="$DATA/astra-sim/workload/microbenchmarks"
 setup() {
 	T="$BATS_TEST_TMPDIR"
 	if [ -n "${ETKIT_VALGRIND:-}" ]; then
-		mkdir -p "$T/vg"
+		# outside the test's own directory, which some tests list
+		local vg="$BATS_FILE_TMPDIR/vg"
+		mkdir -p "$vg"
 		for tool in "${ETKIT_BIN:?}"/*; do
 			printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --suppressions=%s "%s" "$@"\n' \
-				"$REPO/tests/valgrind.supp" "$tool" >"$T/vg/$(basename "$tool")"
-			chmod +x "$T/vg/$(basename "$tool")"
+				"$REPO/tests/valgrind.supp" "$tool" >"$vg/$(basename "$tool")"
+			chmod +x "$vg/$(basename "$tool")"
 		done
-		PATH="$T/vg:$PATH"
+		PATH="$vg:$PATH"
 	fi
 	cd "$T"
 }
