@@ -33,6 +33,8 @@ static const char usage[] =
     "                          validates (buffered in a temporary file)\n"
     "      --tee-always        copy the input to stdout as a stream while reading\n"
     "  -f, --from FORMAT      skip sniffing: stream, et, json\n"
+    "      --ranks LIST       only these ranks (e.g. 0-3,7); the cross-rank checks\n"
+    "                          see only them\n"
     "      --set-rank N        rank of a header-less single-rank input\n"
     "      --world N           a PREFIX set must have N files; the expected world size\n"
     "      --max-msg SIZE      per-message size limit (default 256M)\n"
@@ -62,6 +64,7 @@ enum {
 	OPT_WORLD,
 	OPT_MAX_MSG,
 	OPT_TIMING,
+	OPT_RANKS,
 };
 
 static const struct option longopts[] = {
@@ -79,12 +82,14 @@ static const struct option longopts[] = {
     {"max-msg", required_argument, 0, OPT_MAX_MSG},
     {"timing", no_argument, 0, OPT_TIMING},
     {"threads", required_argument, 0, 'T'},
+    {"ranks", required_argument, 0, OPT_RANKS},
     ET_CLI_COMMON_OPTS,
 };
 
 typedef struct conf {
 	et_cli cli;
 	et_input_opts in;
+	et_ranklist ranks;
 	vopts o;
 } conf;
 
@@ -145,6 +150,11 @@ static void tool_opt(conf *c, int opt, const char *arg)
 	case 'T':
 		c->o.threads = (int)et_cli_int(&c->cli, "--threads", arg, 0, 1);
 		break;
+	case OPT_RANKS:
+		if (et_ranklist_parse(&c->ranks, arg) < 0)
+			et_cli_usage_error(&c->cli,
+			                   "--ranks: expected a list such as 0-3,7, got '%s'", arg);
+		break;
 	default:
 		et_cli_usage_error(&c->cli, "unhandled option");
 	}
@@ -155,6 +165,7 @@ static void parse_args(conf *c, int argc, char **argv)
 	et_cli_init(&c->cli, "et-validate", usage);
 	et_input_opts_init(&c->in);
 	c->in.lenient_meta = true; /* a missing GlobalMetadata is a finding here */
+	c->in.ranks = &c->ranks;
 	c->o.max_per_code = 10;
 	c->o.threads = 1;
 	int opt;
@@ -196,7 +207,9 @@ static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 	if ((v->o.comm_groups && groups_load_file(v->grp, v->o.comm_groups, e) < 0) ||
 	    (c->cli.output && et_output_open(&rep, c->cli.output, false, e) < 0) ||
 	    (v->o.tee_mode && tee_open(&t, v->o.tee_mode, e) < 0) ||
-	    et_input_open(&in, argc, argv, &c->in, e) < 0 || read_all(v, in, t, e) < 0) {
+	    et_input_open(&in, argc, argv, &c->in, e) < 0 || read_all(v, in, t, e) < 0 ||
+	    (c->ranks.n && v->n_ranks == 0 &&
+	     et_fail(e, ET_EXIT_DATA, "--ranks matches none of the input's ranks") < 0)) {
 		et_input_close(in);
 		tee_free(t);
 		et_output_abort(rep);
@@ -244,5 +257,6 @@ int main(int argc, char **argv)
 		status = e.code ? e.code : ET_EXIT_IO;
 	}
 	ctx_free(&v);
+	et_ranklist_free(&c.ranks);
 	return status;
 }

@@ -677,3 +677,24 @@ same_both() {
 	assert_equal "$stderr" "et-validate: bad.et: rank 0: byte $(stat -c %s a.et): message 2001 is not a Node"
 	assert_equal "$output" ""
 }
+
+@test "--ranks checks only the selected ranks; none selected is exit 3" {
+	dlrm_stream
+	id=$(nth_coll 5 5)
+	sed "/^{\"rank\":5,\"id\":$id,/s/\"int64Val\":1576964/\"int64Val\":1024/" dlrm.jsonl >bad.jsonl
+	et-convert --from json bad.jsonl -o bad.etz
+	# rank 5 left out: its resized collective is not seen
+	run --separate-stderr et-validate --format json --ranks 0-4,6-7 bad.etz
+	assert_equal "$status" 0
+	assert_equal "$(jq -c '[.ranks, .errors, [.codes[].code]]' <<<"$output")" '[7,0,["COMP_NO_WORK","PARTIAL_INPUT"]]'
+	# rank 5 with one other: the mismatch is found between the two (one
+	# against one: the report names rank 4, with rank 5 as the other side)
+	run --separate-stderr et-validate --format json --ranks 4-5 bad.etz
+	assert_equal "$status" 1
+	assert_equal "$(field COLL_MISMATCH '[.position, .ranks, .agreeing_ranks]')" '[[4,[4],1]]'
+	run --separate-stderr et-validate --ranks 9 bad.etz
+	assert_equal "$status" 3
+	assert_equal "$stderr" "et-validate: --ranks matches none of the input's ranks"
+	run --separate-stderr et-validate --ranks x bad.etz
+	assert_equal "$status" 2
+}
