@@ -5,13 +5,13 @@
 #include "reader.h"
 #include "et_buf.h"
 #include "et_progress.h"
+#include "validate.h"
 
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* Slot states. READY batches are complete; FRAMED ones still need
  * decoding, which BUSY marks as under way. */
@@ -197,13 +197,6 @@ static void decode(rb_batch *b)
 
 /* ---- the reading thread ---- */
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void wake_checks(reader *r)
 {
 	if (r->cons_waiting)
@@ -264,7 +257,7 @@ static void *run(void *arg)
 		}
 	}
 	pthread_mutex_unlock(&r->mu);
-	r->thread_cpu = thread_cpu_ns();
+	r->thread_cpu = cpu_ns();
 	return NULL;
 }
 
