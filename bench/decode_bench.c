@@ -4,6 +4,10 @@
  *   decode_bench decode   FILE...  et_node_decode of every node, arena reset per node
  *   decode_bench reencode FILE...  decode + et_node_encode; also counts nodes whose
  *                                  re-encoding differs from the input bytes
+ *   decode_bench malloc   FILE...  protobuf-c's own unpack with its default allocator
+ *                                  (malloc per field, free_unpacked per node): the
+ *                                  baseline the foundation issue quotes, to tell how
+ *                                  node shape moves it
  *
  * Prints one line "nodes=N bytes=B seconds=S noncanonical=K" on stdout; the
  * bytes are the rank's ET bytes (decompressed), so MB/s compare across
@@ -19,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum mode { FRAME, DECODE, REENCODE } mode;
+typedef enum mode { FRAME, DECODE, REENCODE, MALLOC } mode;
 
 typedef struct stats {
 	uint64_t nodes, bytes, noncanonical;
@@ -45,6 +49,16 @@ static int run_rank(et_input *in, mode md, et_arena *a, et_buf *b, stats *st, et
 			st->nodes += m.index > 0;
 			continue;
 		}
+		if (md == MALLOC) {
+			et_node *n = chakra_proto_msg__node__unpack(NULL, m.len, m.data);
+			if (!n)
+				return et_fail(
+				    e, ET_EXIT_DATA, "byte %llu: node %llu does not parse",
+				    (unsigned long long)m.offset, (unsigned long long)m.index);
+			chakra_proto_msg__node__free_unpacked(n, NULL);
+			st->nodes++;
+			continue;
+		}
 		et_arena_reset(a);
 		et_node *n = et_node_decode(a, m.data, m.len);
 		if (!n)
@@ -64,11 +78,12 @@ int main(int argc, char **argv)
 {
 	et_err_set_prog("decode_bench");
 	if (argc < 3)
-		et_die(ET_EXIT_USAGE, "usage: decode_bench frame|decode|reencode FILE...");
-	mode md = strcmp(argv[1], "frame") == 0    ? FRAME
-	          : strcmp(argv[1], "decode") == 0 ? DECODE
-	                                           : REENCODE;
-	if (md == REENCODE && strcmp(argv[1], "reencode") != 0)
+		et_die(ET_EXIT_USAGE, "usage: decode_bench frame|decode|reencode|malloc FILE...");
+	static const char *const names[] = {"frame", "decode", "reencode", "malloc"};
+	int md = 0;
+	while (md < 4 && strcmp(argv[1], names[md]) != 0)
+		md++;
+	if (md == 4)
 		et_die(ET_EXIT_USAGE, "unknown mode '%s'", argv[1]);
 	et_error e = {0};
 	et_input *in;
@@ -79,7 +94,7 @@ int main(int argc, char **argv)
 	int r = et_input_open(&in, argc - 2, argv + 2, NULL, &e);
 	et_rank_info ri;
 	while (r == 0 && (r = et_input_next_rank(in, &ri, &e)) == 1)
-		r = run_rank(in, md, a, &b, &st, &e);
+		r = run_rank(in, (mode)md, a, &b, &st, &e);
 	double secs = (double)(et_now_ns() - t0) / 1e9;
 	et_input_close(in);
 	et_arena_free(a);
