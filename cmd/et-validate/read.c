@@ -1,7 +1,8 @@
-/* Checking what the reader hands over: each batch of nodes is added to
- * the rank's graph and checked node by node; at the end of a rank the
- * graph checks run, the comm summary and the statistics are kept, and the
- * graph is emptied for the next rank. */
+/* Checking what the reader hands over, batch by batch in input order: its
+ * messages go to --tee first (so the copy stops exactly where reading
+ * did), then its nodes are added to the rank's graph and checked node by
+ * node; at the end of a rank the graph checks run, the comm summary and
+ * the statistics are kept, and the graph is emptied for the next rank. */
 #include "read.h"
 #include "et_progress.h"
 #include "reader.h"
@@ -54,32 +55,60 @@ static void end_rank(vctx *v, const rb_batch *b)
 	v->n_rank_groups = 0;
 }
 
+/* --tee: the batch's messages that were read in full, in input order, so
+ * that the copy ends exactly where reading stopped. */
+static int tee_batch(tee *t, const rb_batch *b, et_error *e)
+{
+	for (int k = 0; k < b->n_whole; k++) {
+		const rb_msg *m = &b->msg[k];
+		et_msg msg = {b->bytes + m->off, m->len, m->offset, m->index};
+		if (tee_msg(t, &msg, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* One batch: its copy for --tee, then its checks. */
+static int take(vctx *v, tee *t, const rb_batch *b, et_progress *pr, et_error *e)
+{
+	switch (b->kind) {
+	case RB_RANK:
+		if (t && tee_begin_rank(t, &b->ri, e) < 0)
+			return -1;
+		begin_rank(v, &b->ri);
+		return 0;
+	case RB_NODES:
+		if (t && tee_batch(t, b, e) < 0)
+			return -1;
+		add_nodes(v, b, pr);
+		return 0;
+	case RB_END_RANK:
+		if (t && tee_end_rank(t, e) < 0)
+			return -1;
+		end_rank(v, b);
+		return 0;
+	case RB_ERROR:
+		if (t && tee_batch(t, b, e) < 0)
+			return -1;
+		*e = b->err;
+		return -1;
+	case RB_EOF:
+		return 0;
+	}
+	return 0;
+}
+
 int read_all(vctx *v, et_input *in, tee *t, et_error *e)
 {
 	et_progress pr;
 	et_progress_init(&pr, v->o.timing ? -1 : v->o.progress);
 	uint64_t t0 = cpu_ns();
-	reader *r = reader_start(in, t, v->o.threads > 0);
+	reader *r = reader_start(in, v->o.threads > 0);
 	int rc = 0;
-	for (rb_kind k = RB_RANK; k != RB_EOF && k != RB_ERROR;) {
+	for (rb_kind k = RB_RANK; rc == 0 && k != RB_EOF;) {
 		rb_batch *b = reader_next(r);
-		switch (k = b->kind) {
-		case RB_RANK:
-			begin_rank(v, &b->ri);
-			break;
-		case RB_NODES:
-			add_nodes(v, b, &pr);
-			break;
-		case RB_END_RANK:
-			end_rank(v, b);
-			break;
-		case RB_ERROR:
-			*e = b->err;
-			rc = -1;
-			break;
-		case RB_EOF:
-			break;
-		}
+		k = b->kind;
+		rc = take(v, t, b, &pr, e);
 		reader_release(r, b);
 	}
 	v->read_thread = reader_threaded(r);

@@ -26,7 +26,6 @@ enum { S_RANK, S_NODES, S_END_RANK, S_DONE };
 
 struct reader {
 	et_input *in;
-	tee *t;
 	rb_batch slot[RB_SLOTS];
 	/* framing, on the reading side only */
 	unsigned tail; /* the next slot to frame */
@@ -49,6 +48,7 @@ struct reader {
 static void close_error(reader *r, rb_batch *b)
 {
 	b->kind = RB_ERROR;
+	b->n_whole = b->n_framed;
 	r->state = S_DONE;
 }
 
@@ -85,14 +85,10 @@ static void frame_nodes(reader *r, rb_batch *b)
 			        (unsigned long long)m.offset);
 			return close_error(r, b);
 		}
-		if (r->t && tee_msg(r->t, &m, &b->err) < 0)
-			return close_error(r, b);
 		copy_msg(b, &m);
 	}
 	if (b->n_framed == RB_BATCH || b->bytes_len >= RB_BATCH_BYTES)
 		return;
-	if (r->t && tee_end_rank(r->t, &b->err) < 0)
-		return close_error(r, b);
 	r->state = S_END_RANK;
 	if (b->n_framed == 0) {
 		b->kind = RB_END_RANK;
@@ -105,12 +101,12 @@ static void frame_nodes(reader *r, rb_batch *b)
  * Returns the slot state it is in: FRAMED or READY (nothing to decode). */
 static int frame(reader *r, rb_batch *b)
 {
-	b->n_framed = 0;
+	b->n_framed = b->n_whole = 0;
 	b->bytes_len = 0;
 	switch (r->state) {
 	case S_RANK: {
 		int k = et_input_next_rank(r->in, &r->ri, &b->err);
-		if (k < 0 || (k > 0 && r->t && tee_begin_rank(r->t, &r->ri, &b->err) < 0)) {
+		if (k < 0) {
 			close_error(r, b);
 		} else if (k == 0) {
 			b->kind = RB_EOF;
@@ -191,8 +187,10 @@ static void decode(rb_batch *b)
 	for (int k = 0; k < b->n_framed; k++)
 		if (decode_msg(b, &b->msg[k]) < 0) {
 			b->kind = RB_ERROR;
+			b->n_whole = k + 1; /* the bad message was read in full too */
 			return;
 		}
+	b->n_whole = b->n_framed;
 }
 
 /* ---- the reading thread ---- */
@@ -261,11 +259,10 @@ static void *run(void *arg)
 	return NULL;
 }
 
-reader *reader_start(et_input *in, tee *t, bool threaded)
+reader *reader_start(et_input *in, bool threaded)
 {
 	reader *r = et_xcalloc(1, sizeof *r);
 	r->in = in;
-	r->t = t;
 	r->state = S_RANK;
 	for (int k = 0; k < RB_SLOTS; k++)
 		r->slot[k].arena = et_arena_new();

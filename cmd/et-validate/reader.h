@@ -1,15 +1,15 @@
-/* The reader: walks the input rank by rank, copies every message to the
- * tee, decodes the nodes into batches and hands the batches to the checks
- * in input order.
+/* The reader: walks the input rank by rank, decodes the nodes into
+ * batches and hands the batches to the checks in input order, with the
+ * message bytes (for --tee).
  *
  * Reading is split in two: framing (finding each message, decompressing,
- * teeing, copying the message bytes into a batch), which is sequential,
+ * copying the message bytes into a batch), which is sequential,
  * and decoding, which any thread can do for any framed batch. With a
  * reading thread (the default), that thread frames ahead and decodes the
- * oldest framed batches, while the checking thread, when the batch it
- * needs next is framed but not decoded yet, decodes it itself instead of
- * waiting: the decoding, most of the work, is shared between two cores
- * and the checks run beside it. Without a thread, reader_next() frames
+ * newest framed batches, while the checking thread, when the batch it
+ * needs next is not decoded yet, decodes the oldest framed one itself
+ * instead of waiting: the decoding, most of the work, is shared between
+ * two cores and the checks run beside it. Without a thread, reader_next() frames
  * and decodes each batch itself. Either way the checks see the same
  * batches in the same order, so the report does not depend on it.
  *
@@ -23,7 +23,6 @@
 #include "et_codec.h"
 #include "et_err.h"
 #include "et_input.h"
-#include "tee.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -57,12 +56,16 @@ typedef struct rb_batch {
 	uint32_t index[RB_BATCH]; /* message index (1 = first node) */
 	uint64_t n_msgs;          /* RB_END_RANK */
 	et_error err;             /* RB_ERROR */
-	/* private: the framed messages, decoded into arena */
-	int state;
-	int n_framed;
+	/* The rank's messages in this batch, metadata included, as read
+	 * (msg[k]'s bytes at bytes + msg[k].off): RB_NODES and RB_ERROR. The
+	 * first n_whole were read in full: all of them, or for RB_ERROR those
+	 * before the error, and the message that does not decode. */
+	int n_framed, n_whole;
 	rb_msg msg[RB_BATCH];
 	uint8_t *bytes;
 	size_t bytes_len, bytes_cap;
+	/* private */
+	int state;
 	char where[320]; /* "INPUT: rank R", for decoding errors */
 	et_arena *arena;
 } rb_batch;
@@ -71,7 +74,7 @@ typedef struct reader reader;
 
 /* threaded: read on a second thread (falls back to reading inline when
  * the thread cannot be started). */
-reader *reader_start(et_input *in, tee *t, bool threaded);
+reader *reader_start(et_input *in, bool threaded);
 /* The next batch, in input order; valid until reader_release(). After
  * RB_EOF or RB_ERROR it must not be called again. */
 rb_batch *reader_next(reader *r);

@@ -639,6 +639,20 @@ same_both() {
 		cmp copy.$t.etz dlrm.etz
 	done
 	cmp report.0 report.1
+	# cut in the middle: exit 3, and the copy is the same prefix of the input
+	# either way (the ranks read in full, up to where reading stopped)
+	half=$(($(stat -c %s dlrm.etz) / 2))
+	head -c $half dlrm.etz >cut.etz
+	for t in 0 1; do
+		status=0
+		et-validate -q -T $t --tee-always -o report.$t cut.etz >cut.$t.etz 2>err.$t || status=$?
+		assert_equal "$status" 3
+	done
+	cmp cut.0.etz cut.1.etz
+	cmp err.0 err.1
+	n=$(stat -c %s cut.0.etz)
+	[ "$n" -gt $((half / 4)) ]
+	cmp -n "$n" cut.0.etz dlrm.etz
 }
 
 @test "-T 0 and -T 1: same report with a 5 MB node among thousands of small ones" {
