@@ -96,6 +96,7 @@ int tee_close(tee *t, bool ok, et_error *e)
 		r = et_output_commit(t->out, e);
 	else if (t->out)
 		et_output_abort(t->out);
+	t->out = NULL;
 	tee_free(t);
 	return r;
 }
@@ -104,6 +105,7 @@ void tee_free(tee *t)
 {
 	if (!t)
 		return;
+	et_output_abort(t->out); /* a run that failed: stdout is let go */
 	if (t->w)
 		et_stream_writer_free(t->w);
 	if (t->tmp)

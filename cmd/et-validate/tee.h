@@ -15,6 +15,7 @@ int tee_msg(tee *t, const et_msg *m, et_error *e);
 int tee_end_rank(tee *t, et_error *e);
 /* ok: the input validated (mode 1 copies the buffer to stdout). Frees t. */
 int tee_close(tee *t, bool ok, et_error *e);
+/* Frees t after a run that failed (what reached stdout stays there). */
 void tee_free(tee *t);
 
 #endif
