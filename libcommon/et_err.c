@@ -1,7 +1,10 @@
 #include "et_err.h"
 
+#include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const char *prog_name = "etkit";
 static void (*cleanup_fn)(void);
@@ -16,6 +19,52 @@ int et_fail(et_error *e, int code, const char *fmt, ...)
 		e->code = code;
 	}
 	return -1;
+}
+
+/* The first m bytes of s quoted by cJSON (malloc'ed), or NULL. */
+static char *quote_prefix(const char *s, size_t m)
+{
+	char *t = malloc(m + 1);
+	if (!t)
+		return NULL;
+	memcpy(t, s, m);
+	t[m] = '\0';
+	cJSON str = {.type = cJSON_String, .valuestring = t};
+	char *p = cJSON_PrintUnformatted(&str);
+	free(t);
+	return p;
+}
+
+const char *et_quote(const char *s, char *buf, size_t cap)
+{
+	if (cap < 8) {
+		if (cap)
+			buf[0] = '\0';
+		return buf;
+	}
+	s = s ? s : "";
+	size_t m = strlen(s);
+	for (bool cut = false;; cut = true) {
+		char *p = quote_prefix(s, m);
+		size_t n = p ? strlen(p) : 0;
+		if (p && n + (cut ? 3 : 0) < cap) {
+			if (cut) /* "..." before the closing quote */
+				snprintf(buf, cap, "%.*s...\"", (int)(n - 1), p);
+			else
+				memcpy(buf, p, n + 1);
+			free(p);
+			return buf;
+		}
+		free(p);
+		if (m == 0) { /* out of memory */
+			snprintf(buf, cap, "\"\"");
+			return buf;
+		}
+		/* Shorter, and never inside a UTF-8 sequence. */
+		m = m > cap ? cap : m * 3 / 4;
+		while (m && ((unsigned char)s[m] & 0xC0) == 0x80)
+			m--;
+	}
 }
 
 void et_err_set_prog(const char *prog)

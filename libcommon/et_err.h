@@ -7,6 +7,7 @@
 #define ET_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum {
 	ET_EXIT_OK = 0,
@@ -23,6 +24,11 @@ typedef struct et_error {
 
 /* Sets e (if not NULL) and returns -1, so callers can `return et_fail(...)`. */
 int et_fail(et_error *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* s as a JSON string literal (quotes and escapes, so a name from the input
+ * cannot break the one-line message), cut to fit cap bytes ("..." inside the
+ * quotes when cut). Returns buf. */
+const char *et_quote(const char *s, char *buf, size_t cap);
 
 /* The program name used as the prefix of every message ("et-convert"). */
 void et_err_set_prog(const char *prog);

@@ -2,6 +2,8 @@
  * Keys et-sim does not model (L, o, g, G, model-shared-bus, ...) are ignored,
  * as ASTRA-sim ignores keys it does not know. */
 #include "cfg.h"
+#include "et_buf.h"
+#include "et_pg.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
@@ -119,69 +121,37 @@ int cfg_load_system(cfg *c, const char *path, char *msg, size_t n)
 	return rc;
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* ASTRA-sim's group ids are numbers: pg_name "3" uses group 3. */
+static int add_group(void *ctx, const char *id_text, const uint32_t *ranks, size_t n, et_error *e)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-static int add_group(cfg *c, const cJSON *it, const char *path, char *msg, size_t n)
-{
+	cfg *c = ctx;
 	char *end;
-	long id = strtol(it->string, &end, 10);
-	if (*end || !*it->string || id < 0) {
-		snprintf(msg, n, "%s: group id '%s' is not a number", path, it->string);
-		return -1;
+	errno = 0;
+	long id = strtol(id_text, &end, 10);
+	if (*end || !*id_text || id < 0 || id > INT32_MAX || errno) {
+		char q[96];
+		return et_fail(e, 3, "%s: group id %s is not a number", c->grp_file,
+		               et_quote(id_text, q, sizeof q));
 	}
-	if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) < 1) {
-		snprintf(msg, n, "%s: group %ld: expected a non-empty list of ranks", path, id);
-		return -1;
-	}
-	comm_group g = {.id = (int)id, .n = (uint32_t)cJSON_GetArraySize(it)};
-	g.mem = calloc(g.n, sizeof *g.mem);
-	uint32_t k = 0;
-	const cJSON *e;
-	cJSON_ArrayForEach(e, it)
-	{
-		if (!cJSON_IsNumber(e) || e->valuedouble < 0 || e->valuedouble > 1e8) {
-			snprintf(msg, n, "%s: group %ld: ranks must be non-negative integers", path,
-			         id);
-			free(g.mem);
-			return -1;
-		}
-		g.mem[k++] = (uint32_t)e->valuedouble;
-	}
-	qsort(g.mem, g.n, sizeof *g.mem, cmp_u32);
-	comm_group *ng = realloc(c->groups, (size_t)(c->ngroups + 1) * sizeof *ng);
-	if (!ng) {
-		free(g.mem);
-		return -1;
-	}
-	c->groups = ng;
+	for (int i = 0; i < c->ngroups; i++)
+		if (c->groups[i].id == id)
+			return et_fail(e, 3, "%s: group %ld is given twice", c->grp_file, id);
+	comm_group g = {.id = (int)id, .n = (uint32_t)n};
+	g.mem = et_xmalloc(n * sizeof *g.mem);
+	memcpy(g.mem, ranks, n * sizeof *g.mem);
+	c->groups = et_xrealloc(c->groups, (size_t)(c->ngroups + 1) * sizeof *c->groups);
 	c->groups[c->ngroups++] = g;
 	return 0;
 }
 
 int cfg_load_groups(cfg *c, const char *path, char *msg, size_t n)
 {
-	cJSON *j = parse(path, msg, n);
-	if (!j)
+	et_error e = {0};
+	snprintf(c->grp_file, sizeof c->grp_file, "%s", path);
+	if (et_pg_file_read(path, add_group, c, &e) < 0) {
+		snprintf(msg, n, "%s", e.msg);
+		c->grp_file[0] = '\0';
 		return -1;
-	int rc = 0;
-	if (!cJSON_IsObject(j)) {
-		snprintf(msg, n, "%s: expected a JSON object {\"<id>\": [rank, ...]}", path);
-		rc = -1;
 	}
-	const cJSON *it, *arr = rc ? NULL : j;
-	cJSON_ArrayForEach(it, arr)
-	{
-		if (add_group(c, it, path, msg, n) < 0) {
-			rc = -1;
-			break;
-		}
-	}
-	cJSON_Delete(j);
-	if (rc == 0)
-		snprintf(c->grp_file, sizeof c->grp_file, "%s", path);
-	return rc;
+	return 0;
 }

@@ -4,6 +4,7 @@
  * ASTRA-sim reads it (strip "['" and "']"), and written back the way
  * Python's json.dumps wrote it (", " and ": " separators). */
 #include "et_buf.h"
+#include "et_pg.h"
 #include "xf.h"
 
 #include <cjson/cJSON.h>
@@ -11,30 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cJSON *pg_parse(const char *v, bool *wrapped)
-{
-	size_t n = v ? strlen(v) : 0;
-	*wrapped = n >= 4 && v[0] == '[' && v[1] == '\'' && v[n - 2] == '\'' && v[n - 1] == ']';
-	cJSON *root = *wrapped ? cJSON_ParseWithLength(v + 2, n - 4) : cJSON_ParseWithLength(v, n);
-	if (!cJSON_IsArray(root) || !root->child) {
-		cJSON_Delete(root);
-		return NULL;
-	}
-	for (const cJSON *o = root->child; o; o = o->next)
-		if (!cJSON_IsObject(o) || !cJSON_GetObjectItemCaseSensitive(o, "pg_name") ||
-		    !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(o, "ranks"))) {
-			cJSON_Delete(root);
-			return NULL;
-		}
-	return root;
-}
-
 bool xf_is_pg_def(const et_node *n)
 {
 	if (n->type != CHAKRA_PROTO_MSG__NODE_TYPE__METADATA_NODE || !n->inputs)
 		return false;
-	bool w;
-	cJSON *root = pg_parse(n->inputs->values, &w);
+	cJSON *root = et_pg_values_parse(n->inputs->values, NULL);
 	cJSON_Delete(root);
 	return root != NULL;
 }
@@ -59,26 +41,16 @@ static bool whole_world(const cJSON *ranks, uint32_t old_world)
 	return ok;
 }
 
-static void name_of(const cJSON *o, char *buf, size_t cap)
-{
-	const cJSON *nm = cJSON_GetObjectItemCaseSensitive(o, "pg_name");
-	if (cJSON_IsString(nm))
-		snprintf(buf, cap, "%s", nm->valuestring);
-	else
-		snprintf(buf, cap, "%.0f", cJSON_IsNumber(nm) ? nm->valuedouble : -1.0);
-}
-
 int xf_pg_scan(const char *values, uint32_t old_world, void (*fn)(void *, const pg_info *),
                void *ctx)
 {
-	bool w;
-	cJSON *root = pg_parse(values, &w);
+	cJSON *root = et_pg_values_parse(values, NULL);
 	if (!root)
 		return -1;
 	int count = 0;
 	for (const cJSON *o = root->child; o; o = o->next, count++) {
-		char name[256];
-		name_of(o, name, sizeof name);
+		char num[32];
+		const char *name = et_pg_def_name(o, num, sizeof num);
 		const cJSON *ranks = cJSON_GetObjectItemCaseSensitive(o, "ranks");
 		pg_info pi = {name, whole_world(ranks, old_world),
 		              (uint32_t)cJSON_GetArraySize(ranks)};
@@ -122,10 +94,33 @@ static void set_number(cJSON *o, const char *key, double v)
 		cJSON_SetNumberValue(it, v);
 }
 
+/* The definitions' text back in the form the values were written in. */
+static char *rewrap(char *text, et_pg_form form)
+{
+	if (form == ET_PG_JSON)
+		return text;
+	et_buf b = {0};
+	if (form == ET_PG_PYREPR) {
+		et_buf_puts(&b, "['");
+		et_buf_puts(&b, text);
+		et_buf_puts(&b, "']");
+	} else {
+		cJSON *list = cJSON_CreateArray();
+		cJSON_AddItemToArray(list, cJSON_CreateString(text));
+		char *s = cJSON_PrintUnformatted(list);
+		et_buf_puts(&b, s);
+		free(s);
+		cJSON_Delete(list);
+	}
+	et_buf_putc(&b, 0);
+	free(text);
+	return (char *)b.data;
+}
+
 char *xf_pg_rewrite(const char *values, uint32_t old_world, uint32_t new_world)
 {
-	bool wrapped;
-	cJSON *root = pg_parse(values, &wrapped);
+	et_pg_form form;
+	cJSON *root = et_pg_values_parse(values, &form);
 	if (!root)
 		return NULL;
 	for (cJSON *o = root->child; o; o = o->next) {
@@ -142,12 +137,8 @@ char *xf_pg_rewrite(const char *values, uint32_t old_world, uint32_t new_world)
 		set_number(o, "pg_size", new_world);
 	}
 	et_buf b = {0};
-	if (wrapped)
-		et_buf_puts(&b, "['");
 	dump(root, &b);
-	if (wrapped)
-		et_buf_puts(&b, "']");
 	et_buf_putc(&b, 0);
 	cJSON_Delete(root);
-	return (char *)b.data;
+	return rewrap((char *)b.data, form);
 }

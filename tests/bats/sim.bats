@@ -324,6 +324,24 @@ ar_b comm $ar $((2 * ar))"
 	assert_output "et-sim: halvingDoubling needs a power-of-two ring, not 6 ranks"
 	run et-sim --format yaml "$SIMD/p2p.jsonl"
 	assert_failure 2
+	printf '{"1": [0, 2, 4, 6], "01": [1, 3, 5, 7]}' >"$T/twice.json"
+	run et-sim --comm-groups "$T/twice.json" "$SIMD/groups8.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $T/twice.json: group 1 is given twice"
+	printf '{"1": [0, 2, 4, 6],\n "2": [1, 3.5]}' >"$T/frac.json"
+	run et-sim --comm-groups "$T/frac.json" "$SIMD/groups8.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $T/frac.json: group \"2\": expected an array of ranks"
+}
+
+@test "a comm-group file's repeated ranks count once" {
+	sed 's/\[0, 2, 4, 6\]/[6, 0, 2, 4, 6, 0]/' "$SIMD/groups_even_odd.json" >"$T/rep.json"
+	a=$(uniform --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" \
+		--comm-groups "$SIMD/groups_even_odd.json" "$SIMD/groups8.jsonl")
+	b=$(uniform --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" \
+		--comm-groups "$T/rep.json" "$SIMD/groups8.jsonl")
+	[ -n "$a" ]
+	assert_equal "$b" "$a"
 }
 
 @test "bad trace data: exit 3" {

@@ -355,6 +355,19 @@ pg_rank() { # RANK: a process-group node defining "5" = [0, 1] and "0" = all, an
 	run -2 et-synth transform --rep-rank 1 d.etz
 }
 
+@test "transform --world keeps the form process-group values were written in" {
+	# the same definitions as a JSON list holding one string, not a Python repr
+	{ pg_rank 0; pg_rank 1; } |
+		jq -c 'if .id == 1 then .inputs.values |= (.[2:-2] | [.] | tojson) else . end' >pgl.jsonl
+	et-convert --from json pgl.jsonl -o pgl.etz
+	assert_equal "$(verdict pgl.etz)" '[2,8,0]'
+	et-synth transform --world 3 pgl.etz -o w.etz
+	assert_equal "$(verdict w.etz)" '[3,12,0]'
+	v=$(nodes --ranks 2 w.etz | jq -r 'select(.id == 1) | .inputs.values')
+	assert_equal "$(jq -r '.[0]' <<<"$v" | jq -c '[.[] | [.pg_name, .ranks, .group_size]]')" \
+		'[["5",[0,1,2],3],["0",[],3]]'
+}
+
 @test "transform --world refuses sub-groups (not data-parallel), exit 3" {
 	et-synth coll --type all_reduce --size 1M --world 8 --group-size 4 -o g.etz
 	run --separate-stderr et-synth transform --world 16 g.etz -o out.etz

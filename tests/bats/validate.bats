@@ -601,6 +601,14 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 	assert_output "et-validate: g.json: group \"1\": expected an array of ranks"
 	run et-validate --comm-groups missing.json "$MB/all_reduce/4npus_1MB/all_reduce"
 	assert_equal "$status" 4
+	printf '{"1": [0, 1],\n "2": [2 3]}' >g.json
+	run et-validate --comm-groups g.json "$MB/all_reduce/4npus_1MB/all_reduce"
+	assert_equal "$status" 3
+	assert_output "et-validate: g.json: line 2, column 10: invalid JSON"
+	printf '{"1": [0, 1], "1": [2, 3]}' >g.json
+	run et-validate --comm-groups g.json "$MB/all_reduce/4npus_1MB/all_reduce"
+	assert_equal "$status" 3
+	assert_output "et-validate: g.json: group \"1\" is given twice"
 }
 
 @test "every check code is documented in et-validate(1) with an example" {

@@ -1,11 +1,15 @@
 /* Unit tests of the varint framing, attribute helpers, enum names, rank
- * lists and the canonical encoder, against hand-computed bytes. */
+ * lists, the canonical encoder (against hand-computed bytes) and the quoting
+ * of input text in messages. */
 #include "check.h"
 #include "et_attr.h"
 #include "et_cli.h"
 #include "et_codec.h"
+#include "et_err.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 static void test_varint(void)
@@ -124,6 +128,31 @@ static void test_ranklist(void)
 	et_ranklist_free(&rl);
 }
 
+static bool quotes(const char *s, size_t cap, const char *want)
+{
+	char buf[64];
+	et_quote(s, buf, cap);
+	if (strcmp(buf, want) != 0)
+		fprintf(stderr, "  et_quote: got %s, want %s\n", buf, want);
+	return strcmp(buf, want) == 0;
+}
+
+static void test_quote(void)
+{
+	CHECK(quotes("pg 1", 64, "\"pg 1\""));
+	CHECK(quotes("a\nb\"c\\", 64, "\"a\\nb\\\"c\\\\\""));
+	CHECK(quotes(NULL, 64, "\"\""));
+	/* cut: 12 bytes hold "abcdefg..." and the NUL */
+	CHECK(quotes("abcdefghijklmnop", 12, "\"abcdef...\""));
+	/* an escape is never cut in half, nor a UTF-8 sequence */
+	CHECK(quotes("\n\n\n\n\n\n\n\n", 12, "\"\\n\\n\\n...\""));
+	CHECK(quotes("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 12,
+	             "\"\xc3\xa9\xc3\xa9\xc3\xa9...\""));
+	char tiny[4] = "xyz";
+	et_quote("a", tiny, 4);
+	CHECK(tiny[0] == '\0');
+}
+
 int main(void)
 {
 	test_varint();
@@ -131,5 +160,6 @@ int main(void)
 	test_attr();
 	test_names();
 	test_ranklist();
+	test_quote();
 	return check_failures();
 }
