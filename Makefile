@@ -17,11 +17,13 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(PROTO_C:.c=.o)
 LIB_A     := $(BUILD)/libcommon.a
 DEPS_OK   := build/.deps-ok
 
-.PHONY: all deps test demo install sanitize-test valgrind-test fuzz bench clean format help
+.PHONY: all deps test demo install sanitize-test valgrind-test fuzz fuzz-build fuzz-replay bench clean \
+        format help
 all: $(DEPS_OK) $(TOOLS:%=$(BIN)/%)
 
 help:
-	@echo "make [all] | deps | test | demo | install PREFIX=... | sanitize-test | valgrind-test | fuzz | bench | format | clean"
+	@echo "make [all] | deps | test | demo | install PREFIX=... | sanitize-test | valgrind-test | fuzz |"
+	@echo "     fuzz-replay | bench | format | clean"
 
 # Debian packages the build and the tests need; installs only what is missing.
 DEB_PKGS := libprotobuf-c-dev protobuf-c-compiler libzstd-dev zlib1g-dev libcjson-dev \
@@ -81,20 +83,40 @@ sanitize-test: $(DEPS_OK)
 valgrind-test: all
 	ETKIT_VALGRIND=1 $(BATS_ENV) bats --print-output-on-failure tests/bats
 
+# Fuzz targets: tests/fuzz/fuzz_*.c, each linked against a libFuzzer + ASan +
+# UBSan build of libcommon and the tool sources its .srcs file lists.
+# `make fuzz` runs each for FUZZ_SECONDS; `make fuzz-replay` (run by the bats
+# suite) builds them all and runs each once over its seeds, which keep every
+# input that ever found a bug.
+FUZZ_BUILD   ?= build/fuzz
 FUZZ_TARGETS := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
 FUZZ_SECONDS ?= 20
-fuzz: $(DEPS_OK)
-	$(MAKE) --no-print-directory CC=clang BUILD=build/fuzz BIN=build/fuzz/bin OPT="-O1 -g" \
-	  SAN="-fsanitize=fuzzer-no-link,address,undefined" build/fuzz/libcommon.a
-	@mkdir -p build/fuzz/bin
+FUZZ_CFLAGS  := -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Ilibcommon \
+                -I$(FUZZ_BUILD) -Icmd/et-convert
+fuzz-build: $(DEPS_OK)
+	@$(MAKE) --no-print-directory CC=clang BUILD=$(FUZZ_BUILD) BIN=$(FUZZ_BUILD)/bin OPT="-O1 -g" \
+	  SAN="-fsanitize=fuzzer-no-link,address,undefined" $(FUZZ_BUILD)/libcommon.a $(FUZZ_BINS)
+$(FUZZ_BUILD)/bin/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(FUZZ_BUILD)/libcommon.a \
+                     $(wildcard tests/fuzz/*.srcs cmd/*/*.[ch])
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) $< $$(cat tests/fuzz/$*.srcs 2>/dev/null) $(FUZZ_BUILD)/libcommon.a \
+	  -o $@ $(LDLIBS_ALL)
+fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
-	  extra=$$(cat tests/fuzz/$$t.srcs 2>/dev/null); \
-	  clang -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Ilibcommon -Ibuild/fuzz \
-	    -Icmd/et-convert tests/fuzz/$$t.c $$extra build/fuzz/libcommon.a -o build/fuzz/bin/$$t $(LDLIBS_ALL) || exit 1; \
-	  mkdir -p build/fuzz/corpus/$$t; \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
 	  echo "fuzz: $$t for $(FUZZ_SECONDS)s"; \
-	  build/fuzz/bin/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -artifact_prefix=build/fuzz/$$t- \
-	    build/fuzz/corpus/$$t tests/fuzz/seeds/$$t 2>build/fuzz/$$t.log || { tail -40 build/fuzz/$$t.log; exit 1; }; \
+	  $(FUZZ_BUILD)/bin/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	    -artifact_prefix=$(FUZZ_BUILD)/$$t- $(FUZZ_BUILD)/corpus/$$t tests/fuzz/seeds/$$t \
+	    2>$(FUZZ_BUILD)/$$t.log || { tail -40 $(FUZZ_BUILD)/$$t.log; exit 1; }; \
+	done
+fuzz-replay: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  seeds=$$(ls tests/fuzz/seeds/$$t/* 2>/dev/null); \
+	  [ -n "$$seeds" ] || { echo "fuzz-replay: $$t has no seeds in tests/fuzz/seeds/$$t"; exit 1; }; \
+	  $(FUZZ_BUILD)/bin/$$t $$seeds >$(FUZZ_BUILD)/$$t.replay.log 2>&1 || \
+	    { tail -40 $(FUZZ_BUILD)/$$t.replay.log; exit 1; }; \
+	  echo "fuzz-replay: $$t: $$(echo "$$seeds" | wc -w) seeds"; \
 	done
 
 bench: all

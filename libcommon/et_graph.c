@@ -360,6 +360,8 @@ static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
  * first touch of memory costs more than filling it. */
 static void push_ids(uint32_t **arr, size_t *n_ids, size_t *cap, const uint64_t *d, uint32_t n)
 {
+	if (!n) /* *arr may still be NULL: no arithmetic on it */
+		return;
 	size_t need = 2 * (*n_ids + n);
 	if (need > *cap) {
 		size_t c = *cap ? *cap : 8192;

@@ -4,11 +4,14 @@
 #include "cfg.h"
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+bool cfg_ticks_capped;
 
 static int fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *msg, size_t n, const char *fmt, ...)
@@ -17,6 +20,10 @@ static int fail(char *msg, size_t n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, n, fmt, ap);
 	va_end(ap);
+	/* Values quoted from files may hold control characters: keep one line. */
+	for (char *p = msg; n && *p; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = '?';
 	return -1;
 }
 
@@ -69,7 +76,7 @@ int cfg_impl_parse(const char *s, uint8_t *impl, int *window)
 			if (*end || w < 1)
 				return -1;
 			*impl = k ? IMPL_ONEDIRECT : IMPL_DIRECT;
-			*window = (int)w;
+			*window = w > INT_MAX ? INT_MAX : (int)w; /* a window >= n-1 is n-1 */
 			return 0;
 		}
 	}
@@ -265,7 +272,7 @@ static const numkey numkeys[] = {
     {"systolic-rows", 1, 0, OFF(sys_rows)},
     {"systolic-cols", 1, 0, OFF(sys_cols)},
     {"systolic-arrays", 1, 0, OFF(sys_arrays)},
-    {"systolic-clock", 0, 1, OFF(sys_clock_ghz)},
+    {"systolic-clock", 1e-9, 1, OFF(sys_clock_ghz)}, /* GHz: 0 would divide by 0 */
 };
 
 static int set_number(cfg *c, const char *k, const char *v, char *msg, size_t ml)
@@ -343,6 +350,8 @@ int cfg_set(cfg *c, const char *kv, char *msg, size_t n)
 static int check_lists(cfg *c, char *msg, size_t n)
 {
 	const char *keys[] = {"topology", "npus_count", "bandwidth", "latency"};
+	if (c->ndims < 1)
+		return fail(msg, n, "no network given (topology, npus_count, bandwidth, latency)");
 	for (int k = 0; k < 4; k++)
 		if (c->netlen[k] != c->ndims)
 			return fail(msg, n, "%s has %d entries, the network has %d dimensions",

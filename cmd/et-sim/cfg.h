@@ -87,4 +87,22 @@ const char *cfg_impl_name(int impl);
 const char *cfg_topo_name(int t);
 const comm_group *cfg_group(const cfg *c, const char *pg_name, int *index);
 
+/* A duration in ns computed in double, as the tick count it stands for:
+ * negative or NaN is 0, and one at or beyond 2^50 ns (13 days, from absurd
+ * settings such as --set bandwidth=1e-300 or from absurd sizes) is capped
+ * there and sets cfg_ticks_capped, which run_simulate turns into an error:
+ * the conversion stays defined, and the sums and products the simulation
+ * forms from such times would wrap, so no number is printed. */
+extern bool cfg_ticks_capped;
+static inline uint64_t cfg_ticks(double ns)
+{
+	const double max = 1125899906842624.0; /* 2^50 */
+	if (!(ns > 0))
+		return 0;
+	if (ns < max)
+		return (uint64_t)ns;
+	cfg_ticks_capped = true;
+	return (uint64_t)max;
+}
+
 #endif

@@ -103,7 +103,9 @@ int cfg_load_system(cfg *c, const char *path, char *msg, size_t n)
 	{
 		char val[1024], err[300];
 		if (value_text(it, val, sizeof val) < 0) {
-			snprintf(msg, n, "%s: %s: unexpected value type", path, it->string);
+			char q[96];
+			snprintf(msg, n, "%s: %s: unexpected value type", path,
+			         et_quote(it->string, q, sizeof q));
 			rc = -1;
 			break;
 		}

@@ -22,7 +22,7 @@ static uint64_t roofline_ns(const cfg *cf, const sgraph *g, uint32_t i)
 		perf = peak;
 	if (perf <= 0)
 		return 0;
-	return (uint64_t)(ops / perf * 1e9);
+	return cfg_ticks(ops / perf * 1e9);
 }
 
 /* Dataflow mapping (S_R, S_C, T): os = (M, N, K), ws = (K, N, M), is = (K, M, N);
@@ -47,7 +47,7 @@ static uint64_t scaled(const cfg *cf, uint64_t t)
 {
 	if (cf->compute_scale == 1)
 		return t;
-	return (uint64_t)floor((double)t * cf->compute_scale);
+	return cfg_ticks(floor((double)t * cf->compute_scale));
 }
 
 uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i)
@@ -61,7 +61,7 @@ uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i)
 		const uint64_t *mnk = &g->gemm[(size_t)i * 3];
 		if (mnk[0] && mnk[1] && mnk[2]) {
 			double cyc = (double)systolic_cycles(cf, mnk[0], mnk[1], mnk[2]);
-			return scaled(cf, (uint64_t)ceil(cyc / cf->sys_clock_ghz));
+			return scaled(cf, cfg_ticks(ceil(cyc / cf->sys_clock_ghz)));
 		}
 		model = CM_ROOFLINE;
 	}

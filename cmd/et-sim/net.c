@@ -43,13 +43,13 @@ uint64_t net_delay(const cfg *cf, uint32_t src, uint32_t dst, uint64_t bytes)
 		return 0;
 	double link = net_hops(cf, src, dst) * cf->lat[d];
 	double ser = (double)bytes / cf->bpns[d];
-	return (uint64_t)(link + ser);
+	return cfg_ticks(link + ser);
 }
 
 uint64_t net_reduce(const cfg *cf, uint64_t bytes)
 {
 	double t = (double)bytes / (cf->local_mem_bw * 1e9) * 1e9;
-	return 3 * (uint64_t)floor(t);
+	return 3 * cfg_ticks(floor(t));
 }
 
 /* Hop signature of a pair: dimension and hop count (what T depends on). */

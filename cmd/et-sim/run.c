@@ -101,12 +101,21 @@ static bool fold_candidate(const run_conf *c, const cfg *cf, const workload *w)
 int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w)
 {
 	bool fold = fold_candidate(c, cf, w);
+	cfg_ticks_capped = false;
 	sim_init(s, cf, &c->op, w->rank_graph, w->world, fold);
 	int r = sim_run(s);
 	if (r < 0 && s->err_code == 99) {
 		sim_free(s);
 		sim_init(s, cf, &c->op, w->rank_graph, w->world, false);
 		r = sim_run(s);
+	}
+	if (r == 0 && cfg_ticks_capped) {
+		snprintf(s->err, sizeof s->err,
+		         "a single transfer or compute time exceeds 2^50 ns (13 days): the "
+		         "simulated times would overflow (check bandwidth, latency, compute "
+		         "settings and the trace's sizes)");
+		s->err_code = 3;
+		r = -1;
 	}
 	return r;
 }

@@ -350,6 +350,36 @@ ar_b comm $ar $((2 * ar))"
 	assert_failure 3
 }
 
+@test "configuration values from files stay on one line; absurd values fail, never wrap" {
+	printf 'topology: [ "Ri\\nng" ]\nnpus_count: [ 2 ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n' >"$T/nl.yml"
+	run et-sim --network "$T/nl.yml" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $T/nl.yml: line 1, column 11: unknown topology 'Ri?ng' (Ring, FullyConnected or Switch)"
+	printf '{"a\\nb": null}' >"$T/nl.json"
+	run et-sim --system "$T/nl.json" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: $T/nl.json: \"a\\nb\": unexpected value type"
+	# a direct window beyond 32 bits is "all peers", not its low bits
+	a=$(uniform --set topology=Ring --set npus_count=8 --set all-reduce-implementation=direct \
+		"$MB/all_reduce/8npus_1MB/all_reduce")
+	b=$(uniform --set topology=Ring --set npus_count=8 \
+		--set all-reduce-implementation=direct4294967297 "$MB/all_reduce/8npus_1MB/all_reduce")
+	assert_equal "$b" "$a"
+	run et-sim --compute-model systolic --set systolic-clock=0 "$SIMD/compute.jsonl"
+	assert_failure 2
+	assert_output "et-sim: --set systolic-clock=0: systolic-clock: '0' is not a valid value"
+	for kv in bandwidth=1e-300 latency=1e300; do
+		run et-sim --set "$kv" "$MB/all_reduce/8npus_1MB/all_reduce"
+		assert_failure 3
+		assert_output --partial "et-sim: a single transfer or compute time exceeds 2^50 ns"
+	done
+	# slow but in range: the ring's serialisation, 2(n-1)/n of 1 MiB at 1e-9 GiB/s,
+	# plus latencies well under a millisecond
+	got=$(uniform --set bandwidth=1e-9 "$MB/all_reduce/8npus_1MB/all_reduce")
+	ser=$(awk 'BEGIN { printf "%.0f", 2 * 7 / 8 * 1048576 / (1e-9 * 1073741824 / 1e9) }')
+	awk -v g="$got" -v s="$ser" 'BEGIN { exit !(g >= s && g - s < 1e6) }'
+}
+
 @test "identical ranks fold into one simulated rank with the same results" {
 	gen_coll 16 0 1048576 >"$T/f.jsonl"
 	run et-sim --format json "$T/f.jsonl"

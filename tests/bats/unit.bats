@@ -44,3 +44,14 @@ unit_run() {
 		tests/unit/*.c bench/*.[ch]
 	assert_success
 }
+
+@test "every fuzz target builds and runs clean over its seeds (make fuzz-replay)" {
+	[ -z "${ETKIT_VALGRIND:-}" ] || skip "the targets are ASan builds"
+	command -v clang >/dev/null || skip "clang is not installed"
+	cd "$REPO"
+	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make --no-print-directory fuzz-replay
+	assert_success
+	for src in tests/fuzz/fuzz_*.c; do
+		assert_output --partial "fuzz-replay: $(basename "$src" .c): "
+	done
+}

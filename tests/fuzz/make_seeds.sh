@@ -85,4 +85,41 @@ W=$S/fuzz_json_writer
 { printf '\2'; msg "$tmp/pt2.et" 5; } >"$W/node-pt2-5"
 { printf '\1'; msg "$tmp/pt2.et" 0; } >"$W/meta-pt2"
 
+# et-sim configuration: a mode byte (see fuzz_sim_config.c: 0 network YAML,
+# 1 system JSON, 2 KEY=VALUE lines; +4 starts from the default network), then
+# the text. Network and system files are ASTRA-sim's (samples/ and its
+# HGX-H100-validated examples).
+C=$S/fuzz_sim_config
+mkdir -p "$C"
+{ printf '\0'; cat samples/Ring_8npus.yml; } >"$C/net-ring8.yml"
+{ printf '\0'; printf 'topology: [ Switch ]\nnpus_count: [ 8 ]\nbandwidth: [ 400.0 ]  # GB/s\n'
+	printf 'latency: [ 936.25 ]  # ns\n'; } >"$C/net-hgx.yml"
+{ printf '\0'; printf 'topology:\n  - Ring\n  - FullyConnected\n  - Switch\nnpus_count: [ 2, 4, 2 ]\n'
+	printf 'bandwidth: [ 200.0, 100.0, 50.0 ]\nlatency: [ 100.0, 500.0, 1000.0 ]\n'; } >"$C/net-3d.yml"
+{ printf '\5'; cat samples/Ring_4chunks.json; } >"$C/sys-ring4chunks.json"
+{ printf '\5'; printf '{\n    "scheduling-policy": "LIFO",\n    "endpoint-delay": 10,\n'
+	printf '    "active-chunks-per-dimension": 2,\n    "preferred-dataset-splits": 4,\n'
+	printf '    "all-reduce-implementation": [\n        "ring"\n    ],\n'
+	printf '    "all-to-all-implementation": [\n        "direct"\n    ],\n'
+	printf '    "collective-optimization": "localBWAware",\n    "local-mem-bw": 3350,\n'
+	printf '    "boost-mode": 0,\n    "memory-type": "NO_MEMORY_EXPANSION"\n}\n'; } >"$C/sys-hgx.json"
+{ printf '\2'; printf 'topology=Ring,FullyConnected\nnpus_count=4/2\nbandwidth=50,100\n'
+	printf 'latency=500,100\nall-reduce-implementation=ring,direct4\n'
+	printf 'all-to-all-implementation=oneHalvingDoubling\n'; } >"$C/kv-net"
+{ printf '\6'; printf 'scheduling-policy=FIFO\ncollective_optimization=baseline\n'
+	printf 'compute-model=systolic\nsystolic-dataflow=os\nsystolic-rows=32\nmem-latency=100\n'
+	printf 'mem-bandwidth=12.5\nroofline-enabled=1\npeak-perf=900\nsimulate-collectives=on\n'
+	printf 'boost-mode=1\nendpoint-delay=20\n'; } >"$C/kv-sys"
+
+# Process groups: bit 0 of the first byte picks a process-group node's
+# inputs.values (0) or a comm-group file (1), then the text.
+P=$S/fuzz_pg
+mkdir -p "$P"
+{ printf '\0'; printf '%s' "['[{\"pg_name\": \"0\", \"backend_id\": 82149104, \"backend_config\": \"cuda:nccl\", \"ranks\": [], \"group_size\": 2, \"group_count\": 1}]']"; } >"$P/values-chakra-test"
+{ printf '\0'; printf '%s' '["[{\"pg_name\": \"5\", \"ranks\": [0, 1], \"group_size\": 2}, {\"pg_name\": 0, \"ranks\": []}]"]'; } >"$P/values-json-list"
+{ printf '\0'; printf '%s' ' [{"pg_name": "1", "ranks": [3, 1, 1, 4294967295]}]'; } >"$P/values-bare"
+{ printf '\1'; cat "$D/sim/groups_even_odd.json"; } >"$P/file-even-odd"
+{ printf '\1'; cat "$D/sim/groups_uneven.json"; } >"$P/file-uneven"
+{ printf '\1'; printf '{"1": [0, 1],\n "1": [2, 2.5]}'; } >"$P/file-bad"
+
 du -b -s "$S"/*
