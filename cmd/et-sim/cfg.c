@@ -13,6 +13,14 @@
 
 bool cfg_ticks_capped;
 
+/* Values quoted from files or options may hold control characters. */
+void cfg_msg_oneline(char *msg)
+{
+	for (char *p = msg; *p; p++)
+		if (iscntrl((unsigned char)*p))
+			*p = '?';
+}
+
 static int fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *msg, size_t n, const char *fmt, ...)
 {
@@ -20,10 +28,8 @@ static int fail(char *msg, size_t n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, n, fmt, ap);
 	va_end(ap);
-	/* Values quoted from files may hold control characters: keep one line. */
-	for (char *p = msg; n && *p; p++)
-		if (iscntrl((unsigned char)*p))
-			*p = '?';
+	if (n)
+		cfg_msg_oneline(msg);
 	return -1;
 }
 

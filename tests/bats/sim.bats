@@ -359,6 +359,9 @@ ar_b comm $ar $((2 * ar))"
 	run et-sim --system "$T/nl.json" "$SIMD/p2p.jsonl"
 	assert_failure 2
 	assert_output "et-sim: $T/nl.json: \"a\\nb\": unexpected value type"
+	run et-sim --set $'topology=Ri\nng' "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: --set topology=Ri?ng: unknown topology 'Ri?ng' (Ring, FullyConnected or Switch)"
 	# a direct window beyond 32 bits is "all peers", not its low bits
 	a=$(uniform --set topology=Ring --set npus_count=8 --set all-reduce-implementation=direct \
 		"$MB/all_reduce/8npus_1MB/all_reduce")
