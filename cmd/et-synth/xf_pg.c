@@ -1,8 +1,9 @@
 /* Process-group definitions as the PyTorch converter writes them:
  * inputs.values = "['[{\"pg_name\": \"0\", \"ranks\": [0, 1], ...}]']",
- * the Python repr of a one-element list holding JSON. Read the way
- * ASTRA-sim reads it (strip "['" and "']"), and written back the way
- * Python's json.dumps wrote it (", " and ": " separators). */
+ * the Python repr of a one-element list holding JSON. Read with et_pg (which
+ * also takes the JSON-list and bare forms), and written back in the form
+ * they were read in, the JSON laid out as Python's json.dumps wrote it
+ * (", " and ": " separators). */
 #include "et_buf.h"
 #include "et_pg.h"
 #include "xf.h"
