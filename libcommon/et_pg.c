@@ -15,13 +15,28 @@ static bool blank(char c)
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
+/* The JSON value filling p[0..n), blanks aside: nothing may follow it, as
+ * ASTRA-sim's JSON parser allows nothing. */
+static cJSON *parse_whole(const char *p, size_t n)
+{
+	const char *end = NULL;
+	cJSON *j = cJSON_ParseWithLengthOpts(p, n, &end, 0);
+	while (j && end < p + n && blank(*end))
+		end++;
+	if (j && end != p + n) {
+		cJSON_Delete(j);
+		return NULL;
+	}
+	return j;
+}
+
 /* A JSON list of one string: the definitions are that string's text. */
 static cJSON *from_json_list(const char *v, size_t n)
 {
-	cJSON *outer = cJSON_ParseWithLength(v, n);
+	cJSON *outer = parse_whole(v, n);
 	const cJSON *s = cJSON_GetArrayItem(outer, 0);
 	cJSON *in = cJSON_GetArraySize(outer) == 1 && cJSON_IsString(s)
-	                ? cJSON_Parse(s->valuestring)
+	                ? parse_whole(s->valuestring, strlen(s->valuestring))
 	                : NULL;
 	cJSON_Delete(outer);
 	return in;
@@ -42,9 +57,9 @@ static cJSON *values_json(const char *v, et_pg_form *form)
 			return from_json_list(v, n);
 		}
 		*form = ET_PG_PYREPR;
-		return cJSON_ParseWithLength(v + 2, n - 4);
+		return parse_whole(v + 2, n - 4);
 	}
-	return cJSON_ParseWithLength(v, n);
+	return parse_whole(v, n);
 }
 
 static bool is_def(const cJSON *o)

@@ -61,6 +61,8 @@ static void test_not_definitions(void)
 	    "[{\"pg_name\": \"1\", \"ranks\": [0]}, 3]",       /* one good, one not: none */
 	    "[\"a\", \"b\"]",                                  /* a JSON list of two strings */
 	    "['[{\"pg_name\": \"1\", \"ranks\": [0]}]",        /* unclosed repr */
+	    "[{\"pg_name\": \"1\", \"ranks\": [0]}] x",        /* text after the JSON */
+	    "['[{\"pg_name\": \"1\", \"ranks\": [0]}]]']",     /* inside the repr too */
 	};
 	for (size_t k = 0; k < sizeof bad / sizeof *bad; k++)
 		CHECK(parse(bad[k], got, sizeof got) == -1);
