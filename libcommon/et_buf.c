@@ -1,6 +1,10 @@
 #include "et_buf.h"
+#include "et_err.h"
+
+#include <errno.h>
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +43,26 @@ char *et_xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	return memcpy(et_xmalloc(n), s, n);
+}
+
+int et_buf_read_file(et_buf *b, const char *path, size_t max, et_error *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return et_fail(e, 4, "%s: cannot open: %s", path, strerror(errno));
+	size_t start = b->len, got;
+	char chunk[65536];
+	while (b->len - start <= max && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
+		et_buf_append(b, chunk, got);
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad)
+		return et_fail(e, 4, "%s: read error", path);
+	if (b->len - start > max)
+		return et_fail(e, 3, "%s: larger than %zu bytes", path, max);
+	et_buf_putc(b, '\0');
+	b->len--;
+	return 0;
 }
 
 void et_buf_free(et_buf *b)

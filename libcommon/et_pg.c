@@ -1,8 +1,8 @@
 /* et_pg: process-group definitions and comm-group files (see et_pg.h). */
 #include "et_pg.h"
 #include "et_buf.h"
+#include "et_jsonfile.h"
 
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,43 +139,6 @@ size_t et_pg_ranks_unique(uint32_t *r, size_t n)
 	return w;
 }
 
-/* Line and column of byte `at` of text, both from 1. */
-static void line_col(const char *text, size_t at, size_t *line, size_t *col)
-{
-	*line = *col = 1;
-	for (size_t k = 0; k < at && text[k]; k++) {
-		if (text[k] == '\n')
-			++*line, *col = 1;
-		else
-			++*col;
-	}
-}
-
-static cJSON *parse_file_json(const char *text, size_t len, const char *name, et_error *e)
-{
-	const char *nul = memchr(text, 0, len);
-	if (nul) {
-		et_fail(e, 3, "%s: byte %zu: a NUL byte: not JSON text", name,
-		        (size_t)(nul - text));
-		return NULL;
-	}
-	const char *end = NULL;
-	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
-	if (!root) {
-		size_t at = end && end >= text ? (size_t)(end - text) : len, line, col;
-		line_col(text, at < len ? at : len, &line, &col);
-		et_fail(e, 3, "%s: line %zu, column %zu: invalid JSON", name, line, col);
-		return NULL;
-	}
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		et_fail(e, 3, "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}",
-		        name);
-		return NULL;
-	}
-	return root;
-}
-
 static bool seen_before(const cJSON *root, const cJSON *g)
 {
 	for (const cJSON *x = root->child; x != g; x = x->next)
@@ -207,40 +170,27 @@ static int file_group(const cJSON *root, const cJSON *g, const char *name, et_pg
 	return rc;
 }
 
-int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_group_fn fn, void *ctx,
-                     et_error *e)
+static int file_groups(cJSON *root, const char *name, et_pg_group_fn fn, void *ctx, et_error *e)
 {
-	cJSON *root = parse_file_json(text, len, name, e);
 	if (!root)
 		return -1;
 	int rc = 0;
-	for (const cJSON *g = root->child; g && rc == 0; g = g->next)
+	if (!cJSON_IsObject(root))
+		rc = et_fail(e, 3, "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}",
+		             name);
+	for (const cJSON *g = rc ? NULL : root->child; g && rc == 0; g = g->next)
 		rc = file_group(root, g, name, fn, ctx, e);
 	cJSON_Delete(root);
 	return rc;
 }
 
+int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_group_fn fn, void *ctx,
+                     et_error *e)
+{
+	return file_groups(et_jsonfile_parse(text, len, name, e), name, fn, ctx, e);
+}
+
 int et_pg_file_read(const char *path, et_pg_group_fn fn, void *ctx, et_error *e)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return et_fail(e, 4, "%s: cannot open: %s", path, strerror(errno));
-	et_buf b = {0};
-	char chunk[65536];
-	size_t got;
-	while (b.len <= FILE_MAX && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
-		et_buf_append(&b, chunk, got);
-	bool bad = ferror(f);
-	fclose(f);
-	int rc;
-	if (bad)
-		rc = et_fail(e, 4, "%s: read error", path);
-	else if (b.len > FILE_MAX)
-		rc = et_fail(e, 3, "%s: larger than 64 MiB: not a comm-group file", path);
-	else {
-		et_buf_putc(&b, '\0');
-		rc = et_pg_file_parse((const char *)b.data, b.len - 1, path, fn, ctx, e);
-	}
-	et_buf_free(&b);
-	return rc;
+	return file_groups(et_jsonfile_read(path, FILE_MAX, e), path, fn, ctx, e);
 }

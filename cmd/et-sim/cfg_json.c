@@ -3,6 +3,7 @@
  * as ASTRA-sim ignores keys it does not know. */
 #include "cfg.h"
 #include "et_buf.h"
+#include "et_jsonfile.h"
 #include "et_pg.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -10,56 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *slurp(const char *path, char *msg, size_t n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(msg, n, "%s: cannot open: %s", path, strerror(errno));
-		return NULL;
-	}
-	size_t cap = 4096, len = 0;
-	char *b = malloc(cap);
-	size_t k;
-	while (b && (k = fread(b + len, 1, cap - len - 1, f)) > 0) {
-		len += k;
-		if (len + 1 == cap) {
-			char *nb = cap < (64u << 20) ? realloc(b, cap *= 2) : NULL;
-			if (!nb) {
-				free(b);
-				b = NULL;
-			} else {
-				b = nb;
-			}
-		}
-	}
-	fclose(f);
-	if (!b) {
-		snprintf(msg, n, "%s: too large or out of memory", path);
-		return NULL;
-	}
-	b[len] = 0;
-	return b;
-}
-
 static cJSON *parse(const char *path, char *msg, size_t n)
 {
-	char *text = slurp(path, msg, n);
-	if (!text)
-		return NULL;
-	const char *end = NULL;
-	cJSON *j = cJSON_ParseWithOpts(text, &end, 1);
-	if (!j) {
-		const char *at = end ? end : cJSON_GetErrorPtr();
-		size_t line = 1, col = 1;
-		for (const char *p = text; at && p < at && *p; p++) {
-			if (*p == '\n')
-				line++, col = 1;
-			else
-				col++;
-		}
-		snprintf(msg, n, "%s: line %zu, column %zu: invalid JSON", path, line, col);
-	}
-	free(text);
+	et_error e = {0};
+	cJSON *j = et_jsonfile_read(path, 64u << 20, &e);
+	if (!j)
+		snprintf(msg, n, "%s", e.msg);
 	return j;
 }
 

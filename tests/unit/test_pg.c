@@ -1,12 +1,15 @@
 /* Unit tests of et_pg: the three written forms of a process-group node's
  * definitions, what is not a definition, and the comm-group file reader's
- * normalisation and error messages. */
+ * normalisation and error messages (with et_jsonfile's, which it reads
+ * through). */
 #include "check.h"
 #include "et_buf.h"
+#include "et_jsonfile.h"
 #include "et_pg.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Parses values; returns the form, or -1 when it is not a definition list,
  * and the first definition's name and ranks as "name:r,r,r". */
@@ -133,6 +136,21 @@ static void test_file_read(void)
 	et_buf b = {0};
 	CHECK(et_pg_file_read("/nonexistent/g.json", collect, &b, &e) == -1);
 	CHECK(e.code == 4 && strncmp(e.msg, "/nonexistent/g.json: cannot open", 32) == 0);
+	/* a real file: read whole, and the size bound */
+	char path[] = "/tmp/test_pg_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	const char text[] = "{\"2\": [1, 0]}\n";
+	CHECK(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
+	close(fd);
+	CHECK(et_pg_file_read(path, collect, &b, &e) == 0);
+	CHECK(b.len == 6 && memcmp(b.data, "2=0,1;", 6) == 0);
+	cJSON *j = et_jsonfile_read(path, 8, &e);
+	CHECK(!j && e.code == 3 && strstr(e.msg, ": larger than 8 bytes") != NULL);
+	j = et_jsonfile_read(path, sizeof text - 1, &e);
+	CHECK(cJSON_IsObject(j));
+	cJSON_Delete(j);
+	unlink(path);
 	et_buf_free(&b);
 }
 

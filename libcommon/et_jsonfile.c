@@ -1,0 +1,46 @@
+/* et_jsonfile: whole-file JSON documents (see et_jsonfile.h). */
+#include "et_jsonfile.h"
+#include "et_buf.h"
+
+#include <string.h>
+
+/* Line and column of byte `at` of text, both from 1. */
+static void line_col(const char *text, size_t at, size_t *line, size_t *col)
+{
+	*line = *col = 1;
+	for (size_t k = 0; k < at && text[k]; k++) {
+		if (text[k] == '\n')
+			++*line, *col = 1;
+		else
+			++*col;
+	}
+}
+
+cJSON *et_jsonfile_parse(const char *text, size_t len, const char *name, et_error *e)
+{
+	const char *nul = memchr(text, 0, len);
+	if (nul) {
+		et_fail(e, 3, "%s: byte %zu: a NUL byte: not JSON text", name,
+		        (size_t)(nul - text));
+		return NULL;
+	}
+	/* len + 1 takes the NUL in, so that cJSON checks nothing follows. */
+	const char *end = NULL;
+	cJSON *root = cJSON_ParseWithLengthOpts(text, len + 1, &end, 1);
+	if (!root) {
+		size_t at = end && end >= text ? (size_t)(end - text) : len, line, col;
+		line_col(text, at < len ? at : len, &line, &col);
+		et_fail(e, 3, "%s: line %zu, column %zu: invalid JSON", name, line, col);
+	}
+	return root;
+}
+
+cJSON *et_jsonfile_read(const char *path, size_t max, et_error *e)
+{
+	et_buf b = {0};
+	cJSON *root = NULL;
+	if (et_buf_read_file(&b, path, max, e) == 0)
+		root = et_jsonfile_parse(b.data ? (const char *)b.data : "", b.len, path, e);
+	et_buf_free(&b);
+	return root;
+}

@@ -1,0 +1,24 @@
+/* et_jsonfile: a JSON document read whole, for the small files the tools
+ * take beside traces (comm-group files, ASTRA-sim system files). One place
+ * decides what such a file may hold and how a bad one is reported:
+ *  - the text must hold no NUL byte ("NAME: byte N: a NUL byte: not JSON
+ *    text") and nothing but blanks after the value;
+ *  - invalid JSON is "NAME: line L, column C: invalid JSON", at the first
+ *    byte the parser could not take (lines and columns from 1);
+ *  - both are exit code 3; a file that cannot be read is code 4, and one
+ *    larger than the caller's bound is code 3. */
+#ifndef ET_JSONFILE_H
+#define ET_JSONFILE_H
+
+#include "et_err.h"
+#include <cjson/cJSON.h>
+#include <stddef.h>
+
+/* Parse len bytes of text (text[len] must be '\0'); NAME names it in
+ * messages. Returns the document (cJSON_Delete it) or NULL with e set. */
+cJSON *et_jsonfile_parse(const char *text, size_t len, const char *name, et_error *e);
+
+/* Read the file at path (at most max bytes) and parse it. */
+cJSON *et_jsonfile_read(const char *path, size_t max, et_error *e);
+
+#endif
