@@ -1,4 +1,4 @@
-/* cfg_json: ASTRA-sim's system JSON and comm-group JSON, read with cJSON.
+/* cfg_json: ASTRA-sim's system JSON (through et_jsonfile) and comm-group JSON (through et_pg).
  * Keys et-sim does not model (L, o, g, G, model-shared-bus, ...) are ignored,
  * as ASTRA-sim ignores keys it does not know. */
 #include "cfg.h"
