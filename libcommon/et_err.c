@@ -9,6 +9,13 @@
 static const char *prog_name = "etkit";
 static void (*cleanup_fn)(void);
 
+void et_msg_one_line(char *msg)
+{
+	for (char *p = msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
 int et_fail(et_error *e, int code, const char *fmt, ...)
 {
 	if (e) {
@@ -16,6 +23,7 @@ int et_fail(et_error *e, int code, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
 		va_end(ap);
+		et_msg_one_line(e->msg);
 		e->code = code;
 	}
 	return -1;
@@ -87,14 +95,21 @@ void et_err_print(const et_error *e)
 	fprintf(stderr, "%s: %s\n", prog_name, e->msg[0] ? e->msg : "unknown error");
 }
 
+/* prog: [what]msg, one line, on stderr. */
+static void print_line(const char *what, const char *fmt, va_list ap)
+{
+	char msg[2048];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	et_msg_one_line(msg);
+	fprintf(stderr, "%s: %s%s\n", prog_name, what, msg);
+}
+
 void et_die(int code, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_line("", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (cleanup_fn)
 		cleanup_fn();
 	exit(code);
@@ -103,9 +118,7 @@ void et_die(int code, const char *fmt, ...)
 void et_warn(const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(stderr, "%s: warning: ", prog_name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_line("warning: ", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

@@ -22,8 +22,15 @@ typedef struct et_error {
 	char msg[768]; /* "INPUT: rank R: byte N: what", no tool name, no newline */
 } et_error;
 
-/* Sets e (if not NULL) and returns -1, so callers can `return et_fail(...)`. */
+/* Sets e (if not NULL) and returns -1, so callers can `return et_fail(...)`.
+ * Control characters in the message become '?' (here, in et_die and in
+ * et_warn): every message is one line whatever input text it quotes. */
 int et_fail(et_error *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Replace the control characters of msg with '?'. A message names inputs and
+ * quotes their text: this keeps it one line. For tools that build messages
+ * in their own buffers. */
+void et_msg_one_line(char *msg);
 
 /* s as a JSON string literal (quotes and escapes, so a name from the input
  * cannot break the one-line message), cut to fit cap bytes ("..." inside the

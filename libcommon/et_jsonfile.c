@@ -35,11 +35,11 @@ cJSON *et_jsonfile_parse(const char *text, size_t len, const char *name, et_erro
 	return root;
 }
 
-cJSON *et_jsonfile_read(const char *path, size_t max, et_error *e)
+cJSON *et_jsonfile_read(const char *path, et_error *e)
 {
 	et_buf b = {0};
 	cJSON *root = NULL;
-	if (et_buf_read_file(&b, path, max, e) == 0)
+	if (et_buf_read_file(&b, path, ET_JSONFILE_MAX, e) == 0)
 		root = et_jsonfile_parse(b.data ? (const char *)b.data : "", b.len, path, e);
 	et_buf_free(&b);
 	return root;

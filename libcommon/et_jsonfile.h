@@ -6,7 +6,8 @@
  *  - invalid JSON is "NAME: line L, column C: invalid JSON", at the first
  *    byte the parser could not take (lines and columns from 1);
  *  - both are exit code 3; a file that cannot be read is code 4, and one
- *    larger than the caller's bound is code 3. */
+ *    larger than ET_JSONFILE_MAX (64 MiB: such files are a few KB) is
+ *    code 3. */
 #ifndef ET_JSONFILE_H
 #define ET_JSONFILE_H
 
@@ -18,7 +19,9 @@
  * messages. Returns the document (cJSON_Delete it) or NULL with e set. */
 cJSON *et_jsonfile_parse(const char *text, size_t len, const char *name, et_error *e);
 
-/* Read the file at path (at most max bytes) and parse it. */
-cJSON *et_jsonfile_read(const char *path, size_t max, et_error *e);
+#define ET_JSONFILE_MAX ((size_t)64 << 20)
+
+/* Read the file at path (at most ET_JSONFILE_MAX bytes) and parse it. */
+cJSON *et_jsonfile_read(const char *path, et_error *e);
 
 #endif

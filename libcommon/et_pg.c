@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { FILE_MAX = 64u << 20 };
-
 static bool blank(char c)
 {
 	return c == ' ' || c == '\n' || c == '\r' || c == '\t';
@@ -192,5 +190,5 @@ int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_group
 
 int et_pg_file_read(const char *path, et_pg_group_fn fn, void *ctx, et_error *e)
 {
-	return file_groups(et_jsonfile_read(path, FILE_MAX, e), path, fn, ctx, e);
+	return file_groups(et_jsonfile_read(path, e), path, fn, ctx, e);
 }

@@ -57,8 +57,8 @@ typedef int (*et_pg_group_fn)(void *ctx, const char *id, const uint32_t *ranks, 
 int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_group_fn fn, void *ctx,
                      et_error *e);
 
-/* Read a comm-group file (at most 64 MiB; code 4 when it cannot be read)
- * and parse it. */
+/* Read a comm-group file (et_jsonfile_read: at most 64 MiB, code 4 when it
+ * cannot be read) and parse it. */
 int et_pg_file_read(const char *path, et_pg_group_fn fn, void *ctx, et_error *e);
 
 #endif

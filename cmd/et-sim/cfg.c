@@ -2,6 +2,7 @@
  * are the names of ASTRA-sim's YAML and JSON files ('-' and '_' are the
  * same); a list value separates its elements with ',' or '/'. */
 #include "cfg.h"
+#include "et_err.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -13,14 +14,6 @@
 
 bool cfg_ticks_capped;
 
-/* Values quoted from files or options may hold control characters. */
-void cfg_msg_oneline(char *msg)
-{
-	for (char *p = msg; *p; p++)
-		if (iscntrl((unsigned char)*p))
-			*p = '?';
-}
-
 static int fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static int fail(char *msg, size_t n, const char *fmt, ...)
 {
@@ -29,7 +22,7 @@ static int fail(char *msg, size_t n, const char *fmt, ...)
 	vsnprintf(msg, n, fmt, ap);
 	va_end(ap);
 	if (n)
-		cfg_msg_oneline(msg);
+		et_msg_one_line(msg);
 	return -1;
 }
 

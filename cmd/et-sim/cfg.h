@@ -87,10 +87,6 @@ const char *cfg_impl_name(int impl);
 const char *cfg_topo_name(int t);
 const comm_group *cfg_group(const cfg *c, const char *pg_name, int *index);
 
-/* Replace the control characters of a message (from values quoted out of
- * files or options) with '?', so it stays one line. */
-void cfg_msg_oneline(char *msg);
-
 /* A duration in ns computed in double, as the tick count it stands for:
  * negative or NaN is 0, and one at or beyond 2^50 ns (13 days, from absurd
  * settings such as --set bandwidth=1e-300 or from absurd sizes) is capped

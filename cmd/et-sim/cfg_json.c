@@ -14,7 +14,7 @@
 static cJSON *parse(const char *path, char *msg, size_t n)
 {
 	et_error e = {0};
-	cJSON *j = et_jsonfile_read(path, 64u << 20, &e);
+	cJSON *j = et_jsonfile_read(path, &e);
 	if (!j)
 		snprintf(msg, n, "%s", e.msg);
 	return j;

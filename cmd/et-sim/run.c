@@ -54,7 +54,7 @@ int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, char *msg, size_t 
 		char err[400];
 		if (cfg_set(cf, c->sets[i], err, sizeof err) < 0) {
 			snprintf(msg, n, "--set %s: %s", c->sets[i], err);
-			cfg_msg_oneline(msg);
+			et_msg_one_line(msg);
 			return -1;
 		}
 	}

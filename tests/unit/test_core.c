@@ -148,6 +148,13 @@ static void test_quote(void)
 	CHECK(quotes("\n\n\n\n\n\n\n\n", 12, "\"\\n\\n\\n...\""));
 	CHECK(quotes("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", 12,
 	             "\"\xc3\xa9\xc3\xa9\xc3\xa9...\""));
+	/* messages stay one line whatever text they quote */
+	et_error e = {0};
+	CHECK(et_fail(&e, 3, "in: %s", "a\nb\tc\x7f") == -1);
+	CHECK(e.code == 3 && strcmp(e.msg, "in: a?b?c?") == 0);
+	char msg[] = "x\r\ny";
+	et_msg_one_line(msg);
+	CHECK(strcmp(msg, "x??y") == 0);
 	char tiny[4] = "xyz";
 	et_quote("a", tiny, 4);
 	CHECK(tiny[0] == '\0');

@@ -145,9 +145,14 @@ static void test_file_read(void)
 	close(fd);
 	CHECK(et_pg_file_read(path, collect, &b, &e) == 0);
 	CHECK(b.len == 6 && memcmp(b.data, "2=0,1;", 6) == 0);
-	cJSON *j = et_jsonfile_read(path, 8, &e);
-	CHECK(!j && e.code == 3 && strstr(e.msg, ": larger than 8 bytes") != NULL);
-	j = et_jsonfile_read(path, sizeof text - 1, &e);
+	et_buf t = {0};
+	CHECK(et_buf_read_file(&t, path, 8, &e) == -1);
+	CHECK(e.code == 3 && strstr(e.msg, ": larger than 8 bytes") != NULL);
+	t.len = 0;
+	CHECK(et_buf_read_file(&t, path, sizeof text - 1, &e) == 0);
+	CHECK(t.len == sizeof text - 1 && t.data[t.len] == '\0');
+	et_buf_free(&t);
+	cJSON *j = et_jsonfile_read(path, &e);
 	CHECK(cJSON_IsObject(j));
 	cJSON_Delete(j);
 	unlink(path);
