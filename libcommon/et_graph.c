@@ -18,6 +18,10 @@ et_graph *et_graph_new(void)
 	g->names = et_xmalloc(g->names_cap);
 	g->names[0] = '\0';
 	g->names_len = 1;
+	/* Record 0 is the all-zero one of nodes without comm attributes. */
+	g->comms_cap = 64;
+	g->comms = et_xcalloc(g->comms_cap, sizeof *g->comms);
+	g->n_comms = 1;
 	return g;
 }
 
@@ -32,13 +36,8 @@ void et_graph_free(et_graph *g)
 	                  g->duration_micros,
 	                  g->start_time_micros,
 	                  g->msg_index,
-	                  g->comm_type,
-	                  g->comm_size,
-	                  g->comm_src,
-	                  g->comm_dst,
-	                  g->comm_tag,
-	                  g->comm_priority,
-	                  g->pg_name,
+	                  g->comm,
+	                  g->comms,
 	                  g->num_ops,
 	                  g->tensor_size,
 	                  g->names,
@@ -75,13 +74,7 @@ static void grow_nodes(et_graph *g)
 	GROW(g->duration_micros, cap);
 	GROW(g->start_time_micros, cap);
 	GROW(g->msg_index, cap);
-	GROW(g->comm_type, cap);
-	GROW(g->comm_size, cap);
-	GROW(g->comm_src, cap);
-	GROW(g->comm_dst, cap);
-	GROW(g->comm_tag, cap);
-	GROW(g->comm_priority, cap);
-	GROW(g->pg_name, cap);
+	GROW(g->comm, cap);
 	GROW(g->num_ops, cap);
 	GROW(g->tensor_size, cap);
 	/* CSR offsets are counts while building (filled in by finish). */
@@ -96,6 +89,7 @@ void et_graph_reset(et_graph *g)
 {
 	g->n = 0;
 	g->names_len = 1;
+	g->n_comms = 1;
 	g->n_dangling = g->n_dangling_data = g->n_dangling_ctrl = 0;
 	g->n_dups = g->n_selfs = 0;
 	g->n_data_deps = g->n_ctrl_deps = g->fwd_data = g->fwd_ctrl = 0;
@@ -266,6 +260,22 @@ static const uint16_t wk_flag[ET_WK_COUNT] = {
     [ET_WK_COMM_PRIORITY] = ET_GF_COMM_PRIO, [ET_WK_PG_NAME] = ET_GF_PG_NAME,
 };
 
+/* Node i's comm record, made on its first comm attribute. */
+static et_graph_comm *comm_rec(et_graph *g, uint32_t i)
+{
+	if (!g->comm[i]) {
+		if (g->n_comms == g->comms_cap) {
+			g->comms_cap *= 2;
+			GROW(g->comms, g->comms_cap);
+		}
+		g->comms[g->n_comms] = (et_graph_comm){0};
+		g->comm[i] = g->n_comms++;
+	}
+	return &g->comms[g->comm[i]];
+}
+
+/* comm_priority is checked (its member, its flag) but no tool reads its
+ * value, so it is not stored. */
 static void store_int(et_graph *g, uint32_t i, et_wk_attr k, int64_t v, uint16_t *fl)
 {
 	switch (k) {
@@ -280,22 +290,19 @@ static void store_int(et_graph *g, uint32_t i, et_wk_attr k, int64_t v, uint16_t
 		g->tensor_size[i] = (uint64_t)v;
 		break;
 	case ET_WK_COMM_TYPE:
-		g->comm_type[i] = clamp32(v);
+		comm_rec(g, i)->type = clamp32(v);
 		break;
 	case ET_WK_COMM_SIZE:
-		g->comm_size[i] = v;
+		comm_rec(g, i)->size = v;
 		break;
 	case ET_WK_COMM_SRC:
-		g->comm_src[i] = clamp32(v);
+		comm_rec(g, i)->src = clamp32(v);
 		break;
 	case ET_WK_COMM_DST:
-		g->comm_dst[i] = clamp32(v);
+		comm_rec(g, i)->dst = clamp32(v);
 		break;
 	case ET_WK_COMM_TAG:
-		g->comm_tag[i] = clamp32(v);
-		break;
-	case ET_WK_COMM_PRIORITY:
-		g->comm_priority[i] = clamp32(v);
+		comm_rec(g, i)->tag = clamp32(v);
 		break;
 	default:
 		break;
@@ -342,7 +349,8 @@ static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
 		if (key == ET_WK_PG_NAME) {
 			if (a->value_case == VC(STRING_VAL)) {
 				fl |= f;
-				g->pg_name[i] = intern(g, a->string_val);
+				uint32_t off = intern(g, a->string_val);
+				comm_rec(g, i)->pg_name = off;
 			}
 			continue;
 		}
@@ -389,10 +397,7 @@ uint32_t et_graph_add_indexed(et_graph *g, const et_node *n, uint32_t msg_index)
 	g->duration_micros[i] = n->duration_micros;
 	g->start_time_micros[i] = n->start_time_micros;
 	g->msg_index[i] = msg_index;
-	g->comm_type[i] = 0;
-	g->comm_size[i] = 0;
-	g->comm_src[i] = g->comm_dst[i] = g->comm_tag[i] = g->comm_priority[i] = 0;
-	g->pg_name[i] = 0;
+	g->comm[i] = 0;
 	g->num_ops[i] = 0;
 	g->tensor_size[i] = 0;
 	read_attrs(g, i, n);
@@ -413,10 +418,10 @@ size_t et_graph_bytes(const et_graph *g)
 {
 	size_t per_node = sizeof *g->id + sizeof *g->type + sizeof *g->flags + sizeof *g->name +
 	                  sizeof *g->duration_micros + sizeof *g->start_time_micros +
-	                  sizeof *g->msg_index + sizeof *g->comm_type + sizeof *g->comm_size +
-	                  4 * sizeof *g->comm_src + sizeof *g->pg_name + sizeof *g->num_ops +
+	                  sizeof *g->msg_index + sizeof *g->comm + sizeof *g->num_ops +
 	                  sizeof *g->tensor_size + 6 * sizeof(uint32_t);
 	size_t b = (size_t)g->cap * per_node + g->names_cap + g->hash_cap * sizeof *g->hash;
+	b += g->comms_cap * sizeof *g->comms;
 	b += g->pg_hash_cap * sizeof *g->pg_hash;
 	b += (g->data_dep_cap + g->ctrl_dep_cap + g->out_cap) * sizeof(uint32_t);
 	b += g->n_dangling * sizeof *g->dangling + g->n_dups * sizeof *g->dups +

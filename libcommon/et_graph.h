@@ -32,11 +32,17 @@
  *  - et_graph_reset() empties the graph for reuse: every index, offset and
  *    pointer into it from before is invalid afterwards.
  *
- * Memory: about 114 bytes per node (8 id, 1 type, 2 flags, 4 name offset,
- * 8+8 times, 4 message index, 4+8 comm type/size, 4x4 src/dst/tag/priority,
- * 4 pg_name, 8+8 num_ops/tensor_size, 12 CSR offsets, 4 order, 4 scratch,
+ *  - Communication attributes (comm_type, comm_size, comm_src, comm_dst,
+ *    comm_tag, pg_name) are kept in a record only for the nodes that have
+ *    one; et_graph_comm_at() gives every node one to read, all zero (pg_name
+ *    "") for the others.
+ *
+ * Memory: about 86 bytes per node (8 id, 1 type, 2 flags, 4 name offset,
+ * 8+8 times, 4 message index, 4 comm record index, 8+8
+ * num_ops/tensor_size, 12 CSR offsets, 4 order, 4 scratch,
  * 8 for the id lookup: a hash of >= 2 slots per node, or, when ids are
  * dense (max - min < 4n), a direct table by id - min, at most 16)
+ * plus 32 bytes per node with communication attributes,
  * plus the distinct names (and two or more 12-byte intern slots each),
  * plus 12 bytes per dependency (8 for the id as written, which finish
  * turns into the CSR's 4-byte index in place, 4 in the reverse CSR);
@@ -114,6 +120,15 @@ typedef struct et_graph_islot {
 	uint32_t off, len, hash; /* off 0 = empty */
 } et_graph_islot;
 
+/* A node's communication attributes (see et_graph_comm_at). Values outside
+ * int32 are clamped (and so still out of range). */
+typedef struct et_graph_comm {
+	int64_t size;
+	int32_t type, src, dst, tag;
+	uint32_t pg_name; /* offset into names; offset 0 is ""; equal pg_names
+	                     share one offset (interned per graph) */
+} et_graph_comm;
+
 typedef struct et_graph {
 	uint32_t n, cap;
 	/* per node, filled by et_graph_add */
@@ -123,11 +138,10 @@ typedef struct et_graph {
 	uint32_t *name; /* offset into names */
 	uint64_t *duration_micros, *start_time_micros;
 	uint32_t *msg_index;
-	int32_t *comm_type; /* values outside int32 are clamped (still out of range) */
-	int64_t *comm_size;
-	int32_t *comm_src, *comm_dst, *comm_tag, *comm_priority;
-	uint32_t *pg_name; /* offset into names; offset 0 is ""; equal pg_names
-	                      share one offset (interned per graph) */
+	uint32_t *comm; /* index into comms; 0 = none (comms[0] is all zero) */
+	et_graph_comm *comms;
+	uint32_t n_comms;
+	size_t comms_cap;
 	int64_t *num_ops;
 	uint64_t *tensor_size;
 	char *names;
@@ -183,9 +197,14 @@ static inline const char *et_graph_name(const et_graph *g, uint32_t i)
 {
 	return g->names + g->name[i];
 }
+/* Node i's communication attributes; all zero when it has none. */
+static inline const et_graph_comm *et_graph_comm_at(const et_graph *g, uint32_t i)
+{
+	return &g->comms[g->comm[i]];
+}
 static inline const char *et_graph_pg_name(const et_graph *g, uint32_t i)
 {
-	return g->names + g->pg_name[i];
+	return g->names + et_graph_comm_at(g, i)->pg_name;
 }
 static inline uint32_t et_graph_ndeps(const et_graph *g, uint32_t i)
 {

@@ -1,5 +1,6 @@
-/* Per-rank checks of what nodes say they do: communication attributes,
- * is_cpu_op, work of COMP nodes, pg_name definitions. */
+/* Checks of what nodes say they do: communication attributes, is_cpu_op,
+ * work of COMP nodes (node by node, as they are added), pg_name
+ * definitions (after the rank). */
 #include "et_buf.h"
 #include "pgroups.h"
 #include "validate.h"
@@ -38,7 +39,8 @@ static void check_coll(vctx *v, const et_graph *g, uint32_t i)
 		find_node(&v->fs, C_COLL_MISSING_ATTR, v->ri.rank, g, i,
 		          "COMM_COLL_NODE without %s", miss);
 	}
-	int32_t t = g->comm_type[i];
+	const et_graph_comm *c = et_graph_comm_at(g, i);
+	int32_t t = c->type;
 	if ((fl & ET_GF_COMM_TYPE) && (t < 0 || t > 9))
 		find_node(&v->fs, C_COLL_BAD_TYPE, v->ri.rank, g, i,
 		          "comm_type %d is not a CollectiveCommType (0..9)", t);
@@ -47,9 +49,9 @@ static void check_coll(vctx *v, const et_graph *g, uint32_t i)
 		          "%s: ASTRA-sim simulates ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER and "
 		          "ALL_TO_ALL, replays BROADCAST, and aborts on the others",
 		          coll_name(t));
-	if ((fl & ET_GF_COMM_SIZE) && g->comm_size[i] <= 0)
+	if ((fl & ET_GF_COMM_SIZE) && c->size <= 0)
 		find_node(&v->fs, C_COLL_BAD_SIZE, v->ri.rank, g, i, "comm_size %lld",
-		          (long long)g->comm_size[i]);
+		          (long long)c->size);
 }
 
 static void check_p2p(vctx *v, const et_graph *g, uint32_t i)
@@ -65,7 +67,8 @@ static void check_p2p(vctx *v, const et_graph *g, uint32_t i)
 		find_node(&v->fs, C_P2P_MISSING_ATTR, v->ri.rank, g, i, "%s without %s",
 		          send ? "COMM_SEND_NODE" : "COMM_RECV_NODE", miss);
 	uint16_t own = send ? ET_GF_COMM_SRC : ET_GF_COMM_DST;
-	int32_t who = send ? g->comm_src[i] : g->comm_dst[i];
+	const et_graph_comm *c = et_graph_comm_at(g, i);
+	int32_t who = send ? c->src : c->dst;
 	if ((fl & own) && (who < 0 || (uint32_t)who != v->ri.rank))
 		find_node(&v->fs, C_P2P_NOT_SELF, v->ri.rank, g, i, "%s with %s %d in rank %u",
 		          send ? "COMM_SEND_NODE" : "COMM_RECV_NODE",
@@ -82,7 +85,7 @@ static bool rank_defines(const vctx *v, uint32_t gid)
 
 uint32_t node_gid(vctx *v, uint32_t i)
 {
-	uint32_t off = v->g->pg_name[i];
+	uint32_t off = et_graph_comm_at(v->g, i)->pg_name;
 	if (off != v->pg_off) {
 		v->pg_off = off;
 		v->pg_gid = groups_id(v->grp, v->g->names + off);
@@ -118,35 +121,40 @@ static void check_work(vctx *v, const et_graph *g, uint32_t i)
 		          "to simulate");
 }
 
+void check_node_comm(vctx *v, uint32_t i)
+{
+	const et_graph *g = v->g;
+	uint8_t t = g->type[i];
+	uint16_t fl = g->flags[i];
+	if (t >= T_MEM_LOAD && t <= T_COLL && !(fl & ET_GF_CPU_SET))
+		find_node(&v->fs, C_CPU_OP_MISSING, v->ri.rank, g, i,
+		          "no is_cpu_op: consumers read it as false (a device op)");
+	if (t == T_COMP)
+		check_work(v, g, i);
+	if (t < T_SEND || t > T_COLL)
+		return;
+	/* A host-side op typed as communication: its comm attributes are
+	 * moot (it is not traffic), so it is reported once, as this. */
+	if (fl & ET_GF_CPU) {
+		find_node(&v->fs, C_COMM_CPU_OP, v->ri.rank, g, i,
+		          "%s with is_cpu_op true (ASTRA-sim rejects it; a host op "
+		          "typed as communication?)",
+		          t == T_COLL   ? "COMM_COLL_NODE"
+		          : t == T_SEND ? "COMM_SEND_NODE"
+		                        : "COMM_RECV_NODE");
+		return;
+	}
+	if (t == T_COLL)
+		check_coll(v, g, i);
+	else
+		check_p2p(v, g, i);
+}
+
+/* After the rank: a process group may be defined by a node further on. */
 void check_rank_comm(vctx *v)
 {
 	const et_graph *g = v->g;
-	for (uint32_t i = 0; i < g->n; i++) {
-		uint8_t t = g->type[i];
-		uint16_t fl = g->flags[i];
-		if (t >= T_MEM_LOAD && t <= T_COLL && !(fl & ET_GF_CPU_SET))
-			find_node(&v->fs, C_CPU_OP_MISSING, v->ri.rank, g, i,
-			          "no is_cpu_op: consumers read it as false (a device op)");
-		if (fl & ET_GF_PG_NAME)
+	for (uint32_t i = 0; i < g->n; i++)
+		if (g->flags[i] & ET_GF_PG_NAME)
 			check_pg(v, g, i);
-		if (t == T_COMP)
-			check_work(v, g, i);
-		if (t < T_SEND || t > T_COLL)
-			continue;
-		/* A host-side op typed as communication: its comm attributes are
-		 * moot (it is not traffic), so it is reported once, as this. */
-		if (fl & ET_GF_CPU) {
-			find_node(&v->fs, C_COMM_CPU_OP, v->ri.rank, g, i,
-			          "%s with is_cpu_op true (ASTRA-sim rejects it; a host op "
-			          "typed as communication?)",
-			          t == T_COLL   ? "COMM_COLL_NODE"
-			          : t == T_SEND ? "COMM_SEND_NODE"
-			                        : "COMM_RECV_NODE");
-			continue;
-		}
-		if (t == T_COLL)
-			check_coll(v, g, i);
-		else
-			check_p2p(v, g, i);
-	}
 }

@@ -37,9 +37,10 @@ void stats_add_rank(vctx *v)
 		r->total_duration += g->duration_micros[i];
 		if ((g->flags[i] & ET_GF_CPU) || !(g->flags[i] & ET_GF_COMM_SIZE))
 			continue;
-		uint64_t bytes = g->comm_size[i] > 0 ? (uint64_t)g->comm_size[i] : 0;
+		uint64_t bytes =
+		    et_graph_comm_at(g, i)->size > 0 ? (uint64_t)et_graph_comm_at(g, i)->size : 0;
 		if (g->type[i] == T_COLL) {
-			int32_t t = g->comm_type[i];
+			int32_t t = et_graph_comm_at(g, i)->type;
 			int k = (g->flags[i] & ET_GF_COMM_TYPE) && t >= 0 && t < ET_COLL_TYPE_COUNT
 			            ? t
 			            : ST_COLLS - 1;

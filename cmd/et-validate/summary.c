@@ -338,17 +338,19 @@ static uint8_t comm_kind(const et_graph *g, uint32_t i)
 		return SK_COLL;
 	bool send = t == T_SEND;
 	uint16_t need = send ? ET_GF_COMM_DST : ET_GF_COMM_SRC;
-	int32_t peer = send ? g->comm_dst[i] : g->comm_src[i];
+	const et_graph_comm *c = et_graph_comm_at(g, i);
+	int32_t peer = send ? c->dst : c->src;
 	return (g->flags[i] & need) && peer >= 0 ? (send ? SK_SEND : SK_RECV) : SK_JOIN;
 }
 
 static void add_coll(vctx *v, rank_sum *r, uint32_t i)
 {
 	const et_graph *g = v->g;
+	const et_graph_comm *gc = et_graph_comm_at(g, i);
 	coll_ent *c = &r->coll[r->n_coll];
 	c->node_id = g->id[i];
-	c->size = g->flags[i] & ET_GF_COMM_SIZE ? g->comm_size[i] : -1;
-	c->type = g->flags[i] & ET_GF_COMM_TYPE ? g->comm_type[i] : -1;
+	c->size = g->flags[i] & ET_GF_COMM_SIZE ? gc->size : -1;
+	c->type = g->flags[i] & ET_GF_COMM_TYPE ? gc->type : -1;
 	c->gid = node_gid(v, i);
 	c->sk = ET_GRAPH_NONE;
 	c->name = node_name(v->xs, g, i);
@@ -357,12 +359,13 @@ static void add_coll(vctx *v, rank_sum *r, uint32_t i)
 static void add_p2p(vctx *v, rank_sum *r, uint32_t i, bool send)
 {
 	const et_graph *g = v->g;
+	const et_graph_comm *c = et_graph_comm_at(g, i);
 	p2p_ent *p = &r->p2p[r->n_p2p];
 	p->send = send;
 	p->node_id = g->id[i];
-	p->size = g->flags[i] & ET_GF_COMM_SIZE ? g->comm_size[i] : -1;
-	p->peer = (uint32_t)(send ? g->comm_dst[i] : g->comm_src[i]);
-	p->tag = g->comm_tag[i];
+	p->size = g->flags[i] & ET_GF_COMM_SIZE ? c->size : -1;
+	p->peer = (uint32_t)(send ? c->dst : c->src);
+	p->tag = c->tag;
 	p->sk = ET_GRAPH_NONE;
 	p->name = node_name(v->xs, g, i);
 	p->match_slot = p->match_idx = ET_GRAPH_NONE;

@@ -125,14 +125,17 @@ typedef struct vctx {
 	uint64_t n_ranks, n_nodes;
 	uint32_t max_world;
 	/* --timing: reading + decoding (see reader_stop), then the checking
-	 * thread's CPU time: adding + per-node checks, per-rank graph checks,
-	 * cross-rank */
-	uint64_t t_decode_ns, t_add_ns, t_check_ns, t_cross_ns;
+	 * thread's CPU time: adding + per-node checks, per-rank graph checks
+	 * (with --stats, the rank's statistics), the ranks' comm summaries for
+	 * the cross-rank checks, the cross-rank checks */
+	uint64_t t_decode_ns, t_add_ns, t_check_ns, t_sum_ns, t_cross_ns;
 	bool read_thread; /* a second thread did the reading */
 } vctx;
 
 /* checks_node.c: while decoding; n is the node just added as index i. */
 void check_node(vctx *v, const et_node *n, uint32_t i);
+/* checks_comm.c: node i just added, from what the graph holds of it. */
+void check_node_comm(vctx *v, uint32_t i);
 /* checks_rank.c / checks_comm.c: on the finished graph of v->g. */
 void check_rank_graph(vctx *v);
 void check_rank_comm(vctx *v);

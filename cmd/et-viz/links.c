@@ -30,12 +30,13 @@ static void coll(model *m, strmap *seen, const vrank *vr, uint32_t i)
 static void p2p(strmap *pairs, const vrank *vr, uint32_t i, bool send)
 {
 	const et_graph *g = vr->g;
+	const et_graph_comm *c = et_graph_comm_at(g, i);
 	uint16_t f = g->flags[i];
-	long long src = f & ET_GF_COMM_SRC ? g->comm_src[i] : send ? (long long)vr->rank : -1;
-	long long dst = f & ET_GF_COMM_DST ? g->comm_dst[i] : send ? -1 : (long long)vr->rank;
+	long long src = f & ET_GF_COMM_SRC ? c->src : send ? (long long)vr->rank : -1;
+	long long dst = f & ET_GF_COMM_DST ? c->dst : send ? -1 : (long long)vr->rank;
 	char key[160];
-	int n = snprintf(key, sizeof key, "%lld:%lld:%d:%lld", src, dst, g->comm_tag[i],
-	                 (long long)g->comm_size[i]);
+	int n =
+	    snprintf(key, sizeof key, "%lld:%lld:%d:%lld", src, dst, c->tag, (long long)c->size);
 	strmap_ent *cnt = strmap_get(pairs, key, 0);
 	uint32_t occ = send ? cnt->a++ : cnt->b++;
 	snprintf(key + n, sizeof key - (size_t)n, "#%u", occ);

@@ -42,18 +42,19 @@ style_id viz_style_id(const et_graph *g, uint32_t i)
 
 static void comm_line(const et_graph *g, uint32_t i, et_buf *b)
 {
+	const et_graph_comm *c = et_graph_comm_at(g, i);
 	char size[32] = "";
 	if (g->flags[i] & ET_GF_COMM_SIZE)
-		viz_fmt_bytes(g->comm_size[i], size, sizeof size);
+		viz_fmt_bytes(c->size, size, sizeof size);
 	uint8_t t = g->type[i];
 	if (t == 7) {
-		const char *ct = g->flags[i] & ET_GF_COMM_TYPE ? et_coll_type_name(g->comm_type[i])
-		                                               : "no comm_type";
+		const char *ct =
+		    g->flags[i] & ET_GF_COMM_TYPE ? et_coll_type_name(c->type) : "no comm_type";
 		et_buf_printf(b, "\\n%s%s%s", ct ? ct : "bad comm_type", *size ? " · " : "", size);
 	} else if (t == 5 && (g->flags[i] & ET_GF_COMM_DST)) {
-		et_buf_printf(b, "\\nto %d%s%s", g->comm_dst[i], *size ? " · " : "", size);
+		et_buf_printf(b, "\\nto %d%s%s", c->dst, *size ? " · " : "", size);
 	} else if (t == 6 && (g->flags[i] & ET_GF_COMM_SRC)) {
-		et_buf_printf(b, "\\nfrom %d%s%s", g->comm_src[i], *size ? " · " : "", size);
+		et_buf_printf(b, "\\nfrom %d%s%s", c->src, *size ? " · " : "", size);
 	} else if (*size) {
 		et_buf_printf(b, "\\n%s", size);
 	} else if ((t == 2 || t == 3) && (g->flags[i] & ET_GF_TENSOR_SIZE)) {

@@ -49,7 +49,7 @@ static void rank_events(const conf *c, timeline *t, const vrank *vr, uint64_t *t
 		tl_event ev = {ns(g->start_time_micros[i]),
 		               ns(g->duration_micros[i]),
 		               g->id[i],
-		               g->comm_size[i],
+		               et_graph_comm_at(g, i)->size,
 		               vr->rank,
 		               track_of(t, vr, i),
 		               0,
@@ -57,7 +57,7 @@ static void rank_events(const conf *c, timeline *t, const vrank *vr, uint64_t *t
 		               g->type[i],
 		               (g->flags[i] & ET_GF_COMM_SIZE) != 0};
 		if (g->flags[i] & ET_GF_COMM_TYPE)
-			ev.comm_type = g->comm_type[i];
+			ev.comm_type = et_graph_comm_at(g, i)->type;
 		tl_add(t, &ev, et_graph_name(g, i));
 	}
 }

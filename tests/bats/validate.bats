@@ -663,6 +663,27 @@ same_both() {
 	cmp -n "$n" cut.0.etz dlrm.etz
 }
 
+@test "--timing: single-rank and cross-rank phases on stderr; the report is unchanged" {
+	dlrm_stream
+	et-validate --format json dlrm.etz >plain.json
+	run --separate-stderr et-validate --timing --format json dlrm.etz
+	assert_equal "$status" 0
+	assert_equal "$output" "$(cat plain.json)"
+	# one line; the rate is the nodes over the two single-rank phases
+	assert_equal "$(wc -l <<<"$stderr")" 1
+	re='^timing: reading \+ decoding ([0-9.]+) s \(both threads\); single-rank checks: adding \+ node checks ([0-9.]+) s, rank checks ([0-9.]+) s, ([0-9.]+) M nodes/s after decoding; cross-rank checks: summaries ([0-9.]+) s \(([0-9]+) bytes\), checks ([0-9.]+) s \(CPU\)$'
+	[[ "$stderr" =~ $re ]]
+	add=${BASH_REMATCH[2]} chk=${BASH_REMATCH[3]} rate=${BASH_REMATCH[4]} bytes=${BASH_REMATCH[6]}
+	[ "$bytes" -gt 0 ]
+	# (the times are printed to the millisecond, the rate to 0.01)
+	awk -v a="$add" -v c="$chk" -v r="$rate" 'BEGIN {
+		t = a + c; lo = 13392 / (t + 0.001) / 1e6 - 0.01
+		if (t <= 0.001) exit !(r >= lo)
+		exit !(r >= lo && r <= 13392 / (t - 0.001) / 1e6 + 0.01) }'
+	run --separate-stderr et-validate -T 0 --timing -q dlrm.etz
+	[[ "$stderr" == *"(one thread); single-rank checks: "* ]]
+}
+
 @test "-T 0 and -T 1: same report with a 5 MB node among thousands of small ones" {
 	{
 		hdr 0

@@ -1,6 +1,7 @@
 /* Unit tests of et_graph: attribute reading, resolution (dangling,
  * duplicate, self), forward references, the Kahn order with depth and
- * width, one cycle, the critical path, and reuse after et_graph_reset. */
+ * width, one cycle, the critical path, comm records, and reuse after
+ * et_graph_reset. */
 #include "check.h"
 #include "et_arena.h"
 #include "et_attr.h"
@@ -115,14 +116,49 @@ static void test_attrs(et_graph *g, et_arena *a)
 	et_graph_add_indexed(g, n, 42);
 	et_graph_finish(g);
 	CHECK((g->flags[0] & (ET_GF_CPU_SET | ET_GF_CPU)) == (ET_GF_CPU_SET | ET_GF_CPU));
-	CHECK((g->flags[0] & ET_GF_COMM_TYPE) && g->comm_type[0] == 2);
-	CHECK((g->flags[0] & ET_GF_COMM_SIZE) && g->comm_size[0] == 1 << 20);
-	CHECK(!(g->flags[0] & ET_GF_COMM_TAG) && g->comm_tag[0] == 0);
+	CHECK((g->flags[0] & ET_GF_COMM_TYPE) && et_graph_comm_at(g, 0)->type == 2);
+	CHECK((g->flags[0] & ET_GF_COMM_SIZE) && et_graph_comm_at(g, 0)->size == 1 << 20);
+	CHECK(!(g->flags[0] & ET_GF_COMM_TAG) && et_graph_comm_at(g, 0)->tag == 0);
 	CHECK(strcmp(et_graph_pg_name(g, 0), "dp") == 0);
 	CHECK(strcmp(et_graph_name(g, 0), "coll") == 0);
 	CHECK(g->msg_index[0] == 42);
 	CHECK(et_graph_attr_key("comm_priority") == ET_WK_COMM_PRIORITY);
 	CHECK(et_graph_attr_key("comm_") == ET_WK_NONE && et_graph_attr_key("") == ET_WK_NONE);
+}
+
+/* Comm attributes live in records made only for the nodes that have one;
+ * every other node reads zeros and pg_name "". 300 records make the
+ * record array grow; after a reset the records start again. */
+static void test_comm_records(et_graph *g, et_arena *a)
+{
+	for (uint32_t k = 0; k < 3000; k++) {
+		et_node *n = mk(a, k + 1, k % 10 == 0 ? COLL : COMP, 1, NULL, 0, NULL, 0);
+		if (k % 10 == 0) {
+			et_attr_set_int64(a, n, "comm_size", k);
+			et_attr_set_str(a, n, "pg_name", k % 20 == 0 ? "even" : "odd");
+		}
+		et_graph_add(g, n);
+	}
+	et_graph_finish(g);
+	CHECK(g->n_comms == 301);
+	uint32_t bad = 0;
+	for (uint32_t k = 0; k < 3000; k++) {
+		const et_graph_comm *c = et_graph_comm_at(g, k);
+		const char *pg = k % 10 ? "" : k % 20 == 0 ? "even" : "odd";
+		bad += c->size != (k % 10 ? 0 : (int64_t)k) || c->type || c->src || c->dst ||
+		       c->tag || strcmp(et_graph_pg_name(g, k), pg) != 0;
+		bad += !(g->flags[k] & ET_GF_COMM_SIZE) != (k % 10 != 0);
+	}
+	CHECK(bad == 0);
+	/* one string per distinct pg_name */
+	CHECK(et_graph_comm_at(g, 0)->pg_name == et_graph_comm_at(g, 20)->pg_name);
+	CHECK(et_graph_comm_at(g, 0)->pg_name != et_graph_comm_at(g, 10)->pg_name);
+	et_graph_reset(g);
+	CHECK(g->n_comms == 1);
+	et_graph_add(g, mk(a, 1, COMP, 1, NULL, 0, NULL, 0));
+	et_graph_finish(g);
+	const et_graph_comm *c = et_graph_comm_at(g, 0);
+	CHECK(c->size == 0 && c->pg_name == 0 && g->comms[0].size == 0);
 }
 
 int main(void)
@@ -137,6 +173,8 @@ int main(void)
 	test_cycle(g, a);
 	et_graph_reset(g);
 	test_attrs(g, a);
+	et_graph_reset(g);
+	test_comm_records(g, a);
 	et_graph_reset(g);
 	test_diamond(g, a);
 	et_graph_reset(g);
