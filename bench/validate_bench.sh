@@ -11,9 +11,10 @@
 # reading thread) comes right after a decode-only run, and the checks'
 # time is the median of the differences; their rate is nodes / that time.
 # Each run is under /usr/bin/time -v; the table shows medians of BENCH_RUNS
-# runs. The timing column is et-validate --timing's own figure: the
-# checking thread's CPU time of adding, per-node and per-rank checks, the
-# rate the checks would have with no second core to hide behind.
+# runs. The timing column is et-validate --timing's own single-rank figure:
+# the checking thread's CPU time of adding, per-node and per-rank checks
+# (not the comm summaries, which serve the cross-rank checks), the rate the
+# checks would have with no second core to hide behind.
 #
 # Environment: BENCH_NODES (default 1000000), BENCH_RUNS (3), BENCH_SEED (1),
 # BENCH_STRICT=1 (exit 1 when a rate misses the target). Run after `make`.
@@ -83,12 +84,13 @@ paired() {
 	CHK=$(median "${chks[@]}")
 }
 
-# et-validate --timing's "M nodes/s after decoding", median of RUNS runs.
+# et-validate --timing's single-rank "M nodes/s after decoding", median of
+# RUNS runs.
 timing_rate() {
 	local rates=() i
 	for ((i = 0; i < RUNS; i++)); do
 		rates+=("$("$@" --timing 2>&1 >/dev/null |
-			sed -n 's/.*; \([0-9.]*\) M nodes\/s after decoding.*/\1/p')")
+			sed -n 's/.*, \([0-9.]*\) M nodes\/s after decoding.*/\1/p')")
 	done
 	median "${rates[@]}"
 }
@@ -140,8 +142,9 @@ printf '%s\n' "${ROWS[@]}"
 echo "(medians; dec_s: wall time of decode_bench decode (reading and decoding alone, one"
 echo " thread), run right before each et-validate run; wall_s, cpu_s (user+sys), RSS: et-validate;"
 echo " checks_s: the median over the pairs of et-validate's wall minus the decode's, what the checks"
-echo " add to decoding; Mnodes/s = nodes / checks_s; timing: et-validate --timing's M nodes/s after"
-echo " decoding, the checking thread's own CPU rate;"
+echo " add to decoding; Mnodes/s = nodes / checks_s; timing: et-validate --timing's single-rank"
+echo " M nodes/s after decoding, the checking thread's own CPU rate for adding and checking the"
+echo " rank (the comm summaries are timed with the cross-rank checks);"
 echo " target >= $((TARGET / 1000000)) M nodes/s)"
 echo "load average before: $LOAD0; after: $(cut -d' ' -f1-3 /proc/loadavg)"
 

@@ -15,56 +15,6 @@ const et_attr *et_attr_find(const et_node *n, const char *name)
 	return NULL;
 }
 
-bool et_attr_is_int(const et_attr *a)
-{
-	switch (a->value_case) {
-	case C(INT32_VAL):
-	case C(INT64_VAL):
-	case C(UINT32_VAL):
-	case C(UINT64_VAL):
-	case C(SINT32_VAL):
-	case C(SINT64_VAL):
-	case C(FIXED32_VAL):
-	case C(FIXED64_VAL):
-	case C(SFIXED32_VAL):
-	case C(SFIXED64_VAL):
-	case C(BOOL_VAL):
-		return true;
-	default:
-		return false;
-	}
-}
-
-int64_t et_attr_as_i64(const et_attr *a)
-{
-	switch (a->value_case) {
-	case C(INT32_VAL):
-		return a->int32_val;
-	case C(INT64_VAL):
-		return a->int64_val;
-	case C(UINT32_VAL):
-		return a->uint32_val;
-	case C(UINT64_VAL):
-		return (int64_t)a->uint64_val;
-	case C(SINT32_VAL):
-		return a->sint32_val;
-	case C(SINT64_VAL):
-		return a->sint64_val;
-	case C(FIXED32_VAL):
-		return a->fixed32_val;
-	case C(FIXED64_VAL):
-		return (int64_t)a->fixed64_val;
-	case C(SFIXED32_VAL):
-		return a->sfixed32_val;
-	case C(SFIXED64_VAL):
-		return a->sfixed64_val;
-	case C(BOOL_VAL):
-		return a->bool_val ? 1 : 0;
-	default:
-		return 0;
-	}
-}
-
 bool et_attr_int(const et_node *n, const char *name, int64_t *v)
 {
 	const et_attr *a = et_attr_find(n, name);

@@ -19,10 +19,59 @@ bool et_attr_uint(const et_node *n, const char *name, uint64_t *v);
 bool et_attr_bool(const et_node *n, const char *name, bool *v);
 /* The string_val, or NULL. */
 const char *et_attr_str(const et_node *n, const char *name);
+/* Inline: graph building asks this of every attribute of every node. */
+#define ET_ATTR_C(x) CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_##x
 /* True if a holds an integer-like member. */
-bool et_attr_is_int(const et_attr *a);
+static inline bool et_attr_is_int(const et_attr *a)
+{
+	switch (a->value_case) {
+	case ET_ATTR_C(INT32_VAL):
+	case ET_ATTR_C(INT64_VAL):
+	case ET_ATTR_C(UINT32_VAL):
+	case ET_ATTR_C(UINT64_VAL):
+	case ET_ATTR_C(SINT32_VAL):
+	case ET_ATTR_C(SINT64_VAL):
+	case ET_ATTR_C(FIXED32_VAL):
+	case ET_ATTR_C(FIXED64_VAL):
+	case ET_ATTR_C(SFIXED32_VAL):
+	case ET_ATTR_C(SFIXED64_VAL):
+	case ET_ATTR_C(BOOL_VAL):
+		return true;
+	default:
+		return false;
+	}
+}
 /* Value of an integer-like member (caller checked et_attr_is_int). */
-int64_t et_attr_as_i64(const et_attr *a);
+static inline int64_t et_attr_as_i64(const et_attr *a)
+{
+	switch (a->value_case) {
+	case ET_ATTR_C(INT32_VAL):
+		return a->int32_val;
+	case ET_ATTR_C(INT64_VAL):
+		return a->int64_val;
+	case ET_ATTR_C(UINT32_VAL):
+		return a->uint32_val;
+	case ET_ATTR_C(UINT64_VAL):
+		return (int64_t)a->uint64_val;
+	case ET_ATTR_C(SINT32_VAL):
+		return a->sint32_val;
+	case ET_ATTR_C(SINT64_VAL):
+		return a->sint64_val;
+	case ET_ATTR_C(FIXED32_VAL):
+		return a->fixed32_val;
+	case ET_ATTR_C(FIXED64_VAL):
+		return (int64_t)a->fixed64_val;
+	case ET_ATTR_C(SFIXED32_VAL):
+		return a->sfixed32_val;
+	case ET_ATTR_C(SFIXED64_VAL):
+		return a->sfixed64_val;
+	case ET_ATTR_C(BOOL_VAL):
+		return a->bool_val ? 1 : 0;
+	default:
+		return 0;
+	}
+}
+#undef ET_ATTR_C
 
 /* The oneof member a well-known attribute must use, or 0 if name is not
  * well-known (ChakraProtoMsg__AttributeProto__ValueCase values). */
