@@ -100,14 +100,20 @@ static int topo_parse(const char *s)
 }
 
 /* Split v on ',' or '/' into at most max items (each <= 63 chars). */
+enum { SPLIT_TOO_MANY = -1, SPLIT_TOO_LONG = -2 };
+
+/* Items of a "a,b,c" (or "a/b/c") value into items; their number, or
+ * SPLIT_TOO_MANY / SPLIT_TOO_LONG. */
 static int split(const char *v, char items[][64], int max)
 {
 	int n = 0;
 	const char *p = v;
 	while (*p) {
 		const char *e = p + strcspn(p, ",/");
-		if (n == max || e - p >= 64)
-			return -1;
+		if (e - p >= 64)
+			return SPLIT_TOO_LONG;
+		if (n == max)
+			return SPLIT_TOO_MANY;
 		while (p < e && isspace((unsigned char)*p))
 			p++;
 		size_t l = (size_t)(e - p);
@@ -303,6 +309,8 @@ int cfg_set_kv(cfg *c, const char *key, const char *val, char *msg, size_t ml)
 	if (!strcmp(k, "topology") || !strcmp(k, "npus-count") || !strcmp(k, "bandwidth") ||
 	    !strcmp(k, "latency")) {
 		int n = split(val, items, CFG_MAXDIM);
+		if (n == SPLIT_TOO_LONG)
+			return fail(msg, ml, "%s: a value is longer than 63 characters", key);
 		if (n < 1)
 			return fail(msg, ml, "%s: expected 1 to %d values", key, CFG_MAXDIM);
 		const char *nk = !strcmp(k, "npus-count") ? "npus_count" : k;
@@ -311,7 +319,9 @@ int cfg_set_kv(cfg *c, const char *key, const char *val, char *msg, size_t ml)
 	int ci = impl_index(k);
 	if (ci >= 0) {
 		int n = split(val, items, CFG_MAXDIM);
-		return n < 0 ? fail(msg, ml, "%s: too many entries", key)
+		if (n == SPLIT_TOO_LONG)
+			return fail(msg, ml, "%s: an entry is longer than 63 characters", key);
+		return n < 0 ? fail(msg, ml, "%s: more than %d entries", key, CFG_MAXDIM)
 		             : set_impl(c, ci, items, n, msg, ml);
 	}
 	if (!strcmp(k, "roofline-enabled") || !strcmp(k, "simulate-collectives")) {

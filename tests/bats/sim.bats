@@ -318,6 +318,20 @@ ar_b comm $ar $((2 * ar))"
 	run et-sim --set no-such-key=1 "$SIMD/p2p.jsonl"
 	assert_failure 2
 	assert_output "et-sim: --set no-such-key=1: unknown key 'no-such-key'"
+	# list values: too many, or one too long, each said as such
+	long=$(printf '1%.0s' {1..64})
+	run et-sim --set "bandwidth=1,$long" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: --set bandwidth=1,$long: bandwidth: a value is longer than 63 characters"
+	run et-sim --set "all-reduce-implementation=ring,$long" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output "et-sim: --set all-reduce-implementation=ring,$long: all-reduce-implementation: an entry is longer than 63 characters"
+	run et-sim --set "all-reduce-implementation=ring,ring,ring,ring,ring,ring,ring,ring,ring" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output --partial "all-reduce-implementation: more than 8 entries"
+	run et-sim --set "latency=1,2,3,4,5,6,7,8,9" "$SIMD/p2p.jsonl"
+	assert_failure 2
+	assert_output --partial "latency: expected 1 to 8 values"
 	run et-sim --set topology=Ring --set npus_count=6 --set all-reduce-implementation=halvingDoubling \
 		<(gen_coll 6 0 1048576)
 	assert_failure 2
