@@ -190,16 +190,6 @@ static void print_timing(const vctx *v)
 	        (unsigned long long)v->xs->bytes, (double)v->t_cross_ns / 1e9);
 }
 
-static void ctx_free(vctx *v)
-{
-	find_free(&v->fs);
-	groups_free(v->grp);
-	xsum_free(v->xs);
-	stats_free(v->st);
-	et_graph_free(v->g);
-	free(v->rank_groups);
-}
-
 /* Runs everything; returns the exit status. The report is written only
  * when the input could be read in full. */
 static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
@@ -244,22 +234,16 @@ int main(int argc, char **argv)
 	conf c;
 	memset(&c, 0, sizeof c);
 	parse_args(&c, argc, argv);
+	c.o.progress = c.cli.progress;
 	vctx v;
-	memset(&v, 0, sizeof v);
-	v.o = c.o;
-	v.o.progress = c.cli.progress;
-	find_init(&v.fs, v.o.max_per_code, v.o.astra);
-	v.grp = groups_new();
-	v.xs = xsum_new();
-	v.st = stats_new();
-	v.g = et_graph_new();
+	vctx_init(&v, &c.o);
 	et_error e = {0};
 	int status = run(&v, argc - optind, argv + optind, &c, &e);
 	if (status < 0) {
 		et_err_print(&e);
 		status = e.code ? e.code : ET_EXIT_IO;
 	}
-	ctx_free(&v);
+	vctx_free(&v);
 	et_ranklist_free(&c.ranks);
 	return status;
 }

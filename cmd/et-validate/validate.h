@@ -132,6 +132,10 @@ typedef struct vctx {
 	bool read_thread; /* a second thread did the reading */
 } vctx;
 
+/* ctx.c: a run's state for options o, and its release. */
+void vctx_init(vctx *v, const vopts *o);
+void vctx_free(vctx *v);
+
 /* checks_node.c: while decoding; n is the node just added as index i. */
 void check_node(vctx *v, const et_node *n, uint32_t i);
 /* checks_comm.c: node i just added, from what the graph holds of it. */

@@ -14,7 +14,7 @@ D=tests/data
 mkdir -p build/bench "$S/fuzz_et_reader" "$S/fuzz_stream_reader" "$S/fuzz_json_reader" \
 	"$S/fuzz_json_writer"
 ${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Ilibcommon -I"$BUILD" \
-	bench/gen_et.c "$BUILD/libcommon.a" -o "$GEN" -lprotobuf-c -lzstd -lz -lm
+	bench/gen_et.c "$BUILD/libcommon.a" -o "$GEN" -lprotobuf-c -lzstd -lz -lcjson -lm
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -121,5 +121,28 @@ mkdir -p "$P"
 { printf '\1'; cat "$D/sim/groups_even_odd.json"; } >"$P/file-even-odd"
 { printf '\1'; cat "$D/sim/groups_uneven.json"; } >"$P/file-uneven"
 { printf '\1'; printf '{"1": [0, 1],\n "1": [2, 2.5]}'; } >"$P/file-bad"
+
+# et-validate's checks: an options byte (see fuzz_validate.c: 1 astra, 2
+# stats, 4 strict, 8 reading thread, 16/32 max-per-code), then JSONL traces
+# with the defects the checks look for, and two real ETs.
+V=$S/fuzz_validate
+mkdir -p "$V"
+H0='{"rank":0,"world_size":2,"name":"t","metadata":{"version":"0.0.4"}}'
+H1='{"rank":1,"world_size":2,"name":"t","metadata":{"version":"0.0.4"}}'
+CPU='{"name":"is_cpu_op","boolVal":false}'
+comp() { echo "{\"rank\":$1,\"id\":$2,\"name\":\"c$2\",\"type\":\"COMP_NODE\",\"durationMicros\":$3,\"dataDeps\":[$4],\"ctrlDeps\":[$5],\"attr\":[$CPU]}"; }
+coll() { echo "{\"rank\":$1,\"id\":$2,\"name\":\"ar$2\",\"type\":\"COMM_COLL_NODE\",\"dataDeps\":[$5],\"attr\":[$CPU,{\"name\":\"comm_type\",\"int64Val\":$3},{\"name\":\"comm_size\",\"int64Val\":$4},{\"name\":\"pg_name\",\"stringVal\":\"$6\"}]}"; }
+p2p() { echo "{\"rank\":$1,\"id\":$2,\"name\":\"$3$2\",\"type\":\"COMM_$3_NODE\",\"dataDeps\":[$8],\"attr\":[$CPU,{\"name\":\"comm_src\",\"int32Val\":$4},{\"name\":\"comm_dst\",\"int32Val\":$5},{\"name\":\"comm_tag\",\"int32Val\":$6},{\"name\":\"comm_size\",\"int64Val\":$7}]}"; }
+pgdef() { printf '{"rank":%s,"id":%s,"name":"## process_group:init ##","type":"METADATA_NODE","inputs":{"values":"[%s[{\\"pg_name\\": \\"5\\", \\"ranks\\": [0, 1]}]%s]"},"attr":[%s]}\n' "$1" "$2" "'" "'" "$CPU"; }
+{ printf '\2'; echo "$H0"; pgdef 0 9; comp 0 1 5 "" ""; coll 0 2 0 1024 1 5; p2p 0 3 SEND 0 1 7 64 2
+	echo "$H1"; pgdef 1 9; comp 1 1 5 "" ""; coll 1 2 0 1024 1 5; p2p 1 3 RECV 0 1 7 64 2; } >"$V/clean-2ranks"
+{ printf '\5'; echo "$H0"; comp 0 1 0 "1" "7"; comp 0 2 3 "3" ""; comp 0 3 3 "2" ""; comp 0 2 1 "" ""
+	echo '{"rank":0,"id":4,"name":"m","type":"METADATA_NODE","attr":[{"name":"is_cpu_op","int32Val":1}]}'; } >"$V/defects"
+{ printf '\10'; echo "$H0"; p2p 0 1 RECV 1 0 3 8 ""; p2p 0 2 SEND 0 1 4 8 1
+	echo "$H1"; p2p 1 1 RECV 0 1 4 8 ""; p2p 1 2 SEND 1 0 3 8 1; } >"$V/p2p-deadlock"
+{ printf '\3'; echo "$H0"; coll 0 1 0 1024 "" 0; coll 0 2 1 64 1 0
+	echo "$H1"; coll 1 1 0 2048 "" 0; } >"$V/coll-mismatch"
+{ printf '\0'; cat "$D/chakra-generator/ALL_REDUCE.0.et"; } >"$V/allreduce.0.et"
+{ printf '\26'; cat "$D/chakra-generator/one_comm_send_node.1.et"; } >"$V/send.1.et"
 
 du -b -s "$S"/*

@@ -1,0 +1,30 @@
+/* The state of one run: made and freed in one place, for main and for the
+ * fuzz target that runs the checks. */
+#include "pgroups.h"
+#include "stats.h"
+#include "summary.h"
+#include "validate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void vctx_init(vctx *v, const vopts *o)
+{
+	memset(v, 0, sizeof *v);
+	v->o = *o;
+	find_init(&v->fs, v->o.max_per_code, v->o.astra);
+	v->grp = groups_new();
+	v->xs = xsum_new();
+	v->st = stats_new();
+	v->g = et_graph_new();
+}
+
+void vctx_free(vctx *v)
+{
+	find_free(&v->fs);
+	groups_free(v->grp);
+	xsum_free(v->xs);
+	stats_free(v->st);
+	et_graph_free(v->g);
+	free(v->rank_groups);
+}
