@@ -92,11 +92,14 @@ FUZZ_BUILD   ?= build/fuzz
 FUZZ_TARGETS := $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c)))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/bin/%)
 FUZZ_SECONDS ?= 20
-FUZZ_CFLAGS  := -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -D_GNU_SOURCE -Ilibcommon \
+# UBSan findings abort (no recovery), so libFuzzer saves the input and a
+# seed that triggers one fails fuzz-replay.
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS  := -std=c11 -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -D_GNU_SOURCE -Ilibcommon \
                 -I$(FUZZ_BUILD) -Icmd/et-convert
 fuzz-build: $(DEPS_OK)
 	@$(MAKE) --no-print-directory CC=clang BUILD=$(FUZZ_BUILD) BIN=$(FUZZ_BUILD)/bin OPT="-O1 -g" \
-	  SAN="-fsanitize=fuzzer-no-link,address,undefined" $(FUZZ_BUILD)/libcommon.a $(FUZZ_BINS)
+	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BUILD)/libcommon.a $(FUZZ_BINS)
 $(FUZZ_BUILD)/bin/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(FUZZ_BUILD)/libcommon.a \
                      $(wildcard tests/fuzz/*.srcs cmd/*/*.[ch])
 	@mkdir -p $(dir $@)

@@ -95,6 +95,8 @@ bool et_meta_unknown(const et_meta *m, uint32_t *field)
  * test far cheaper than the walk, which then runs on few nodes. */
 static bool may_have_field0(const uint8_t *p, size_t n)
 {
+	if (!n) /* p may be NULL: no arithmetic on it */
+		return false;
 	const uint8_t *end = p + n;
 	for (const uint8_t *q = p; q < end && (q = memchr(q, 0, (size_t)(end - q))); q++)
 		if (q > p && (q[-1] & 0xf8) == 0x80)

@@ -156,7 +156,8 @@ static int first_message(et_arena *a, const uint8_t *p, size_t len, et_node **n)
 
 static int decode_msg(rb_batch *b, const rb_msg *m)
 {
-	const uint8_t *p = b->bytes + m->off;
+	/* An empty message may sit in a batch with no bytes (b->bytes NULL). */
+	const uint8_t *p = m->len ? b->bytes + m->off : (const uint8_t *)"";
 	et_node *n = NULL;
 	if (m->index == 0) {
 		int k = first_message(b->arena, p, m->len, &n);

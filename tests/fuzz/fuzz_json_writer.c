@@ -51,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_meta(data + 1, size - 1, a, &j, &b1, &b2);
 	else
 		check_node(data + 1, size - 1, data[0] & 2 ? 7 : -1, a, &j, &b1, &b2);
-	if (b1.len != b2.len || memcmp(b1.data, b2.data, b1.len) != 0)
+	if (b1.len != b2.len || (b1.len && memcmp(b1.data, b2.data, b1.len) != 0))
 		fail_json(&j, NULL);
 	et_arena_free(a);
 	et_buf_free(&j);

@@ -69,7 +69,8 @@ msg() {
 			((byte < 128)) && break
 		done
 		if ((i == want)); then
-			tail -c +"$((off + 1))" "$f" | head -c "$len"
+			# (not tail | head: tail's SIGPIPE would fail the pipeline)
+			dd if="$f" bs=1 skip="$off" count="$len" status=none
 			return
 		fi
 		off=$((off + len))
@@ -144,5 +145,16 @@ pgdef() { printf '{"rank":%s,"id":%s,"name":"## process_group:init ##","type":"M
 	echo "$H1"; coll 1 1 0 2048 "" 0; } >"$V/coll-mismatch"
 { printf '\0'; cat "$D/chakra-generator/ALL_REDUCE.0.et"; } >"$V/allreduce.0.et"
 { printf '\26'; cat "$D/chakra-generator/one_comm_send_node.1.et"; } >"$V/send.1.et"
+
+# et-sim end to end: an options byte (see fuzz_sim.c: 1 json, 2 critical
+# path, 4 no closed form, 8 no fold, 16/32/48 a --set list), then a trace.
+M=$S/fuzz_sim
+mkdir -p "$M"
+{ printf '\0'; cat "$D/sim/p2p.jsonl"; } >"$M/p2p"
+{ printf '\3'; cat "$D/sim/overlap.jsonl"; } >"$M/overlap"
+{ printf '\22'; cat "$D/sim/compute.jsonl"; } >"$M/compute"
+{ printf '\14'; cat "$D/sim/groups8_uneven.jsonl"; } >"$M/groups8-uneven"
+{ printf '\40'; cat "$D/sim/coll_missing.jsonl"; } >"$M/coll-missing"
+{ printf '\60'; "$BIN/et-convert" -q --to jsonl "$D/chakra-generator/ALL_REDUCE"; } >"$M/allreduce2"
 
 du -b -s "$S"/*
