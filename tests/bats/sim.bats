@@ -296,56 +296,50 @@ ar_b comm $ar $((2 * ar))"
 	assert_output --partial "rank 0 at node 1 (ar) waiting for rank(s) 1 to join"
 }
 
+# fails2 MESSAGE ARGS...: et-sim ARGS exits 2 with exactly MESSAGE
+# ("et-sim: " added).
+fails2() {
+	local want=$1
+	shift
+	run et-sim "$@"
+	assert_failure 2
+	assert_output "et-sim: $want"
+}
+
 @test "configuration errors: one line, the file, exit 2" {
-	run et-sim --network "$SIMD/bad.yml" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output "et-sim: $SIMD/bad.yml: line 5, column 1: did not find expected ',' or ']'"
-	run et-sim --network "$SIMD/unknown_topology.yml" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output "et-sim: $SIMD/unknown_topology.yml: line 1, column 11: unknown topology 'Torus' (Ring, FullyConnected or Switch)"
-	run et-sim --system "$SIMD/bad.json" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output "et-sim: $SIMD/bad.json: line 5, column 3: invalid JSON"
-	run et-sim --system "$SIMD/zero_endpoint.json" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output "et-sim: $SIMD/zero_endpoint.json: endpoint-delay must be > 0 (ASTRA-sim crashes on 0)"
-	run et-sim --network "$NET/Ring_8npus.yml" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output "et-sim: $NET/Ring_8npus.yml: the network has 8 ranks, the trace has 2"
-	run et-sim "$SIMD/groups8.jsonl"
-	assert_failure 2
-	assert_output "et-sim: rank 0: node 1: communicator group '1' is not defined (give --comm-groups)"
-	run et-sim --set no-such-key=1 "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output "et-sim: --set no-such-key=1: unknown key 'no-such-key'"
+	fails2 "$SIMD/bad.yml: line 5, column 1: did not find expected ',' or ']'" \
+		--network "$SIMD/bad.yml" "$SIMD/p2p.jsonl"
+	fails2 "$SIMD/unknown_topology.yml: line 1, column 11: unknown topology 'Torus' (Ring, FullyConnected or Switch)" \
+		--network "$SIMD/unknown_topology.yml" "$SIMD/p2p.jsonl"
+	fails2 "$SIMD/bad.json: line 5, column 3: invalid JSON" --system "$SIMD/bad.json" "$SIMD/p2p.jsonl"
+	fails2 "$SIMD/zero_endpoint.json: endpoint-delay must be > 0 (ASTRA-sim crashes on 0)" \
+		--system "$SIMD/zero_endpoint.json" "$SIMD/p2p.jsonl"
+	fails2 "$NET/Ring_8npus.yml: the network has 8 ranks, the trace has 2" \
+		--network "$NET/Ring_8npus.yml" "$SIMD/p2p.jsonl"
+	fails2 "rank 0: node 1: communicator group '1' is not defined (give --comm-groups)" \
+		"$SIMD/groups8.jsonl"
+	fails2 "--set no-such-key=1: unknown key 'no-such-key'" --set no-such-key=1 "$SIMD/p2p.jsonl"
 	# list values: too many, or one too long, each said as such
 	long=$(printf '1%.0s' {1..64})
-	run et-sim --set "bandwidth=1,$long" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output "et-sim: --set bandwidth=1,$long: bandwidth: a value is longer than 63 characters"
-	run et-sim --set "all-reduce-implementation=ring,$long" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output "et-sim: --set all-reduce-implementation=ring,$long: all-reduce-implementation: an entry is longer than 63 characters"
-	run et-sim --set "all-reduce-implementation=ring,ring,ring,ring,ring,ring,ring,ring,ring" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output --partial "all-reduce-implementation: more than 8 entries"
-	run et-sim --set "latency=1,2,3,4,5,6,7,8,9" "$SIMD/p2p.jsonl"
-	assert_failure 2
-	assert_output --partial "latency: expected 1 to 8 values"
-	run et-sim --set topology=Ring --set npus_count=6 --set all-reduce-implementation=halvingDoubling \
+	fails2 "--set bandwidth=1,$long: bandwidth: a value is longer than 63 characters" \
+		--set "bandwidth=1,$long" "$SIMD/p2p.jsonl"
+	fails2 "--set all-reduce-implementation=ring,$long: all-reduce-implementation: an entry is longer than 63 characters" \
+		--set "all-reduce-implementation=ring,$long" "$SIMD/p2p.jsonl"
+	nine=ring,ring,ring,ring,ring,ring,ring,ring,ring
+	fails2 "--set all-reduce-implementation=$nine: all-reduce-implementation: more than 8 entries" \
+		--set "all-reduce-implementation=$nine" "$SIMD/p2p.jsonl"
+	fails2 "--set latency=1,2,3,4,5,6,7,8,9: latency: expected 1 to 8 values" \
+		--set "latency=1,2,3,4,5,6,7,8,9" "$SIMD/p2p.jsonl"
+	fails2 "halvingDoubling needs a power-of-two ring, not 6 ranks" \
+		--set topology=Ring --set npus_count=6 --set all-reduce-implementation=halvingDoubling \
 		<(gen_coll 6 0 1048576)
-	assert_failure 2
-	assert_output "et-sim: halvingDoubling needs a power-of-two ring, not 6 ranks"
 	run et-sim --format yaml "$SIMD/p2p.jsonl"
 	assert_failure 2
 	printf '{"1": [0, 2, 4, 6], "01": [1, 3, 5, 7]}' >"$T/twice.json"
-	run et-sim --comm-groups "$T/twice.json" "$SIMD/groups8.jsonl"
-	assert_failure 2
-	assert_output "et-sim: $T/twice.json: group 1 is given twice"
+	fails2 "$T/twice.json: group 1 is given twice" --comm-groups "$T/twice.json" "$SIMD/groups8.jsonl"
 	printf '{"1": [0, 2, 4, 6],\n "2": [1, 3.5]}' >"$T/frac.json"
-	run et-sim --comm-groups "$T/frac.json" "$SIMD/groups8.jsonl"
-	assert_failure 2
-	assert_output "et-sim: $T/frac.json: group \"2\": expected an array of ranks"
+	fails2 "$T/frac.json: group \"2\": expected an array of ranks" \
+		--comm-groups "$T/frac.json" "$SIMD/groups8.jsonl"
 }
 
 @test "a comm-group file's repeated ranks count once" {
