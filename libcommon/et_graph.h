@@ -37,7 +37,7 @@
  *    one; et_graph_comm_at() gives every node one to read, all zero (pg_name
  *    "") for the others.
  *
- * Memory: about 86 bytes per node (8 id, 1 type, 2 flags, 4 name offset,
+ * Memory: about 83 bytes per node (8 id, 1 type, 2 flags, 4 name offset,
  * 8+8 times, 4 message index, 4 comm record index, 8+8
  * num_ops/tensor_size, 12 CSR offsets, 4 order, 4 scratch,
  * 8 for the id lookup: a hash of >= 2 slots per node, or, when ids are
