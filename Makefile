@@ -1,4 +1,8 @@
 # etkit — build, test, demo, install. `make help` lists the targets.
+#
+# Plain `make` only builds: it never installs anything, and names what is
+# missing when a library is not there. `make deps` installs the Debian
+# packages the build and the tests need; `make demo` and `make test` call it.
 VERSION   := 0.1.0
 PREFIX    ?= /usr/local
 CC        ?= cc
@@ -6,20 +10,34 @@ BUILD     ?= build/rel
 BIN       ?= bin
 OPT       ?= -O2 -g
 SAN       ?=
+# pkg-config modules: libcommon's, and those of the tools that use more.
+PC_COMMON  := libprotobuf-c libzstd zlib libcjson
+PC_et-sim  := yaml-0.1
+PC_et-viz  := libgvc libcgraph
+PC_ALL     := $(PC_COMMON) $(PC_et-sim) $(PC_et-viz)
+# Evaluated when used, so that `make deps` works before pkg-config exists.
+pc_cflags  = $(shell pkg-config --cflags $(1) 2>/dev/null)
+pc_libs    = $(shell pkg-config --libs $(1) 2>/dev/null)
 CFLAGS_ALL = -std=c11 $(OPT) $(SAN) -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 \
-             -DETKIT_VERSION='"$(VERSION)"' -Ilibcommon -I$(BUILD) -I/usr/include/graphviz $(CFLAGS)
-LDLIBS_ALL = -lprotobuf-c -lzstd -lz -lcjson -lyaml -lgvc -lcgraph -lm -lpthread $(LDLIBS)
+             -DETKIT_VERSION='"$(VERSION)"' -Ilibcommon -Icmd -I$(BUILD) \
+             $(call pc_cflags,$(PC_ALL)) $(CFLAGS)
+LIBS_COMMON = $(call pc_libs,$(PC_COMMON)) -lm -lpthread
+# The libraries a program links: libcommon's, plus its tools' own.
+tool_libs  = $(call pc_libs,$(foreach t,$(1),$(PC_$(t)))) $(LIBS_COMMON) $(LDLIBS)
 
 TOOLS     := $(notdir $(wildcard cmd/*))
 LIB_SRC   := $(wildcard libcommon/*.c)
 PROTO_C   := $(BUILD)/proto/et_def.pb-c.c
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(PROTO_C:.c=.o)
 LIB_A     := $(BUILD)/libcommon.a
-DEPS_OK   := build/.deps-ok
+# Each tool's files but main.c form a static library that its main, its
+# fuzz targets and the unit tests link.
+tool_a     = $(BUILD)/cmd/$(1)/lib$(1).a
+tool_objs  = $(patsubst %.c,$(BUILD)/%.o,$(filter-out cmd/$(1)/main.c,$(wildcard cmd/$(1)/*.c)))
 
-.PHONY: all deps test demo install sanitize-test valgrind-test fuzz fuzz-build fuzz-replay bench clean \
-        format help
-all: $(DEPS_OK) $(TOOLS:%=$(BIN)/%)
+.PHONY: all deps check-deps test demo install sanitize-test valgrind-test fuzz fuzz-build \
+        fuzz-replay bench clean format help
+all: check-deps $(TOOLS:%=$(BIN)/%)
 
 help:
 	@echo "make [all] | deps | test | demo | install PREFIX=... | sanitize-test | valgrind-test | fuzz |"
@@ -31,11 +49,15 @@ DEB_PKGS := libprotobuf-c-dev protobuf-c-compiler libzstd-dev zlib1g-dev libcjso
             libclang-rt-14-dev valgrind time pkg-config jq bsdutils graphviz libxml2-utils
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
-	@mkdir -p build && touch $(DEPS_OK)
-$(DEPS_OK):
-	@$(MAKE) --no-print-directory deps
 
-$(BUILD)/proto/et_def.pb-c.c $(BUILD)/proto/et_def.pb-c.h: proto/et_def.proto | $(DEPS_OK)
+# What the build needs, checked without installing anything.
+check-deps:
+	@command -v pkg-config >/dev/null && command -v protoc-c >/dev/null && \
+	  pkg-config --exists $(PC_ALL) || \
+	  { echo "make: the build needs pkg-config, protoc-c and $(PC_ALL): run 'make deps'" >&2; \
+	    exit 1; }
+
+$(BUILD)/proto/et_def.pb-c.c $(BUILD)/proto/et_def.pb-c.h: proto/et_def.proto
 	@mkdir -p $(BUILD)
 	protoc-c --c_out=$(BUILD) proto/et_def.proto
 
@@ -51,40 +73,51 @@ $(LIB_A): $(LIB_OBJ)
 	ar rcs $@ $^
 
 define tool_rule
-$(BIN)/$(1): $(patsubst %.c,$(BUILD)/%.o,$(wildcard cmd/$(1)/*.c)) $(LIB_A)
+$(call tool_a,$(1)): $(call tool_objs,$(1))
+	@rm -f $$@
+	ar rcs $$@ $$^
+$(BIN)/$(1): $(BUILD)/cmd/$(1)/main.o $(call tool_a,$(1)) $(LIB_A)
 	@mkdir -p $(BIN)
-	$(CC) $(SAN) $$^ -o $$@ $(LDLIBS_ALL)
+	$(CC) $(SAN) $$^ -o $$@ $$(call tool_libs,$(1))
 endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
-# C unit tests of libcommon's formatters and parsers: tests/unit/test_*.c,
-# each a program that exits non-zero on failure (run by tests/bats/unit.bats).
+# The tools whose code a test or fuzz source uses: those whose headers it
+# includes as "et-TOOL/...".
+used_tools = $(sort $(shell sed -n 's|^\#include "\(et-[a-z]*\)/.*|\1|p' $(1) 2>/dev/null))
+
+# C unit tests: tests/unit/test_*.c, each a program that exits non-zero on
+# failure (run by tests/bats/unit.bats), linked with the tools it uses.
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
-$(BUILD)/unit/%: tests/unit/%.c $(LIB_A)
+.SECONDEXPANSION:
+$(BUILD)/unit/%: tests/unit/%.c $$(foreach t,$$(call used_tools,tests/unit/$$*.c),$$(call tool_a,$$(t))) \
+                 $(LIB_A)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_ALL) -MMD -MP $< $(LIB_A) -o $@ $(LDLIBS_ALL)
+	$(CC) $(CFLAGS_ALL) -MMD -MP $< $(filter %.a,$^) -o $@ $(call tool_libs,$(call used_tools,$<))
 all: $(UNIT_BIN)
 
 -include $(shell find build $(BUILD) -name '*.d' 2>/dev/null)
 
-# The whole bats suite against the tools in $(BIN).
+# The whole bats suite against the tools in $(BIN), after `make deps`.
 BATS_ENV = ETKIT_BIN=$(abspath $(BIN)) ETKIT_UNIT=$(abspath $(BUILD))/unit PATH="$(abspath $(BIN)):$$PATH"
-test: all
+test: deps
+	@$(MAKE) --no-print-directory all
 	$(BATS_ENV) bats --print-output-on-failure tests/bats
 
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-sanitize-test: $(DEPS_OK)
+sanitize-test: deps
 	$(MAKE) --no-print-directory BUILD=build/san BIN=build/san/bin OPT="-O1 -g" SAN="$(SANFLAGS)" all
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	ETKIT_BIN=$(abspath build/san/bin) ETKIT_UNIT=$(abspath build/san)/unit PATH="$(abspath build/san/bin):$$PATH" \
 	bats --print-output-on-failure tests/bats
 
-valgrind-test: all
+valgrind-test: deps
+	@$(MAKE) --no-print-directory all
 	ETKIT_VALGRIND=1 $(BATS_ENV) bats --print-output-on-failure tests/bats
 
 # Fuzz targets: tests/fuzz/fuzz_*.c, each linked against a libFuzzer + ASan +
-# UBSan build of libcommon and the tool sources its .srcs file lists.
+# UBSan build of libcommon and of the tools whose headers it includes.
 # `make fuzz` runs each for FUZZ_SECONDS; `make fuzz-replay` (run by the bats
 # suite) builds them all and runs each once over its seeds, which keep every
 # input that ever found a bug.
@@ -95,16 +128,15 @@ FUZZ_SECONDS ?= 20
 # UBSan findings abort (no recovery), so libFuzzer saves the input and a
 # seed that triggers one fails fuzz-replay.
 FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=all
-FUZZ_CFLAGS  := -std=c11 -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -D_GNU_SOURCE -Ilibcommon \
-                -I$(FUZZ_BUILD) -Icmd/et-convert
-fuzz-build: $(DEPS_OK)
+FUZZ_CFLAGS  := -std=c11 -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -D_GNU_SOURCE -Ilibcommon -Icmd \
+                -I$(FUZZ_BUILD)
+fuzz-build: deps
 	@$(MAKE) --no-print-directory CC=clang BUILD=$(FUZZ_BUILD) BIN=$(FUZZ_BUILD)/bin OPT="-O1 -g" \
-	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BUILD)/libcommon.a $(FUZZ_BINS)
-$(FUZZ_BUILD)/bin/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h $(FUZZ_BUILD)/libcommon.a \
-                     $(wildcard tests/fuzz/*.srcs cmd/*/*.[ch])
+	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BINS)
+$(FUZZ_BUILD)/bin/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h \
+                     $$(foreach t,$$(call used_tools,tests/fuzz/$$*.c),$$(call tool_a,$$(t))) $(LIB_A)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) $< $$(cat tests/fuzz/$*.srcs 2>/dev/null) $(FUZZ_BUILD)/libcommon.a \
-	  -o $@ $(LDLIBS_ALL)
+	clang $(FUZZ_CFLAGS) $< $(filter %.a,$^) -o $@ $(call tool_libs,$(call used_tools,$<))
 fuzz: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(FUZZ_BUILD)/corpus/$$t; \
@@ -125,7 +157,8 @@ fuzz-replay: fuzz-build
 bench: all
 	./bench/run.sh
 
-demo: all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	./samples/demo.sh
 
 install: all

@@ -2,7 +2,7 @@
  * small fixed host trace. Built with the et-convert sources listed in
  * fuzz_kineto.srcs. */
 #include "fuzz_util.h"
-#include "pt.h"
+#include "et-convert/pt.h"
 
 static const char host[] =
     "{\"schema\": \"1.0.2-chakra.0.0.4\", \"pid\": 1, \"time\": \"t\", \"start_ts\": 1, "

@@ -2,7 +2,7 @@
  * dependency walk of both conversions on what it accepts). Built with the
  * et-convert sources listed in fuzz_pytorch_host.srcs. */
 #include "fuzz_util.h"
-#include "pt.h"
+#include "et-convert/pt.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

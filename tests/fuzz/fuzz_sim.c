@@ -13,7 +13,7 @@
  * Invariant: the exit status is 0 (simulated), 1 (deadlock), 2 (a setting
  * the trace cannot use) or 3 (bad input); never a crash, a leak, an exit,
  * or an allocation sized by the input beyond libFuzzer's memory limit. */
-#include "../../cmd/et-sim/run.h"
+#include "et-sim/run.h"
 #include "fuzz_util.h"
 
 static const char *sets[4][3] = {

@@ -13,9 +13,9 @@
  * - otherwise the exit status is 0 or 1, and the JSON report parses, with
  *   as many nodes and ranks as were read and per-code counts that add up to
  *   its errors, warnings and info. */
-#include "../../cmd/et-validate/read.h"
-#include "../../cmd/et-validate/report.h"
-#include "../../cmd/et-validate/summary.h"
+#include "et-validate/read.h"
+#include "et-validate/report.h"
+#include "et-validate/summary.h"
 #include "fuzz_util.h"
 
 #include <cjson/cJSON.h>
