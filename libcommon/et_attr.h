@@ -2,7 +2,7 @@
  *
  * Getters accept any integer oneof member (int32/int64/uint32/uint64/sint32/sint64/
  * fixed32/fixed64, bool), as ASTRA-sim's reader does; a float member or a list does not
- * count as an integer. Setters write the member chakra-et.md names for the
+ * count as an integer. Setters write the member doc/chakra-et.md names for the
  * well-known attributes (e.g. comm_type -> int64_val). */
 #ifndef ET_ATTR_H
 #define ET_ATTR_H
@@ -86,17 +86,7 @@ void et_attr_set_uint64(et_arena *a, et_node *n, const char *name, uint64_t v);
 void et_attr_set_int32(et_arena *a, et_node *n, const char *name, int32_t v);
 void et_attr_set_bool(et_arena *a, et_node *n, const char *name, bool v);
 void et_attr_set_str(et_arena *a, et_node *n, const char *name, const char *v);
-/* Sets a well-known integer attribute with the member chakra-et.md names. */
+/* Sets a well-known integer attribute with the member doc/chakra-et.md names. */
 void et_attr_set_known_int(et_arena *a, et_node *n, const char *name, int64_t v);
-
-/* Enum names as in the schema ("COMP_NODE", "ALL_REDUCE"); NULL if out of
- * range. Parsing accepts the schema name, case-insensitively, and the short
- * forms "comp", "all_reduce", "allreduce"; returns -1 if unknown. */
-const char *et_node_type_name(int t);
-int et_node_type_parse(const char *s);
-const char *et_coll_type_name(int t);
-int et_coll_type_parse(const char *s);
-#define ET_NODE_TYPE_COUNT 8
-#define ET_COLL_TYPE_COUNT 10
 
 #endif

@@ -9,42 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static _Noreturn void oom(size_t n)
-{
-	fprintf(stderr, "out of memory (asked for %zu bytes)\n", n);
-	abort();
-}
-
-void *et_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		oom(n);
-	return p;
-}
-
-void *et_xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz ? sz : 1);
-	if (!p)
-		oom(n * sz);
-	return p;
-}
-
-void *et_xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		oom(n);
-	return p;
-}
-
-char *et_xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(et_xmalloc(n), s, n);
-}
-
 int et_buf_read_file(et_buf *b, const char *path, size_t max, et_error *e)
 {
 	FILE *f = fopen(path, "rb");

@@ -1,8 +1,11 @@
 /* et_buf: a growable byte buffer. Growth is geometric; every append either
- * succeeds or aborts the process on out-of-memory (which is not an input
- * error: callers bound sizes from untrusted data before appending). */
+ * succeeds or ends the process as et_mem says for out-of-memory (which is
+ * not an input error: callers bound sizes from untrusted data before
+ * appending). */
 #ifndef ET_BUF_H
 #define ET_BUF_H
+
+#include "et_mem.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,10 +50,5 @@ void et_buf_puts(et_buf *b, const char *s);
 struct et_error;
 int et_buf_read_file(et_buf *b, const char *path, size_t max, struct et_error *e);
 void et_buf_printf(et_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Abort-on-failure allocation helpers used across the suite. */
-void *et_xmalloc(size_t n);
-void *et_xcalloc(size_t n, size_t sz);
-void *et_xrealloc(void *p, size_t n);
-char *et_xstrdup(const char *s);
 
 #endif

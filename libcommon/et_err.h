@@ -2,7 +2,7 @@
  *
  * Library functions never print and never exit: they return a negative value
  * and fill an et_error. Tools print it with et_err_print() and exit with
- * err.code. Exit codes are the suite's contract (DEVELOPERS.md). */
+ * err.code. The exit codes are the suite's contract, stated in every man page. */
 #ifndef ET_ERR_H
 #define ET_ERR_H
 

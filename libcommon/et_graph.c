@@ -309,7 +309,7 @@ static void store_int(et_graph *g, uint32_t i, et_wk_attr k, int64_t v, uint16_t
 	}
 }
 
-/* The member chakra-et.md names for each well-known attribute. */
+/* The member doc/chakra-et.md names for each well-known attribute. */
 static const int wk_member[ET_WK_COUNT] = {
     [ET_WK_IS_CPU_OP] = VC(BOOL_VAL),      [ET_WK_NUM_OPS] = VC(INT64_VAL),
     [ET_WK_TENSOR_SIZE] = VC(UINT64_VAL),  [ET_WK_COMM_TYPE] = VC(INT64_VAL),

@@ -75,7 +75,7 @@ enum {
 	ET_GF_SELF_DEP = 1 << 12, /* depends on itself (finish) */
 	ET_GF_ORDERED = 1 << 13,  /* in the topological order (finish) */
 	ET_GF_DANGLING = 1 << 14, /* has a dependency on a missing id (finish) */
-	/* a well-known attribute is not in the oneof member chakra-et.md names
+	/* a well-known attribute is not in the oneof member doc/chakra-et.md names
 	 * (et_attr_expected_case), whether or not it is readable */
 	ET_GF_ATTR_MEMBER = 1 << 15,
 };
@@ -212,7 +212,7 @@ static inline uint32_t et_graph_ndeps(const et_graph *g, uint32_t i)
 }
 /* The well-known attribute a name denotes, or ET_WK_NONE. */
 et_wk_attr et_graph_attr_key(const char *name);
-/* The oneof member (value case) chakra-et.md names for it, 0 for none. */
+/* The oneof member (value case) doc/chakra-et.md names for it, 0 for none. */
 int et_graph_wk_member(et_wk_attr k);
 
 /* One cycle among the nodes that are not in the topological order, as

@@ -5,6 +5,7 @@
  * proto names; unknown or repeated keys are errors. */
 #include "et_attr.h"
 #include "et_json_int.h"
+#include "et_types.h"
 
 #include <stdio.h>
 #include <string.h>

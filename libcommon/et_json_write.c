@@ -4,6 +4,7 @@
  * and present IOInfos are written, since they change the encoding. */
 #include "et_attr.h"
 #include "et_json_int.h"
+#include "et_types.h"
 
 /* Object members: a comma before all but the first. k is a literal with
  * its quotes and colon ("\"id\":"). */

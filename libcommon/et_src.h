@@ -22,7 +22,7 @@ typedef enum et_src_mode {
 	ET_SRC_SECTION, /* zstd frames of one stream section */
 } et_src_mode;
 
-/* The ETSTREAM section header (stream-format.md). */
+/* The ETSTREAM section header (etkit-stream(5)). */
 typedef struct et_stream_hdr {
 	uint16_t version;
 	uint16_t flags;

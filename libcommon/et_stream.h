@@ -1,4 +1,4 @@
-/* et_stream: the ETSTREAM container writer (stream-format.md).
+/* et_stream: the ETSTREAM container writer (etkit-stream(5)).
  *
  * A section = one skippable frame with the header, then the rank's ET bytes
  * as zstd frames. The writer never needs a rank's size in advance. Level

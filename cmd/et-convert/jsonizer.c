@@ -3,6 +3,7 @@
 #include "jsonizer.h"
 #include "et_attr.h"
 #include "et_json.h"
+#include "et_types.h"
 #include "jsonizer_py.h"
 
 #include <string.h>

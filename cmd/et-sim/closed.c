@@ -1,4 +1,4 @@
-/* closed: closed-form phase durations (spec D.14-D.16), used only where they
+/* closed: closed-form phase durations (doc/astra-sim.md D.14-D.16), used only where they
  * are exact: every member of the phase entered it at the same tick, the
  * ring is symmetric (each member sees the same message delays), and the
  * queue runs one phase at a time (active-chunks-per-dimension = 1). The

@@ -2,7 +2,7 @@
  * split into chunks ("streams"); each stream walks its phases through one
  * queue per dimension, where at most active-chunks-per-dimension streams run
  * at once and waiting ones are ordered by priority (LIFO/FIFO), then
- * arrival (spec C.13). */
+ * arrival (doc/astra-sim.md C.13). */
 #include "hmap.h"
 #include "sim.h"
 #include <stdlib.h>

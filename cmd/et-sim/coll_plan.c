@@ -1,4 +1,4 @@
-/* coll_plan: a collective -> chunks -> phases (spec C.10-C.12, D.18). */
+/* coll_plan: a collective -> chunks -> phases (doc/astra-sim.md C.10-C.12, D.18). */
 #include "sim.h"
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* compute: replay (spec B.6), roofline (spec B.6) and the SCALE-Sim
+/* compute: replay (doc/astra-sim.md B.6), roofline (doc/astra-sim.md B.6) and the SCALE-Sim
  * systolic-array model (beyond ASTRA-sim). CPU ops are always replayed, as
  * in ASTRA-sim. */
 #include "compute.h"

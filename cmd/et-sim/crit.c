@@ -4,6 +4,7 @@
  * when its send arrived (xcause[]), which is where the path crosses ranks. */
 #include "crit.h"
 #include "et_attr.h"
+#include "et_types.h"
 #include "jsonw.h"
 #include "report.h"
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* net: the congestion-unaware network (spec A.1-A.3) and the logical rings
+/* net: the congestion-unaware network (doc/astra-sim.md A.1-A.3) and the logical rings
  * collectives run on. */
 #include "et_err.h"
 #include "sim.h"

@@ -1,4 +1,4 @@
-/* p2p: COMM_SEND / COMM_RECV (spec B.7). Sends and receives are matched on
+/* p2p: COMM_SEND / COMM_RECV (doc/astra-sim.md B.7). Sends and receives are matched on
  * (tag, src, dst, size) and occurrence: the k-th send of a key meets the
  * k-th receive. Both complete when the message arrives (t_send + T); a
  * receive posted later completes at once. */

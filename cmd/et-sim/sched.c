@@ -2,6 +2,7 @@
  * run writes rank 0's schedule for every rank. */
 #include "sched.h"
 #include "et_attr.h"
+#include "et_types.h"
 #include "jsonw.h"
 #include "report.h"
 #include <stdlib.h>

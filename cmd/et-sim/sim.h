@@ -1,5 +1,5 @@
 /* et-sim: shared types. The model is ASTRA-sim's analytical congestion-unaware
- * backend (astra-sim-analytical.md); every struct here mirrors one of its
+ * backend (doc/astra-sim.md); every struct here mirrors one of its
  * layers: the network (net_*), the system layer's streams and collective
  * algorithms (coll_*, algo_*), and the workload layer (rank_*). */
 #ifndef SIM_H

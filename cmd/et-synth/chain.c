@@ -5,6 +5,7 @@
  * each other on the communication stream (ctrl dep on the previous one, as
  * a single NCCL stream orders them). */
 #include "et_attr.h"
+#include "et_types.h"
 #include "synth.h"
 
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * exactly an ASTRA-sim example microbenchmark (one COMM_COLL_NODE named
  * <type>_<N>npus_<size>, metadata version 0.0.4). */
 #include "et_attr.h"
+#include "et_types.h"
 #include "synth.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * (et-synth dag without --jitter), compressing the rank once and writing
  * the same frame under every rank's section header costs one compression
  * in total instead of one per rank; the stream is the same format
- * (stream-format.md: a section is a header frame, then zstd frames). */
+ * (etkit-stream(5): a section is a header frame, then zstd frames). */
 #include "synth.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
 /* Names and the comm-group file. */
 #include "et_attr.h"
+#include "et_types.h"
 #include "synth.h"
 
 #include <ctype.h>

@@ -5,6 +5,7 @@
  * which makes every file byte-identical to the reference's. */
 #include "refgen.h"
 #include "et_attr.h"
+#include "et_types.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -5,6 +5,7 @@
  * rank --strip-cpu; then --world. */
 #include "et_attr.h"
 #include "et_input.h"
+#include "et_types.h"
 #include "xf.h"
 
 #include <stdio.h>

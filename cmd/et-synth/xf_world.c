@@ -132,7 +132,7 @@ static int32_t move_peer(const emit_ctx *c, int64_t p, bool recv_side)
 
 /* The peer is comm_dst of a send and comm_src of a receive (the other
  * one is the rank itself, offset 0). Whatever integer member it came in,
- * it is written back as the int32_val chakra-et.md names. */
+ * it is written back as the int32_val doc/chakra-et.md names. */
 static void patch_peer(et_node *n, const char *name, const emit_ctx *c, bool recv)
 {
 	et_attr *a = (et_attr *)et_attr_find(n, name);

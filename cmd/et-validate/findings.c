@@ -15,7 +15,7 @@
 
 /* Errors in every profile: the trace contradicts itself for any consumer.
  * Warning by default, error for astra-sim: legal Chakra that ASTRA-sim
- * aborts or stalls on (chakra-et.md, astra-sim-analytical.md section F). */
+ * aborts or stalls on (doc/chakra-et.md, doc/astra-sim.md section F). */
 const code_info code_table[C_COUNT] = {
     [C_META_MISSING] = {"META_MISSING", E, E, "first message is not a GlobalMetadata"},
     [C_DUP_ID] = {"DUP_ID", E, E, "node id used by more than one node"},

@@ -2,6 +2,7 @@
  * type, total and critical-path duration, depth and width, per rank and in
  * total (sums; depth, width and critical path as maxima). */
 #include "stats.h"
+#include "et_types.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
 
 #include "et_attr.h"
 #include "et_buf.h"
+#include "et_types.h"
 #include "validate.h"
 #include <stdio.h>
 

@@ -1,6 +1,7 @@
 /* Small formatting helpers shared by the checks and the report. */
 #include "et_attr.h"
 #include "et_buf.h"
+#include "et_types.h"
 #include "validate.h"
 
 #include <stdio.h>

@@ -3,6 +3,7 @@
  *    "start_ns":S,"end_ns":E[,"comm_type":"ALL_REDUCE","comm_size":N]}
  * read one line at a time with cJSON. One track per (rank, resource). */
 #include "et_attr.h"
+#include "et_types.h"
 #include "timeline.h"
 
 #include <cjson/cJSON.h>

@@ -2,6 +2,7 @@
  * the label and tooltip text of a vertex. */
 #include "style.h"
 #include "et_attr.h"
+#include "et_types.h"
 
 #include <stdio.h>
 

@@ -4,6 +4,7 @@
  * earliest event (three decimals keep nanoseconds exact). One event per
  * line, so grep and jq -c work on it. */
 #include "et_attr.h"
+#include "et_types.h"
 #include "style.h"
 #include "timeline.h"
 

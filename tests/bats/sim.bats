@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # et-sim: ASTRA-sim's analytical numbers. Every expected number comes from
-# astra-sim-analytical.md: the worked table (section E) verbatim, and the
+# doc/astra-sim.md: the worked table (section E) verbatim, and the
 # closed forms of section D computed here with awk, independently of et-sim.
 load common
 
@@ -74,7 +74,7 @@ microbench() { # collective ranks expected
 	[ "$(printf '%s\n' "$output" | grep -c ', 117780 cycles, exposed communication 117780 cycles.$')" -eq 8 ]
 }
 
-@test "HGX-H100-validated config: two active chunks per dimension, Switch of 8 (spec D.14 per chunk)" {
+@test "HGX-H100-validated config: two active chunks per dimension, Switch of 8 (doc/astra-sim.md D.14 per chunk)" {
 	want=$(awk 'function T(m, h) { return int(h * 936.25 + m / (400 * 1073741824 / 1e9)) }
 		function P(m) { return 3 * int(m / 3350e9 * 1e9) }
 		BEGIN { c = 262144; n = 8; m = c / n
@@ -131,7 +131,7 @@ check_d() { # impl topo n ct S
 	[ "$got" = "$want" ] || { echo "$impl $topo n=$n type=$ct S=$S: got $got, want $want"; return 1; }
 }
 
-@test "spec D.14: ring phases (AR, RS, AG, A2A) at several sizes and rank counts" {
+@test "doc/astra-sim.md D.14: ring phases (AR, RS, AG, A2A) at several sizes and rank counts" {
 	for n in 2 4 6 8 16; do
 		for S in 1048576 4000000 123457; do
 			for ct in 0 7 2 6; do check_d ring Ring "$n" "$ct" "$S"; done
@@ -141,7 +141,7 @@ check_d() { # impl topo n ct S
 	done
 }
 
-@test "spec D.15: direct phases (slowest peer) at several sizes and rank counts" {
+@test "doc/astra-sim.md D.15: direct phases (slowest peer) at several sizes and rank counts" {
 	for n in 4 8 16; do
 		for S in 1048576 3000000; do
 			for ct in 7 2 6; do check_d direct Ring "$n" "$ct" "$S"; done
@@ -151,7 +151,7 @@ check_d() { # impl topo n ct S
 	done
 }
 
-@test "spec D.16: halving-doubling phases at several sizes and rank counts" {
+@test "doc/astra-sim.md D.16: halving-doubling phases at several sizes and rank counts" {
 	for n in 2 4 8 16 32; do
 		for S in 1048576 5000000; do
 			for ct in 0 7 2; do check_d halvingDoubling Ring "$n" "$ct" "$S"; done

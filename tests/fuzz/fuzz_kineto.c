@@ -1,8 +1,8 @@
 /* Fuzz target: the Kineto trace parser and linker, linking fuzz bytes to a
  * small fixed host trace. Built with the et-convert sources listed in
  * fuzz_kineto.srcs. */
-#include "fuzz_util.h"
 #include "et-convert/pt.h"
+#include "fuzz_util.h"
 
 static const char host[] =
     "{\"schema\": \"1.0.2-chakra.0.0.4\", \"pid\": 1, \"time\": \"t\", \"start_ts\": 1, "

@@ -11,6 +11,7 @@
 #ifndef FUZZ_UTIL_H
 #define FUZZ_UTIL_H
 
+#include "et_types.h"
 #include "et_arena.h"
 #include "et_attr.h"
 #include "et_buf.h"

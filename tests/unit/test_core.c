@@ -6,6 +6,7 @@
 #include "et_cli.h"
 #include "et_codec.h"
 #include "et_err.h"
+#include "et_types.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@ static void test_varint(void)
 	CHECK(et_varint_get(eleven, 11, &v) == -1);
 }
 
-/* The canonical encoding of chakra-et.md, byte by byte. */
+/* The canonical encoding of doc/chakra-et.md, byte by byte. */
 static void test_canonical(void)
 {
 	et_arena *a = et_arena_new();

@@ -3,9 +3,9 @@
  * ET, must come out byte for byte; a few layouts are checked against texts
  * written out by hand (Python's json.dumps indent=2).
  * argv[1]: the tests/data folder (default: tests/data). */
+#include "check.h"
 #include "et-convert/jsonizer.h"
 #include "et-convert/jsonizer_py.h"
-#include "check.h"
 #include "et_attr.h"
 
 #include <stdlib.h>

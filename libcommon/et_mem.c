@@ -1,0 +1,43 @@
+#include "et_mem.h"
+#include "et_err.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void et_oom(size_t asked)
+{
+	et_die(ET_EXIT_IO, "out of memory (asked for %zu bytes)", asked);
+}
+
+void *et_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		et_oom(n);
+	return p;
+}
+
+void *et_xcalloc(size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		et_oom(SIZE_MAX);
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		et_oom(n * size);
+	return p;
+}
+
+void *et_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		et_oom(n);
+	return p;
+}
+
+char *et_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(et_xmalloc(n), s, n);
+}
