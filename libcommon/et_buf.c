@@ -13,7 +13,7 @@ int et_buf_read_file(et_buf *b, const char *path, size_t max, et_error *e)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return et_fail(e, 4, "%s: cannot open: %s", path, strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "%s: cannot open: %s", path, strerror(errno));
 	size_t start = b->len, got;
 	char chunk[65536];
 	while (b->len - start <= max && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
@@ -21,9 +21,9 @@ int et_buf_read_file(et_buf *b, const char *path, size_t max, et_error *e)
 	bool bad = ferror(f);
 	fclose(f);
 	if (bad)
-		return et_fail(e, 4, "%s: read error", path);
+		return et_fail(e, ET_EXIT_IO, "%s: read error", path);
 	if (b->len - start > max)
-		return et_fail(e, 3, "%s: larger than %zu bytes", path, max);
+		return et_fail(e, ET_EXIT_DATA, "%s: larger than %zu bytes", path, max);
 	et_buf_putc(b, '\0');
 	b->len--;
 	return 0;

@@ -38,7 +38,7 @@ bool et_cli_common(et_cli *c, int opt, const char *arg)
 	case '?':
 		/* getopt already named the bad option. */
 		fprintf(stderr, "Try '%s --help' for more information.\n", c->prog);
-		exit(2);
+		exit(ET_EXIT_USAGE);
 	default:
 		return false;
 	}
@@ -52,7 +52,7 @@ void et_cli_usage_error(const et_cli *c, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nTry '%s --help' for more information.\n", c->prog);
-	exit(2);
+	exit(ET_EXIT_USAGE);
 }
 
 int64_t et_cli_int(const et_cli *c, const char *opt, const char *arg, int64_t min, int64_t max)

@@ -20,7 +20,7 @@ cJSON *et_jsonfile_parse(const char *text, size_t len, const char *name, et_erro
 {
 	const char *nul = memchr(text, 0, len);
 	if (nul) {
-		et_fail(e, 3, "%s: byte %zu: a NUL byte: not JSON text", name,
+		et_fail(e, ET_EXIT_DATA, "%s: byte %zu: a NUL byte: not JSON text", name,
 		        (size_t)(nul - text));
 		return NULL;
 	}
@@ -30,7 +30,7 @@ cJSON *et_jsonfile_parse(const char *text, size_t len, const char *name, et_erro
 	if (!root) {
 		size_t at = end && end >= text ? (size_t)(end - text) : len, line, col;
 		line_col(text, at < len ? at : len, &line, &col);
-		et_fail(e, 3, "%s: line %zu, column %zu: invalid JSON", name, line, col);
+		et_fail(e, ET_EXIT_DATA, "%s: line %zu, column %zu: invalid JSON", name, line, col);
 	}
 	return root;
 }

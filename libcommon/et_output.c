@@ -44,7 +44,7 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 		if (binary && isatty(1)) {
 			free(o);
 			*out = NULL;
-			return et_fail(e, 2,
+			return et_fail(e, ET_EXIT_USAGE,
 			               "refusing to write binary output to a terminal "
 			               "(redirect it or use -o FILE)");
 		}
@@ -57,7 +57,7 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 		 * directly; renaming a temp file over it would replace it. */
 		o->f = fopen(path, binary ? "wb" : "w");
 		if (!o->f) {
-			et_fail(e, 4, "%s: cannot open: %s", path, strerror(errno));
+			et_fail(e, ET_EXIT_IO, "%s: cannot open: %s", path, strerror(errno));
 			free(o);
 			*out = NULL;
 			return -1;
@@ -71,7 +71,7 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
 	int fd = mkstemp(o->tmp);
 	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
-		et_fail(e, 4, "%s: cannot create: %s", path, strerror(errno));
+		et_fail(e, ET_EXIT_IO, "%s: cannot create: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		free(o->path);
@@ -113,7 +113,7 @@ static int close_file(et_output *o, et_error *e)
 	if (o->path || o->direct)
 		bad |= fclose(o->f) != 0;
 	if (bad)
-		return et_fail(e, 4, "%s: write error: %s", et_output_name(o), strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_name(o), strerror(errno));
 	return 0;
 }
 
@@ -124,7 +124,7 @@ int et_output_commit(et_output *o, et_error *e)
 		return -1;
 	}
 	if (o->path && rename(o->tmp, o->path) != 0) {
-		et_fail(e, 4, "%s: cannot rename into place: %s", o->path, strerror(errno));
+		et_fail(e, ET_EXIT_IO, "%s: cannot rename into place: %s", o->path, strerror(errno));
 		et_output_abort(o);
 		return -1;
 	}

@@ -154,13 +154,13 @@ static int file_group(const cJSON *root, const cJSON *g, const char *name, et_pg
 	int rc = 0;
 	char id[96];
 	if (n < 0)
-		rc = et_fail(e, 3, "%s: group %s: expected an array of ranks", name,
+		rc = et_fail(e, ET_EXIT_DATA, "%s: group %s: expected an array of ranks", name,
 		             et_quote(g->string, id, sizeof id));
 	else if (n == 0)
-		rc = et_fail(e, 3, "%s: group %s has no ranks", name,
+		rc = et_fail(e, ET_EXIT_DATA, "%s: group %s has no ranks", name,
 		             et_quote(g->string, id, sizeof id));
 	else if (seen_before(root, g))
-		rc = et_fail(e, 3, "%s: group %s is given twice", name,
+		rc = et_fail(e, ET_EXIT_DATA, "%s: group %s is given twice", name,
 		             et_quote(g->string, id, sizeof id));
 	else
 		rc = fn(ctx, g->string, r, et_pg_ranks_unique(r, (size_t)n), e) < 0 ? -1 : 0;
@@ -174,7 +174,7 @@ static int file_groups(cJSON *root, const char *name, et_pg_group_fn fn, void *c
 		return -1;
 	int rc = 0;
 	if (!cJSON_IsObject(root))
-		rc = et_fail(e, 3, "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}",
+		rc = et_fail(e, ET_EXIT_DATA, "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}",
 		             name);
 	for (const cJSON *g = rc ? NULL : root->child; g && rc == 0; g = g->next)
 		rc = file_group(root, g, name, fn, ctx, e);

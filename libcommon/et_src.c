@@ -48,7 +48,7 @@ int et_src_open(et_src **out, const char *path, et_error *e)
 	bool std_in = !path || strcmp(path, "-") == 0;
 	int fd = std_in ? 0 : open(path, O_RDONLY);
 	if (fd < 0)
-		return et_fail(e, 4, "%s: cannot open: %s", path, strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "%s: cannot open: %s", path, strerror(errno));
 	et_src *s = et_xcalloc(1, sizeof *s);
 	s->name = et_xstrdup(std_in ? "<stdin>" : path);
 	s->fd = fd;
@@ -97,7 +97,7 @@ static int64_t file_fill(et_src *s, size_t need, et_error *e)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return et_fail(e, 4, "%s: read error: %s", s->name, strerror(errno));
+			return et_fail(e, ET_EXIT_IO, "%s: read error: %s", s->name, strerror(errno));
 		if (r == 0)
 			s->feof = true;
 		s->flen += (size_t)r;
@@ -253,7 +253,7 @@ static int64_t decode_raw(et_src *s, uint8_t *dst, size_t cap, et_error *e)
 			if (r < 0 && errno == EINTR)
 				continue;
 			if (r < 0)
-				return et_fail(e, 4, "%s: read error: %s", s->name,
+				return et_fail(e, ET_EXIT_IO, "%s: read error: %s", s->name,
 				               strerror(errno));
 			if (r == 0)
 				s->feof = true;

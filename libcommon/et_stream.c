@@ -68,7 +68,7 @@ void et_stream_writer_free(et_stream_writer *w)
 static int write_out(et_stream_writer *w, const void *p, size_t n, et_error *e)
 {
 	if (n && fwrite(p, 1, n, w->out) != n)
-		return et_fail(e, 4, "write error: %s", strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "write error: %s", strerror(errno));
 	return 0;
 }
 
@@ -92,7 +92,7 @@ static int compress(et_stream_writer *w, const void *p, size_t n, ZSTD_EndDirect
 		ZSTD_outBuffer out = {w->obuf, w->ocap, 0};
 		size_t left = ZSTD_compressStream2(w->cc, &out, &in, mode);
 		if (ZSTD_isError(left))
-			return et_fail(e, 4, "zstd compression failed: %s",
+			return et_fail(e, ET_EXIT_IO, "zstd compression failed: %s",
 			               ZSTD_getErrorName(left));
 		if (write_out(w, w->obuf, out.pos, e) < 0)
 			return -1;

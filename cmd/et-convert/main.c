@@ -226,7 +226,7 @@ static int convert_rank(et_input *in, sink *s, const et_rank_info *ri, et_progre
 	int r = et_input_next_msg(in, &m, e);
 	if (r <= 0)
 		return r < 0 ? -1
-		             : et_fail(e, 3, "%s: rank %u: no GlobalMetadata", ri->input, ri->rank);
+		             : et_fail(e, ET_EXIT_DATA, "%s: rank %u: no GlobalMetadata", ri->input, ri->rank);
 	if (sink_begin(s, ri, &m, e) < 0)
 		return -1;
 	while ((r = et_input_next_msg(in, &m, e)) == 1) {
@@ -240,7 +240,7 @@ static int convert_rank(et_input *in, sink *s, const et_rank_info *ri, et_progre
 static int run_pytorch(conf *c, int argc, char **argv, et_error *e)
 {
 	if (c->ranks.n)
-		return et_fail(e, 2, "--ranks does not apply to PyTorch input");
+		return et_fail(e, ET_EXIT_USAGE, "--ranks does not apply to PyTorch input");
 	sink *s = sink_open(c->to, &c->out, e);
 	if (!s)
 		return -1;
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
 	free(c.kineto);
 	if (r < 0) {
 		et_err_print(&e);
-		return e.code ? e.code : 3;
+		return e.code ? e.code : ET_EXIT_DATA;
 	}
 	return 0;
 }

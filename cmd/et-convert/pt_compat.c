@@ -100,7 +100,7 @@ static int walk(cv *c, uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t
 	int64_t bad = pt_chain_walk(c->t, &c->tr, c->in_map, &c->deps, root, stack, visit, gen,
 	                            keep_all, NULL);
 	if (bad >= 0)
-		return et_fail(c->e, 3, "%s: node %lld: too many data dependencies", c->t->input,
+		return et_fail(c->e, ET_EXIT_DATA, "%s: node %lld: too many data dependencies", c->t->input,
 		               (long long)c->t->nodes[bad].id);
 	return 0;
 }
@@ -161,7 +161,7 @@ static int write_node(cv *c, pt_out *w, uint32_t i)
 		if (type == T_COLL) {
 			int ct = pt_ref_comm_type(name);
 			if (ct < 0)
-				return et_fail(c->e, 3,
+				return et_fail(c->e, ET_EXIT_DATA,
 				               "%s: node %lld: '%s' is not a collective the "
 				               "reference converter knows (it aborts here)",
 				               c->t->input, (long long)n->id, name);

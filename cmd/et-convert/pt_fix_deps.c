@@ -7,7 +7,7 @@ enum { T_METADATA = 1, T_COMP = 4, T_COLL = 7 };
 
 static int too_many(pt_fix_ctx *c, uint32_t i, et_error *e)
 {
-	return et_fail(e, 3, "%s: node %lld: more than 8 data dependencies", c->t->input,
+	return et_fail(e, ET_EXIT_DATA, "%s: node %lld: more than 8 data dependencies", c->t->input,
 	               (long long)c->t->nodes[i].id);
 }
 

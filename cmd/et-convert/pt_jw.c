@@ -13,7 +13,7 @@ int jw_fail(jw *w, size_t at, const char *what)
 			line++;
 			start = base + i + 1;
 		}
-	return et_fail(w->e, 3, "%s: line %llu, column %llu: %s", w->name, (unsigned long long)line,
+	return et_fail(w->e, ET_EXIT_DATA, "%s: line %llu, column %llu: %s", w->name, (unsigned long long)line,
 	               (unsigned long long)(base + at - start + 1), what);
 }
 

@@ -49,12 +49,12 @@ static int unlinked(const pt_trace *t, const char *path, const pt_opts *o, const
                     et_error *e)
 {
 	if (!o->allow_unlinked && s->kin == 0)
-		return et_fail(e, 3,
+		return et_fail(e, ET_EXIT_DATA,
 		               "%s: no Kineto CPU ops (cpu_op or user_annotation events) to link "
 		               "(use --allow-unlinked to convert host-only)",
 		               path);
 	if (!o->allow_unlinked)
-		return et_fail(e, 3,
+		return et_fail(e, ET_EXIT_DATA,
 		               "%s + %s: host and Kineto traces are not from the same run: only %u "
 		               "of %u Kineto CPU ops match (use --allow-unlinked to convert "
 		               "host-only)",

@@ -178,7 +178,7 @@ int64_t kt_attach_gpu(const kt_data *d, pt_trace *t, et_error *e)
 	int64_t top = max_id(t);
 	int r = 0;
 	if (n && (top > INT64_MAX - (int64_t)n || (uint64_t)t->n + n >= UINT32_MAX))
-		r = et_fail(e, 3, "%s: no room for %u GPU ops: host node ids or count too large",
+		r = et_fail(e, ET_EXIT_DATA, "%s: no room for %u GPU ops: host node ids or count too large",
 		            t->input, n);
 	else if (n)
 		append_all(t, d, a, n, top);

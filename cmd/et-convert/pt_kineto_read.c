@@ -50,7 +50,7 @@ static int read_object(krd *r, const char *path)
 	if (jw_members(r->w, doc_member, &d) < 0)
 		return -1;
 	if (!d.found)
-		return et_fail(r->w->e, 3, "%s: no \"traceEvents\" key: not a Kineto trace", path);
+		return et_fail(r->w->e, ET_EXIT_DATA, "%s: no \"traceEvents\" key: not a Kineto trace", path);
 	return 0;
 }
 
@@ -68,7 +68,7 @@ static int read_doc(krd *r, const char *path)
 		if (read_object(r, path) < 0)
 			return -1;
 	} else {
-		return et_fail(w->e, 3,
+		return et_fail(w->e, ET_EXIT_DATA,
 		               "%s: not a Kineto trace: expected {\"traceEvents\": [...]} or an "
 		               "array of trace events",
 		               path);

@@ -392,7 +392,7 @@ static int check_schema(pctx *c, jw *w, const char *s)
 		c->t->legacy = strncmp(s, "1.0.1", 5) == 0 || !strstr(s, "chakra");
 		return 0;
 	}
-	return et_fail(w->e, 3,
+	return et_fail(w->e, ET_EXIT_DATA,
 	               "%s: unknown schema \"%s\" (supported: 1.0.1, 1.0.2-chakra.0.0.4, "
 	               "1.0.3-chakra.0.0.4, 1.1.0-chakra.0.0.4, 1.1.1-chakra.0.0.4, "
 	               "1.1.1-chakra.1.0.0; --force-schema to try anyway)",
@@ -460,7 +460,7 @@ static int parse_doc(pctx *c, jw *w)
 	if (jw_peek(w) != -2)
 		return jw_fail(w, 0, "unexpected data after the JSON document");
 	if (!c->schema_ok)
-		return et_fail(w->e, 3, "%s: no \"schema\" key: not a PyTorch execution trace",
+		return et_fail(w->e, ET_EXIT_DATA, "%s: no \"schema\" key: not a PyTorch execution trace",
 		               w->name);
 	return 0;
 }

@@ -99,7 +99,7 @@ static int classify(const char *path, flist *host, flist *kin, et_error *e)
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 		DIR *d = opendir(path);
 		if (!d)
-			return et_fail(e, 4, "%s: cannot read directory", path);
+			return et_fail(e, ET_EXIT_IO, "%s: cannot read directory", path);
 		flist names = {0};
 		struct dirent *de;
 		while ((de = readdir(d)))
@@ -126,7 +126,7 @@ static int classify(const char *path, flist *host, flist *kin, et_error *e)
 	if (k < 0)
 		return -1;
 	if (k == PT_KIND_OTHER)
-		return et_fail(e, 3, "%s: not a PyTorch host or Kineto trace", path);
+		return et_fail(e, ET_EXIT_DATA, "%s: not a PyTorch host or Kineto trace", path);
 	flist_add(k == PT_KIND_HOST ? host : kin, path);
 	return 0;
 }
@@ -161,7 +161,7 @@ static int parse_and_link(pt_trace *t, const char *host, const char *kin, const 
 		kt_job_run(&job);
 	/* Messages in the order of a sequential run: host trace first. */
 	if (r == 0 && o->compat && t->legacy)
-		r = et_fail(e, 3,
+		r = et_fail(e, ET_EXIT_DATA,
 		            "%s: --compat chakra: chakra_converter rejects schema %s "
 		            "(convert without --compat)",
 		            host, t->schema);
@@ -213,11 +213,11 @@ int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto,
 	for (int i = 0; i < nkineto && r == 0; i++)
 		r = classify(kineto[i], &host, &kin, e);
 	if (r == 0 && host.n == 0)
-		r = et_fail(e, 2, "no PyTorch host execution trace among the inputs");
+		r = et_fail(e, ET_EXIT_USAGE, "no PyTorch host execution trace among the inputs");
 	if (r == 0 && set_rank >= 0 && host.n > 1)
-		r = et_fail(e, 2, "--set-rank needs a single host trace (%d given)", host.n);
+		r = et_fail(e, ET_EXIT_USAGE, "--set-rank needs a single host trace (%d given)", host.n);
 	if (r == 0 && kin.n > 0 && kin.n != host.n)
-		r = et_fail(e, 2, "%d host traces but %d Kineto traces", host.n, kin.n);
+		r = et_fail(e, ET_EXIT_USAGE, "%d host traces but %d Kineto traces", host.n, kin.n);
 	for (int i = 0; i < host.n && r == 0; i++) {
 		int64_t num = name_number(host.v[i]);
 		int64_t rank = set_rank >= 0 ? set_rank

@@ -188,7 +188,7 @@ static int cycle_error(const pt_trace *t, const bool *keep, const pt_deps *d, co
 	if (len >= sizeof path)
 		len = sizeof path - 1;
 	path[len] = 0;
-	return et_fail(e, 3, "%s: data-dependency cycle: %s%lld", t->input, path,
+	return et_fail(e, ET_EXIT_DATA, "%s: data-dependency cycle: %s%lld", t->input, path,
 	               (long long)t->nodes[start].id);
 }
 
@@ -200,7 +200,7 @@ int pt_check_graph(const pt_trace *t, const bool *keep, const pt_deps *d, et_err
 			int64_t j = pt_find(t, d->dep[i][k]);
 			if (j < 0 || !keep[j])
 				return et_fail(
-				    e, 3, "%s: node %lld (%s): data dep on missing node %lld",
+				    e, ET_EXIT_DATA, "%s: node %lld (%s): data dep on missing node %lld",
 				    t->input, (long long)t->nodes[i].id,
 				    pt_str(t, t->nodes[i].name), (long long)d->dep[i][k]);
 		}

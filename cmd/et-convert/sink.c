@@ -105,7 +105,7 @@ static int flush(sink *s, et_error *e)
 	if (s->sw)
 		r = et_stream_write(s->sw, s->buf.data, s->buf.len, e);
 	else if (fwrite(s->buf.data, 1, s->buf.len, cur_file(s)) != s->buf.len)
-		r = et_fail(e, 4, "write error");
+		r = et_fail(e, ET_EXIT_IO, "write error");
 	s->buf.len = 0;
 	return r;
 }
@@ -116,7 +116,7 @@ static et_meta *json_meta(sink *s, const et_rank_info *ri, const et_msg *meta, e
 	et_arena_reset(s->arena);
 	et_meta *m = et_meta_decode(s->arena, meta->data, meta->len);
 	if (!m) {
-		et_fail(e, 3, "%s: rank %u: byte 0: GlobalMetadata does not parse", ri->input,
+		et_fail(e, ET_EXIT_DATA, "%s: rank %u: byte 0: GlobalMetadata does not parse", ri->input,
 		        ri->rank);
 		return NULL;
 	}
@@ -171,7 +171,7 @@ int sink_begin(sink *s, const et_rank_info *ri, const et_msg *meta, et_error *e)
 		if (s->o.split ? split_open(s, ri->rank, e) < 0 : 0)
 			return -1;
 		if (!s->o.split && s->ranks_done)
-			return et_fail(e, 2,
+			return et_fail(e, ET_EXIT_USAGE,
 			               "--to et writes one rank, and the input has several "
 			               "(use --split PREFIX or --ranks R)");
 		et_frame_put(&s->buf, meta->data, meta->len);
@@ -189,7 +189,7 @@ int sink_begin(sink *s, const et_rank_info *ri, const et_msg *meta, et_error *e)
 		return 0;
 	case SINK_JSONIZER: {
 		if (s->ranks_done)
-			return et_fail(e, 2,
+			return et_fail(e, ET_EXIT_USAGE,
 			               "--to jsonizer writes one rank, and the input has several "
 			               "(use --ranks R)");
 		et_meta *m = json_meta(s, ri, meta, e);
@@ -207,7 +207,7 @@ static int decode_node(sink *s, const et_msg *m, et_node **n, et_error *e)
 	et_arena_reset(s->arena);
 	*n = et_node_decode(s->arena, m->data, m->len);
 	if (!*n)
-		return et_fail(e, 3, "%s: rank %u: byte %llu: node message %llu does not parse",
+		return et_fail(e, ET_EXIT_DATA, "%s: rank %u: byte %llu: node message %llu does not parse",
 		               s->input, s->rank, (unsigned long long)m->offset,
 		               (unsigned long long)m->index);
 	uint32_t field = 0;

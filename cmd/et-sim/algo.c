@@ -84,7 +84,7 @@ static void q_push(algo *a, pkt p)
 		uint32_t nc = a->qcap ? a->qcap * 2 : 4;
 		pkt *nq = malloc(nc * sizeof *nq);
 		if (!nq)
-			et_die(4, "out of memory");
+			et_die(ET_EXIT_IO, "out of memory");
 		for (uint32_t i = 0; i < a->qn; i++)
 			nq[i] = a->q[(a->qh + i) % a->qcap];
 		free(a->q);

@@ -89,12 +89,12 @@ static int add_group(void *ctx, const char *id_text, const uint32_t *ranks, size
 	long id = strtol(id_text, &end, 10);
 	if (*end || !*id_text || id < 0 || id > INT32_MAX || errno) {
 		char q[96];
-		return et_fail(e, 3, "%s: group id %s is not a number", c->grp_file,
+		return et_fail(e, ET_EXIT_DATA, "%s: group id %s is not a number", c->grp_file,
 		               et_quote(id_text, q, sizeof q));
 	}
 	for (int i = 0; i < c->ngroups; i++)
 		if (c->groups[i].id == id)
-			return et_fail(e, 3, "%s: group %ld is given twice", c->grp_file, id);
+			return et_fail(e, ET_EXIT_DATA, "%s: group %ld is given twice", c->grp_file, id);
 	comm_group g = {.id = (int)id, .n = (uint32_t)n};
 	g.mem = et_xmalloc(n * sizeof *g.mem);
 	memcpy(g.mem, ranks, n * sizeof *g.mem);

@@ -160,7 +160,7 @@ bool closed_try(sim *s, stream *st)
 	if (!sl->st) {
 		sl->st = calloc(c->nsim, sizeof *sl->st);
 		if (!sl->st)
-			et_die(4, "out of memory");
+			et_die(ET_EXIT_IO, "out of memory");
 		sl->tick = s->now;
 	}
 	sl->st[s->folded ? 0 : st->rc->mpos] = st;

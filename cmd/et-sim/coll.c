@@ -40,7 +40,7 @@ static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_
 {
 	coll *c = calloc(1, sizeof *c);
 	if (!c)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	c->id = s->ncolls;
 	c->group = gi;
 	c->nmem = gi >= 0 ? s->cf->groups[gi].n : s->world;
@@ -53,14 +53,14 @@ static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_
 		s->capcolls = s->capcolls ? s->capcolls * 2 : 64;
 		s->colls = realloc(s->colls, s->capcolls * sizeof *s->colls);
 		if (!s->colls)
-			et_die(4, "out of memory");
+			et_die(ET_EXIT_IO, "out of memory");
 	}
 	s->colls[s->ncolls++] = c;
 	if (coll_plan(s, c, r->g, node, ct) < 0)
 		return NULL;
 	c->cf = calloc(c->nchunks * c->nphase + 1, sizeof *c->cf);
 	if (!c->cf)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	return c;
 }
 
@@ -191,7 +191,7 @@ int coll_issue(sim *s, rank_st *r, uint32_t node)
 	c->last_issue = s->now;
 	rcoll *rc = calloc(1, sizeof *rc);
 	if (!rc)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	rc->c = c;
 	rc->rank = r->rank;
 	rc->node = node;
@@ -207,7 +207,7 @@ int coll_issue(sim *s, rank_st *r, uint32_t node)
 	}
 	rc->st = calloc(c->nchunks, sizeof *rc->st);
 	if (!rc->st)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	int pri = s->cf->lifo ? (int)r->prio_counter++ : r->fifo_counter--;
 	for (uint32_t k = 0; k < c->nchunks && !s->err_code; k++) {
 		stream *st = &rc->st[k];

@@ -130,7 +130,7 @@ int coll_plan(sim *s, coll *c, const sgraph *g, uint32_t node, int ct)
 	logical_dims(s, c, ct, &ld);
 	c->ph = calloc((size_t)2 * CFG_MAXDIM, sizeof *c->ph);
 	if (!c->ph)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	c->nphase = 0;
 	uint8_t inv = c->group >= 0 ? 0xff : g->involved[node];
 	plan_phases(c, ct, &ld, inv, s->cf->lba);

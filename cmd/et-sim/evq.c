@@ -15,7 +15,7 @@ void evq_push(evq *q, uint64_t t, uint32_t type, uint32_t rank, uint64_t a, uint
 		q->cap = q->cap ? q->cap * 2 : 1024;
 		q->h = realloc(q->h, q->cap * sizeof *q->h);
 		if (!q->h)
-			et_die(4, "out of memory (event queue)");
+			et_die(ET_EXIT_IO, "out of memory (event queue)");
 	}
 	ev e = {t, q->seq++, a, b, type, rank};
 	uint64_t i = q->n++;

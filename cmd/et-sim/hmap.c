@@ -18,7 +18,7 @@ static void grow(hmap *m)
 	uint64_t oldcap = m->s ? m->mask + 1 : 0;
 	m->s = calloc(cap, sizeof *m->s);
 	if (!m->s)
-		et_die(4, "out of memory (hash map)");
+		et_die(ET_EXIT_IO, "out of memory (hash map)");
 	m->mask = cap - 1;
 	m->n = 0;
 	for (uint64_t i = 0; i < oldcap; i++)

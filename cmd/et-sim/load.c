@@ -27,7 +27,7 @@ static void side_grow(side *s, uint32_t n)
 	s->inv = realloc(s->inv, s->cap);
 	s->gemm = realloc(s->gemm, (size_t)s->cap * 24);
 	if (!s->inv || !s->gemm)
-		et_die(4, "out of memory (reading)");
+		et_die(ET_EXIT_IO, "out of memory (reading)");
 }
 
 /* involved_dim: a bool list; bit d clear = dimension d not involved. */
@@ -57,12 +57,12 @@ static int add_node(et_graph *g, side *sd, et_arena *a, const et_msg *m, const e
 		return 0;
 	et_node *n = et_node_decode(a, m->data, m->len);
 	if (!n)
-		return et_fail(e, 3, "%s: rank %u: byte %llu: message %llu is not a Node",
+		return et_fail(e, ET_EXIT_DATA, "%s: rank %u: byte %llu: message %llu is not a Node",
 		               ri->input, ri->rank, (unsigned long long)m->offset,
 		               (unsigned long long)m->index);
 	uint32_t i = et_graph_add_indexed(g, n, (uint32_t)m->index);
 	if (i == ET_GRAPH_NONE)
-		return et_fail(e, 3, "%s: rank %u: too many nodes", ri->input, ri->rank);
+		return et_fail(e, ET_EXIT_DATA, "%s: rank %u: too many nodes", ri->input, ri->rank);
 	side_grow(sd, i);
 	sd->inv[i] = involved_mask(n);
 	gemm_dims(n, &sd->gemm[(size_t)i * 3]);
@@ -100,7 +100,7 @@ static void place(workload *w, uint32_t rank, sgraph *s)
 		}
 	w->cls = realloc(w->cls, (w->ncls + 1) * sizeof *w->cls);
 	if (!w->cls)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	w->cls[w->ncls++] = s;
 	w->rank_graph[rank] = s;
 }
@@ -112,7 +112,7 @@ static int ensure_rank(workload *w, uint32_t rank)
 	uint32_t nw = rank + 1;
 	w->rank_graph = realloc(w->rank_graph, nw * sizeof *w->rank_graph);
 	if (!w->rank_graph)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	for (uint32_t i = w->world; i < nw; i++)
 		w->rank_graph[i] = NULL;
 	w->world = nw;
@@ -122,10 +122,10 @@ static int ensure_rank(workload *w, uint32_t rank)
 static int check_complete(workload *w, et_error *e)
 {
 	if (w->world == 0)
-		return et_fail(e, 3, "no ranks in the input");
+		return et_fail(e, ET_EXIT_DATA, "no ranks in the input");
 	for (uint32_t i = 0; i < w->world; i++)
 		if (!w->rank_graph[i])
-			return et_fail(e, 3,
+			return et_fail(e, ET_EXIT_DATA,
 			               "rank %u is missing from the input (ranks 0..%u expected)",
 			               i, w->world - 1);
 	return 0;
@@ -152,7 +152,7 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 		}
 		ensure_rank(w, ri.rank);
 		if (w->rank_graph[ri.rank]) {
-			rc = et_fail(e, 3, "%s: rank %u appears twice", ri.input, ri.rank);
+			rc = et_fail(e, ET_EXIT_DATA, "%s: rank %u appears twice", ri.input, ri.rank);
 			break;
 		}
 		if (!w->name[0])

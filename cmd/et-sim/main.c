@@ -83,7 +83,7 @@ static void add_str(const char ***v, int *n, const char *s)
 {
 	*v = realloc(*v, (size_t)(*n + 1) * sizeof **v);
 	if (!*v)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	(*v)[(*n)++] = s;
 }
 

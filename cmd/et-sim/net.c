@@ -64,7 +64,7 @@ static ring *ring_new(sim *s, uint32_t n, bool local)
 	if (rg)
 		rg->rank = calloc(n, sizeof *rg->rank);
 	if (!rg || !rg->rank)
-		et_die(4, "out of memory (rings)");
+		et_die(ET_EXIT_IO, "out of memory (rings)");
 	rg->n = n;
 	rg->local = local;
 	(void)s;
@@ -85,7 +85,7 @@ static void keep(sim *s, ring *rg)
 		rs->cap = rs->cap ? rs->cap * 2 : 64;
 		rs->v = realloc(rs->v, rs->cap * sizeof *rs->v);
 		if (!rs->v)
-			et_die(4, "out of memory (rings)");
+			et_die(ET_EXIT_IO, "out of memory (rings)");
 	}
 	rs->v[rs->n++] = rg;
 	rg->symmetric = true;
@@ -102,7 +102,7 @@ static void ensure_set(sim *s)
 	s->rs = calloc(1, sizeof *s->rs);
 	s->world_rings = calloc((size_t)s->cf->ndims * s->world, sizeof *s->world_rings);
 	if (!s->rs || !s->world_rings)
-		et_die(4, "out of memory (rings)");
+		et_die(ET_EXIT_IO, "out of memory (rings)");
 }
 
 const ring *ring_world(sim *s, uint32_t dim, uint32_t rank)
@@ -140,7 +140,7 @@ const ring *ring_group(sim *s, int group)
 	if (!rs->groups) {
 		rs->groups = calloc((size_t)s->cf->ngroups + 1, sizeof *rs->groups);
 		if (!rs->groups)
-			et_die(4, "out of memory (rings)");
+			et_die(ET_EXIT_IO, "out of memory (rings)");
 	}
 	if (!rs->groups[group]) {
 		const comm_group *g = &s->cf->groups[group];

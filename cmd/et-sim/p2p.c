@@ -29,7 +29,7 @@ static p2p *get(sim *s)
 	if (!s->pp) {
 		s->pp = calloc(1, sizeof *s->pp);
 		if (!s->pp)
-			et_die(4, "out of memory");
+			et_die(ET_EXIT_IO, "out of memory");
 	}
 	return s->pp;
 }
@@ -46,7 +46,7 @@ static uint64_t key_id(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_
 			p->capk = p->capk ? p->capk * 2 : 64;
 			p->cnt = realloc(p->cnt, p->capk * sizeof *p->cnt);
 			if (!p->cnt)
-				et_die(4, "out of memory");
+				et_die(ET_EXIT_IO, "out of memory");
 		}
 		p->cnt[p->nk] = 0;
 		*v2 = p->nk++;
@@ -66,7 +66,7 @@ static pentry *entry(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_t 
 			p->cap = p->cap ? p->cap * 2 : 64;
 			p->e = realloc(p->e, p->cap * sizeof *p->e);
 			if (!p->e)
-				et_die(4, "out of memory");
+				et_die(ET_EXIT_IO, "out of memory");
 		}
 		p->e[p->n] = (pentry){src, dst, UINT32_MAX, UINT32_MAX, false, tag, size};
 		*v = p->n++;

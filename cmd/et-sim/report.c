@@ -29,7 +29,7 @@ static size_t intervals(const rank_st *r, bool comp_only, iv **out)
 	const sgraph *g = r->g;
 	iv *v = malloc(((size_t)g->n + 1) * sizeof *v);
 	if (!v)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	size_t k = 0;
 	for (uint32_t i = 0; i < g->n; i++) {
 		uint8_t t = g->type[i];
@@ -89,7 +89,7 @@ void report_collect(const sim *s, run_res *out)
 	out->r = calloc(s->world, sizeof *out->r);
 	uint64_t *f = calloc(s->world, sizeof *f);
 	if (!out->r || !f)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	for (uint32_t k = 0; k < s->nranks; k++)
 		rank_numbers(&s->r[k], &out->r[k]);
 	for (uint32_t k = s->nranks; k < s->world; k++)

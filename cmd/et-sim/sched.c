@@ -38,7 +38,7 @@ static uint32_t ordered(const rank_st *r, uint32_t **out)
 {
 	uint32_t *v = malloc(((size_t)r->g->n + 1) * sizeof *v), k = 0;
 	if (!v)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	for (uint32_t i = 0; i < r->g->n; i++)
 		if (r->start[i] != UINT64_MAX && r->end[i] != UINT64_MAX)
 			v[k++] = i;

@@ -10,7 +10,7 @@ static void *xcalloc(size_t n, size_t sz)
 {
 	void *p = calloc(n ? n : 1, sz);
 	if (!p)
-		et_die(4, "out of memory (graph)");
+		et_die(ET_EXIT_IO, "out of memory (graph)");
 	return p;
 }
 

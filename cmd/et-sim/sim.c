@@ -22,7 +22,7 @@ static void *xc(size_t n, size_t sz)
 {
 	void *p = calloc(n ? n : 1, sz);
 	if (!p)
-		et_die(4, "out of memory (%zu x %zu bytes)", n, sz);
+		et_die(ET_EXIT_IO, "out of memory (%zu x %zu bytes)", n, sz);
 	return p;
 }
 

@@ -31,7 +31,7 @@ static int parse_axis(const char *spec, axis *a, char *msg, size_t n)
 		a->val = realloc(a->val, (size_t)(a->n + 1) * sizeof *a->val);
 		a->val[a->n] = strndup(p, l);
 		if (!a->val || !a->val[a->n])
-			et_die(4, "out of memory");
+			et_die(ET_EXIT_IO, "out of memory");
 		a->n++;
 		p += l;
 		if (*p)
@@ -102,7 +102,7 @@ static void sweep_all(FILE *f, run_conf *c, axis *ax, int na, const workload *w)
 	const char **sets = calloc((size_t)(c->nsets + na), sizeof *sets);
 	char(*kv)[1100] = calloc((size_t)na, sizeof *kv);
 	if (!idx || !sets || !kv)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	run_conf pc = *c;
 	pc.sets = sets;
 	pc.nsets = c->nsets + na;
@@ -133,7 +133,7 @@ int sweep_run(run_conf *c, const cfg *base, const workload *w)
 	axis *ax = calloc((size_t)c->nsweeps, sizeof *ax);
 	char msg[400];
 	if (!ax)
-		et_die(4, "out of memory");
+		et_die(ET_EXIT_IO, "out of memory");
 	for (int i = 0; i < c->nsweeps; i++)
 		if (parse_axis(c->sweeps[i], &ax[i], msg, sizeof msg) < 0) {
 			fprintf(stderr, "et-sim: %s\n", msg);

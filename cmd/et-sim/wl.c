@@ -33,7 +33,7 @@ void rheap_push(rheap *h, const sgraph *g, uint32_t v)
 		h->cap = h->cap ? h->cap * 2 : 16;
 		h->v = realloc(h->v, h->cap * sizeof *h->v);
 		if (!h->v)
-			et_die(4, "out of memory (ready queue)");
+			et_die(ET_EXIT_IO, "out of memory (ready queue)");
 	}
 	uint32_t i = h->n++;
 	while (i > 0 && id_less(g, v, h->v[(i - 1) / 2])) {

@@ -103,5 +103,5 @@ int synth_exit(int r, const et_error *e)
 	if (r == 0)
 		return 0;
 	et_err_print(e);
-	return e->code ? e->code : 4;
+	return e->code ? e->code : ET_EXIT_IO;
 }

@@ -21,7 +21,7 @@ int frame_compress(const void *p, size_t n, int level, int threads, et_buf *out,
 	size_t k = ZSTD_compress2(cc, out->data, out->cap, p, n);
 	ZSTD_freeCCtx(cc);
 	if (ZSTD_isError(k))
-		return et_fail(e, 4, "zstd compression failed: %s", ZSTD_getErrorName(k));
+		return et_fail(e, ET_EXIT_IO, "zstd compression failed: %s", ZSTD_getErrorName(k));
 	out->len = k;
 	return 0;
 }
@@ -41,7 +41,7 @@ int emit_frame_rank(emitter *em, uint32_t rank, const et_buf *frame, uint64_t no
 	FILE *f = et_output_file(em->out);
 	if (fwrite(hdr, 1, 8 + n, f) != 8 + n ||
 	    fwrite(frame->data, 1, frame->len, f) != frame->len)
-		return et_fail(e, 4, "write error: %s", strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "write error: %s", strerror(errno));
 	em->rank = rank;
 	em->nodes += nodes;
 	et_progress_update(&em->pg, rank, em->nodes);

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 	et_err_set_prog("et-synth");
 	if (argc < 2) {
 		fputs(usage, stderr);
-		return 2;
+		return ET_EXIT_USAGE;
 	}
 	const char *sub = argv[1];
 	if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0) {
@@ -55,5 +55,5 @@ int main(int argc, char **argv)
 	        "et-synth: unknown subcommand '%s' (coll, p2p, chain, dag, chakra-generator, "
 	        "transform)\nTry 'et-synth --help' for more information.\n",
 	        sub);
-	return 2;
+	return ET_EXIT_USAGE;
 }

@@ -160,7 +160,7 @@ static int write_file(const refgen_conf *c, const struct workload *w, uint32_t r
 	et_output *o;
 	int r = et_output_open(&o, path, true, e);
 	if (r == 0 && fwrite(b.data, 1, b.len, et_output_file(o)) != b.len)
-		r = et_fail(e, 4, "%s: write error: %s", path, strerror(errno));
+		r = et_fail(e, ET_EXIT_IO, "%s: write error: %s", path, strerror(errno));
 	if (r == 0)
 		r = et_output_close_deferred(o, e);
 	else if (o)
@@ -172,7 +172,7 @@ static int write_file(const refgen_conf *c, const struct workload *w, uint32_t r
 static int run(const refgen_conf *c, et_error *e)
 {
 	if (mkdir(c->dir, 0777) < 0 && errno != EEXIST)
-		return et_fail(e, 4, "%s: cannot create directory: %s", c->dir, strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "%s: cannot create directory: %s", c->dir, strerror(errno));
 	et_arena *a = et_arena_new();
 	uint64_t id = 0;
 	int r = 0;

@@ -144,7 +144,7 @@ static int read_rank(const xf_opts *x, et_input *in, xf_rank *r, et_arena *a, et
 	et_msg m;
 	int rc = et_input_next_msg(in, &m, e);
 	if (rc <= 0)
-		return rc < 0 ? -1 : et_fail(e, 3, "rank %u: no GlobalMetadata", r->rank);
+		return rc < 0 ? -1 : et_fail(e, ET_EXIT_DATA, "rank %u: no GlobalMetadata", r->rank);
 	r->meta.len = r->nodes.len = 0;
 	r->n_nodes = 0;
 	et_buf_append(&r->meta, m.data, m.len);
@@ -157,7 +157,7 @@ static int read_rank(const xf_opts *x, et_input *in, xf_rank *r, et_arena *a, et
 		}
 		et_node *n = et_node_decode(a, m.data, m.len);
 		if (!n)
-			return et_fail(e, 3, "rank %u: byte %llu: node does not parse", r->rank,
+			return et_fail(e, ET_EXIT_DATA, "rank %u: byte %llu: node does not parse", r->rank,
 			               (unsigned long long)m.offset);
 		xf_node(x, a, n);
 		et_node_encode(n, &r->nodes);
@@ -241,7 +241,7 @@ static int run(const xf_conf *c, int argc, char **argv, et_error *e)
 	if (rc == 0 && k < 0)
 		rc = -1;
 	if (rc == 0 && c->x.world && !s.have_rep)
-		rc = et_fail(e, 3, "--world: rank %lld is not in the input",
+		rc = et_fail(e, ET_EXIT_DATA, "--world: rank %lld is not in the input",
 		             (long long)c->x.rep_rank);
 	if (rc == 0 && c->x.world)
 		rc = xf_world_check(&c->x, &s.rep, s.old_world, e);
@@ -269,7 +269,7 @@ int cmd_transform(int argc, char **argv)
 	et_error e = {0};
 	if (run(&c, argc - optind, argv + optind, &e) < 0) {
 		et_err_print(&e);
-		return e.code ? e.code : 3;
+		return e.code ? e.code : ET_EXIT_DATA;
 	}
 	return 0;
 }

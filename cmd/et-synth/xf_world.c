@@ -49,7 +49,7 @@ static int each_node(const xf_rank *r, et_arena *a, node_fn fn, void *ctx, et_er
 		int k = et_varint_get(r->nodes.data + pos, r->nodes.len - pos, &len);
 		et_node *n = et_node_decode(a, r->nodes.data + pos + k, len);
 		int rc =
-		    n ? fn(ctx, n, e) : et_fail(e, 3, "rank %u: a node does not parse", r->rank);
+		    n ? fn(ctx, n, e) : et_fail(e, ET_EXIT_DATA, "rank %u: a node does not parse", r->rank);
 		et_arena_reset(a);
 		if (rc < 0)
 			return -1;
@@ -83,12 +83,12 @@ static int check_coll(void *ctx, et_node *n, et_error *e)
 		return 0;
 	int k = pg_find(&c->pgs, pg);
 	if (k < 0)
-		return et_fail(e, 3,
+		return et_fail(e, ET_EXIT_DATA,
 		               "--world: rank %u node %llu \"%s\": process group \"%s\" is not "
 		               "defined in the trace; cannot tell whether it spans the world",
 		               c->rep->rank, (unsigned long long)n->id, n->name, pg);
 	if (!c->pgs.world[k])
-		return et_fail(e, 3,
+		return et_fail(e, ET_EXIT_DATA,
 		               "--world: rank %u node %llu \"%s\" uses process group \"%s\", which "
 		               "is not the whole world of %u ranks: only data-parallel traces can "
 		               "be re-targeted",

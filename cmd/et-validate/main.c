@@ -225,7 +225,7 @@ static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 	if (rep && et_output_commit(rep, e) < 0)
 		return -1;
 	if (!rep && fflush(stdout) != 0)
-		return et_fail(e, 4, "<stdout>: write error");
+		return et_fail(e, ET_EXIT_IO, "<stdout>: write error");
 	return status;
 }
 

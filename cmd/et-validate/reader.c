@@ -81,7 +81,7 @@ static void frame_nodes(reader *r, rb_batch *b)
 		if (k == 0)
 			break;
 		if (++r->n_msgs > MAX_RANK_MSGS) {
-			et_fail(&b->err, 3, "%s: byte %llu: too many nodes in one rank", b->where,
+			et_fail(&b->err, ET_EXIT_DATA, "%s: byte %llu: too many nodes in one rank", b->where,
 			        (unsigned long long)m.offset);
 			return close_error(r, b);
 		}
@@ -162,7 +162,7 @@ static int decode_msg(rb_batch *b, const rb_msg *m)
 	if (m->index == 0) {
 		int k = first_message(b->arena, p, m->len, &n);
 		if (k < 0)
-			return et_fail(&b->err, 3,
+			return et_fail(&b->err, ET_EXIT_DATA,
 			               "%s: byte %llu: message 0 parses as neither GlobalMetadata "
 			               "nor Node",
 			               b->where, (unsigned long long)m->offset);
@@ -170,7 +170,7 @@ static int decode_msg(rb_batch *b, const rb_msg *m)
 			return 0;
 		b->meta_is_node = true;
 	} else if (!(n = et_node_decode(b->arena, p, m->len))) {
-		return et_fail(&b->err, 3, "%s: byte %llu: message %llu is not a Node", b->where,
+		return et_fail(&b->err, ET_EXIT_DATA, "%s: byte %llu: message %llu is not a Node", b->where,
 		               (unsigned long long)m->offset, (unsigned long long)m->index);
 	}
 	b->n[b->len] = n;

@@ -35,7 +35,7 @@ int tee_open(tee **out, int mode, et_error *e)
 	if (mode == 1) {
 		t->tmp = tmpfile();
 		if (!t->tmp)
-			return et_fail(e, 4, "cannot create a temporary file for --tee: %s",
+			return et_fail(e, ET_EXIT_IO, "cannot create a temporary file for --tee: %s",
 			               strerror(errno));
 		f = t->tmp;
 	}
@@ -74,14 +74,14 @@ static int copy_out(tee *t, et_error *e)
 {
 	FILE *o = et_output_file(t->out);
 	if (fflush(t->tmp) != 0 || fseek(t->tmp, 0, SEEK_SET) != 0)
-		return et_fail(e, 4, "--tee temporary file: %s", strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "--tee temporary file: %s", strerror(errno));
 	char chunk[1 << 16];
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof chunk, t->tmp)) > 0)
 		if (fwrite(chunk, 1, n, o) != n)
-			return et_fail(e, 4, "<stdout>: write error: %s", strerror(errno));
+			return et_fail(e, ET_EXIT_IO, "<stdout>: write error: %s", strerror(errno));
 	if (ferror(t->tmp))
-		return et_fail(e, 4, "--tee temporary file: read error");
+		return et_fail(e, ET_EXIT_IO, "--tee temporary file: read error");
 	return 0;
 }
 
