@@ -7,6 +7,7 @@
  * and post the matching receive. The phase exits when it has sent all its
  * messages and every released packet came back (free == parallel_reduce).
  * The counters mirror ASTRA-sim's so that the message schedule is its own. */
+#include "et_mem.h"
 #include "sim.h"
 #include <stdlib.h>
 
@@ -82,9 +83,7 @@ static void q_push(algo *a, pkt p)
 {
 	if (a->qn == a->qcap) {
 		uint32_t nc = a->qcap ? a->qcap * 2 : 4;
-		pkt *nq = malloc(nc * sizeof *nq);
-		if (!nq)
-			et_die(ET_EXIT_IO, "out of memory");
+		pkt *nq = et_xmalloc(nc * sizeof *nq);
 		for (uint32_t i = 0; i < a->qn; i++)
 			nq[i] = a->q[(a->qh + i) % a->qcap];
 		free(a->q);
@@ -112,7 +111,8 @@ static void insert_packet(sim *s, stream *st)
 		processed = a->type == CT_RS || (a->type == CT_AR && a->toggle);
 		a->nonzero--;
 	} else {
-		sim_fail(s, 1, "internal: collective state machine injected nothing");
+		/* exit 1, as a run that cannot go on */
+		sim_fail(s, ET_EXIT_FOUND, "internal: collective state machine injected nothing");
 		return;
 	}
 	q_push(a, p);
@@ -129,7 +129,7 @@ static bool ready(sim *s, stream *st)
 	uint64_t size = a->impl == IMPL_HD ? p.size : a->msg_size;
 	const coll *c = st->rc->c;
 	uint32_t me = st->rc->rank;
-	uint64_t t = net_delay(s->cf, me, p.dst, size);
+	uint64_t t = net_delay(s, me, p.dst, size);
 	s->st.messages++;
 	evq_push(&s->q, s->now + t, EV_ARRIVE, p.dst,
 	         (uint64_t)c->id << 32 | (uint64_t)st->chunk << 8 | st->phase,
@@ -178,7 +178,7 @@ void algo_event(sim *s, stream *st, int kind, uint64_t extra)
 	if (st->a.closed || st->a.done)
 		return;
 	if (kind == AK_BUNDLE && extra) {
-		push_ev(s, st, s->now + net_reduce(s->cf, extra - 1), AK_PROCESSED, 0);
+		push_ev(s, st, s->now + net_reduce(s, extra - 1), AK_PROCESSED, 0);
 		return;
 	}
 	if (kind == AK_RECV_NOW) {

@@ -7,24 +7,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool cfg_ticks_capped;
-
-static int fail(char *msg, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *msg, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, n, fmt, ap);
-	va_end(ap);
-	if (n)
-		et_msg_one_line(msg);
-	return -1;
-}
 
 void cfg_defaults(cfg *c)
 {
@@ -53,11 +38,6 @@ void cfg_defaults(cfg *c)
 static const char *impl_names[] = {"ring",    "direct",    "halvingDoubling",   "doubleBinaryTree",
                                    "oneRing", "oneDirect", "oneHalvingDoubling"};
 
-const char *cfg_impl_name(int impl)
-{
-	return impl >= 0 && impl <= IMPL_ONEHD ? impl_names[impl] : "?";
-}
-
 int cfg_impl_parse(const char *s, uint8_t *impl, int *window)
 {
 	*window = -1;
@@ -80,11 +60,6 @@ int cfg_impl_parse(const char *s, uint8_t *impl, int *window)
 		}
 	}
 	return -1;
-}
-
-const char *cfg_topo_name(int t)
-{
-	return t == TOPO_RING ? "Ring" : t == TOPO_FC ? "FullyConnected" : "Switch";
 }
 
 static int topo_parse(const char *s)
@@ -134,7 +109,7 @@ static int num(const char *s, double *v)
 	return (*s && !*end && errno == 0 && isfinite(*v)) ? 0 : -1;
 }
 
-static int set_net_list(cfg *c, const char *key, char items[][64], int n, char *msg, size_t ml)
+static int set_net_list(cfg *c, const char *key, char items[][64], int n, et_error *e)
 {
 	const char *keys[] = {"topology", "npus_count", "bandwidth", "latency"};
 	for (int k = 0; k < 4; k++)
@@ -146,27 +121,29 @@ static int set_net_list(cfg *c, const char *key, char items[][64], int n, char *
 		if (strcmp(key, "topology") == 0) {
 			int t = topo_parse(items[i]);
 			if (t < 0)
-				return fail(
-				    msg, ml,
+				return et_fail(
+				    e, ET_EXIT_USAGE,
 				    "unknown topology '%s' (Ring, FullyConnected or Switch)",
 				    items[i]);
 			c->topo[i] = (uint8_t)t;
 			continue;
 		}
 		if (num(items[i], &v) < 0)
-			return fail(msg, ml, "%s: '%s' is not a number", key, items[i]);
+			return et_fail(e, ET_EXIT_USAGE, "%s: '%s' is not a number", key, items[i]);
 		if (strcmp(key, "npus_count") == 0) {
 			if (v < 1 || v > 1e7 || v != floor(v))
-				return fail(msg, ml, "npus_count: '%s' is not a rank count",
-				            items[i]);
+				return et_fail(e, ET_EXIT_USAGE,
+				               "npus_count: '%s' is not a rank count", items[i]);
 			c->npus[i] = (uint32_t)v;
 		} else if (strcmp(key, "bandwidth") == 0) {
 			if (v <= 0)
-				return fail(msg, ml, "bandwidth must be > 0, got %s", items[i]);
+				return et_fail(e, ET_EXIT_USAGE, "bandwidth must be > 0, got %s",
+				               items[i]);
 			c->bw[i] = v;
 		} else {
 			if (v < 0)
-				return fail(msg, ml, "latency must be >= 0, got %s", items[i]);
+				return et_fail(e, ET_EXIT_USAGE, "latency must be >= 0, got %s",
+				               items[i]);
 			c->lat[i] = v;
 		}
 	}
@@ -191,18 +168,18 @@ static int impl_index(const char *k)
 	return -1;
 }
 
-static int set_impl(cfg *c, int ci, char items[][64], int n, char *msg, size_t ml)
+static int set_impl(cfg *c, int ci, char items[][64], int n, et_error *e)
 {
 	if (n < 1)
-		return fail(msg, ml, "an implementation list needs at least one entry");
+		return et_fail(e, ET_EXIT_USAGE, "an implementation list needs at least one entry");
 	impl_list *l = &c->impl[ci];
 	for (int i = 0; i < n; i++)
 		if (cfg_impl_parse(items[i], &l->v[i], &l->window[i]) < 0)
-			return fail(msg, ml,
-			            "unknown collective implementation '%s' (ring, direct, "
-			            "directN, halvingDoubling, doubleBinaryTree, oneRing, "
-			            "oneDirect, oneHalvingDoubling)",
-			            items[i]);
+			return et_fail(e, ET_EXIT_USAGE,
+			               "unknown collective implementation '%s' (ring, direct, "
+			               "directN, halvingDoubling, doubleBinaryTree, oneRing, "
+			               "oneDirect, oneHalvingDoubling)",
+			               items[i]);
 	l->n = n;
 	return 0;
 }
@@ -218,19 +195,21 @@ static int set_bool(const char *v, bool *out)
 	return 0;
 }
 
-static int set_choice(cfg *c, const char *k, const char *v, char *msg, size_t ml)
+/* set_choice, set_number: 0, -1 with e set, or 1 when k is none of their keys. */
+static int set_choice(cfg *c, const char *k, const char *v, et_error *e)
 {
 	if (strcmp(k, "scheduling-policy") == 0) {
 		if (strcmp(v, "LIFO") && strcmp(v, "FIFO"))
-			return fail(msg, ml, "scheduling-policy: expected LIFO or FIFO, got '%s'",
-			            v);
+			return et_fail(e, ET_EXIT_USAGE,
+			               "scheduling-policy: expected LIFO or FIFO, got '%s'", v);
 		c->lifo = strcmp(v, "LIFO") == 0;
 	} else if (strcmp(k, "collective-optimization") == 0) {
 		if (strcmp(v, "baseline") && strcmp(v, "localBWAware"))
-			return fail(msg, ml,
-			            "collective-optimization: expected baseline or localBWAware, "
-			            "got '%s'",
-			            v);
+			return et_fail(
+			    e, ET_EXIT_USAGE,
+			    "collective-optimization: expected baseline or localBWAware, "
+			    "got '%s'",
+			    v);
 		c->lba = strcmp(v, "localBWAware") == 0;
 	} else if (strcmp(k, "compute-model") == 0) {
 		const char *m[] = {"replay", "roofline", "systolic"};
@@ -239,8 +218,8 @@ static int set_choice(cfg *c, const char *k, const char *v, char *msg, size_t ml
 				c->compute_model = i;
 				return 0;
 			}
-		return fail(msg, ml,
-		            "compute-model: expected replay, roofline or systolic, got '%s'", v);
+		return et_fail(e, ET_EXIT_USAGE,
+		               "compute-model: expected replay, roofline or systolic, got '%s'", v);
 	} else if (strcmp(k, "systolic-dataflow") == 0) {
 		const char *m[] = {"os", "ws", "is"};
 		for (int i = 0; i < 3; i++)
@@ -248,7 +227,8 @@ static int set_choice(cfg *c, const char *k, const char *v, char *msg, size_t ml
 				c->sys_dataflow = i;
 				return 0;
 			}
-		return fail(msg, ml, "systolic-dataflow: expected os, ws or is, got '%s'", v);
+		return et_fail(e, ET_EXIT_USAGE,
+		               "systolic-dataflow: expected os, ws or is, got '%s'", v);
 	} else {
 		return 1;
 	}
@@ -280,7 +260,7 @@ static const numkey numkeys[] = {
     {"systolic-clock", 1e-9, 1, OFF(sys_clock_ghz)}, /* GHz: 0 would divide by 0 */
 };
 
-static int set_number(cfg *c, const char *k, const char *v, char *msg, size_t ml)
+static int set_number(cfg *c, const char *k, const char *v, et_error *e)
 {
 	for (size_t i = 0; i < sizeof numkeys / sizeof *numkeys; i++) {
 		const numkey *nk = &numkeys[i];
@@ -288,7 +268,7 @@ static int set_number(cfg *c, const char *k, const char *v, char *msg, size_t ml
 			continue;
 		double d;
 		if (num(v, &d) < 0 || d < nk->min || (nk->kind != 1 && d != floor(d)) || d > 1e18)
-			return fail(msg, ml, "%s: '%s' is not a valid value", k, v);
+			return et_fail(e, ET_EXIT_USAGE, "%s: '%s' is not a valid value", k, v);
 		char *p = (char *)c + nk->off;
 		if (nk->kind == 0)
 			*(int64_t *)p = (int64_t)d;
@@ -301,7 +281,7 @@ static int set_number(cfg *c, const char *k, const char *v, char *msg, size_t ml
 	return 1;
 }
 
-int cfg_set_kv(cfg *c, const char *key, const char *val, char *msg, size_t ml)
+int cfg_set_known_kv(cfg *c, const char *key, const char *val, et_error *e)
 {
 	char k[64];
 	norm_key(key, k, sizeof k);
@@ -310,117 +290,114 @@ int cfg_set_kv(cfg *c, const char *key, const char *val, char *msg, size_t ml)
 	    !strcmp(k, "latency")) {
 		int n = split(val, items, CFG_MAXDIM);
 		if (n == SPLIT_TOO_LONG)
-			return fail(msg, ml, "%s: a value is longer than 63 characters", key);
+			return et_fail(e, ET_EXIT_USAGE, "%s: a value is longer than 63 characters",
+			               key);
 		if (n < 1)
-			return fail(msg, ml, "%s: expected 1 to %d values", key, CFG_MAXDIM);
+			return et_fail(e, ET_EXIT_USAGE, "%s: expected 1 to %d values", key,
+			               CFG_MAXDIM);
 		const char *nk = !strcmp(k, "npus-count") ? "npus_count" : k;
-		return set_net_list(c, nk, items, n, msg, ml);
+		return set_net_list(c, nk, items, n, e);
 	}
 	int ci = impl_index(k);
 	if (ci >= 0) {
 		int n = split(val, items, CFG_MAXDIM);
 		if (n == SPLIT_TOO_LONG)
-			return fail(msg, ml, "%s: an entry is longer than 63 characters", key);
-		return n < 0 ? fail(msg, ml, "%s: more than %d entries", key, CFG_MAXDIM)
-		             : set_impl(c, ci, items, n, msg, ml);
+			return et_fail(e, ET_EXIT_USAGE,
+			               "%s: an entry is longer than 63 characters", key);
+		return n < 0
+		           ? et_fail(e, ET_EXIT_USAGE, "%s: more than %d entries", key, CFG_MAXDIM)
+		           : set_impl(c, ci, items, n, e);
 	}
 	if (!strcmp(k, "roofline-enabled") || !strcmp(k, "simulate-collectives")) {
 		bool b;
 		if (set_bool(val, &b) < 0)
-			return fail(msg, ml, "%s: expected 0 or 1, got '%s'", key, val);
+			return et_fail(e, ET_EXIT_USAGE, "%s: expected 0 or 1, got '%s'", key, val);
 		*(!strcmp(k, "roofline-enabled") ? &c->roofline : &c->extra_colls) = b;
 		return 0;
 	}
-	int r = set_choice(c, k, val, msg, ml);
+	int r = set_choice(c, k, val, e);
 	if (r <= 0)
 		return r;
-	r = set_number(c, k, val, msg, ml);
+	r = set_number(c, k, val, e);
 	if (r <= 0)
 		return r;
 	if (!strcmp(k, "boost-mode"))
 		return 0; /* ignored, as by ASTRA-sim */
-	return fail(msg, ml, "unknown key '%s'", key);
+	return 1;
 }
 
-int cfg_set(cfg *c, const char *kv, char *msg, size_t n)
+int cfg_set_kv(cfg *c, const char *key, const char *val, et_error *e)
+{
+	int r = cfg_set_known_kv(c, key, val, e);
+	return r <= 0 ? r : et_fail(e, ET_EXIT_USAGE, "unknown key '%s'", key);
+}
+
+int cfg_set(cfg *c, const char *kv, et_error *e)
 {
 	const char *eq = strchr(kv, '=');
 	if (!eq || eq == kv)
-		return fail(msg, n, "expected KEY=VALUE, got '%s'", kv);
+		return et_fail(e, ET_EXIT_USAGE, "expected KEY=VALUE, got '%s'", kv);
 	char key[64];
 	size_t l = (size_t)(eq - kv);
 	if (l >= sizeof key)
-		return fail(msg, n, "key too long in '%s'", kv);
+		return et_fail(e, ET_EXIT_USAGE, "key too long in '%s'", kv);
 	memcpy(key, kv, l);
 	key[l] = 0;
-	return cfg_set_kv(c, key, eq + 1, msg, n);
+	return cfg_set_kv(c, key, eq + 1, e);
 }
 
-static int check_lists(cfg *c, char *msg, size_t n)
+static int check_lists(cfg *c, et_error *e)
 {
 	const char *keys[] = {"topology", "npus_count", "bandwidth", "latency"};
 	if (c->ndims < 1)
-		return fail(msg, n, "no network given (topology, npus_count, bandwidth, latency)");
+		return et_fail(e, ET_EXIT_USAGE,
+		               "no network given (topology, npus_count, bandwidth, latency)");
 	for (int k = 0; k < 4; k++)
 		if (c->netlen[k] != c->ndims)
-			return fail(msg, n, "%s has %d entries, the network has %d dimensions",
-			            keys[k], c->netlen[k], c->ndims);
+			return et_fail(e, ET_EXIT_USAGE,
+			               "%s has %d entries, the network has %d dimensions", keys[k],
+			               c->netlen[k], c->ndims);
 	for (int d = 0; d < c->ndims; d++) {
 		if (c->npus[d] < 1)
-			return fail(msg, n, "npus_count of dimension %d must be >= 1", d);
+			return et_fail(e, ET_EXIT_USAGE, "npus_count of dimension %d must be >= 1",
+			               d);
 		if (c->bw[d] <= 0)
-			return fail(msg, n, "bandwidth of dimension %d is missing or not > 0", d);
+			return et_fail(e, ET_EXIT_USAGE,
+			               "bandwidth of dimension %d is missing or not > 0", d);
 	}
 	for (int k = 0; k < CI_N; k++) {
 		const impl_list *l = &c->impl[k];
 		bool one = l->v[0] >= IMPL_ONERING;
 		if (!one && l->n > c->ndims)
-			return fail(msg, n,
-			            "%d implementations listed for a %d-dimensional network", l->n,
-			            c->ndims);
+			return et_fail(e, ET_EXIT_USAGE,
+			               "%d implementations listed for a %d-dimensional network",
+			               l->n, c->ndims);
 	}
 	return 0;
 }
 
-int cfg_finish(cfg *c, char *msg, size_t n)
+int cfg_finish(cfg *c, et_error *e)
 {
 	if (c->endpoint <= 0)
-		return fail(msg, n, "endpoint-delay must be > 0 (ASTRA-sim crashes on 0)");
+		return et_fail(e, ET_EXIT_USAGE,
+		               "endpoint-delay must be > 0 (ASTRA-sim crashes on 0)");
 	if (c->splits < 1)
-		return fail(msg, n, "preferred-dataset-splits must be >= 1");
+		return et_fail(e, ET_EXIT_USAGE, "preferred-dataset-splits must be >= 1");
 	if (c->local_mem_bw <= 0)
-		return fail(msg, n, "local-mem-bw must be > 0");
-	if (check_lists(c, msg, n) < 0)
+		return et_fail(e, ET_EXIT_USAGE, "local-mem-bw must be > 0");
+	if (check_lists(c, e) < 0)
 		return -1;
 	uint64_t total = 1;
 	for (int d = 0; d < c->ndims; d++) {
 		c->stride[d] = (uint32_t)total;
 		total *= c->npus[d];
 		if (total > 100000000)
-			return fail(msg, n, "network too large (%llu ranks)",
-			            (unsigned long long)total);
+			return et_fail(e, ET_EXIT_USAGE, "network too large (%llu ranks)",
+			               (unsigned long long)total);
 		c->bpns[d] = c->bw[d] * 1073741824.0 / 1e9;
 	}
 	c->total = (uint32_t)total;
 	return 0;
-}
-
-void cfg_copy(cfg *dst, const cfg *src)
-{
-	*dst = *src;
-	dst->groups = NULL;
-	dst->ngroups = 0;
-	if (src->ngroups) {
-		dst->groups = calloc((size_t)src->ngroups, sizeof *dst->groups);
-		for (int i = 0; dst->groups && i < src->ngroups; i++) {
-			dst->groups[i] = src->groups[i];
-			dst->groups[i].mem = malloc(src->groups[i].n * sizeof(uint32_t));
-			if (dst->groups[i].mem)
-				memcpy(dst->groups[i].mem, src->groups[i].mem,
-				       src->groups[i].n * sizeof(uint32_t));
-		}
-		dst->ngroups = dst->groups ? src->ngroups : 0;
-	}
 }
 
 void cfg_free(cfg *c)

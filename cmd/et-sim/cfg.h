@@ -2,6 +2,7 @@
  * JSON, overridable key by key (--set KEY=VALUE). */
 #ifndef CFG_H
 #define CFG_H
+#include "et_err.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,38 +71,50 @@ typedef struct cfg {
 	char net_file[256], sys_file[256], grp_file[256];
 } cfg;
 
+/* The defaults et-sim(1) states, and no network (ndims 0). */
 void cfg_defaults(cfg *c);
-/* Loaders: 0 ok, -1 with msg set ("FILE: ..."). */
-int cfg_load_network(cfg *c, const char *path, char *msg, size_t n);
-int cfg_load_system(cfg *c, const char *path, char *msg, size_t n);
-int cfg_load_groups(cfg *c, const char *path, char *msg, size_t n);
-/* KEY=VALUE; lists separated by ',' or '/'. */
-int cfg_set(cfg *c, const char *kv, char *msg, size_t n);
-int cfg_set_kv(cfg *c, const char *key, const char *val, char *msg, size_t n);
-/* Derived values and consistency checks. */
-int cfg_finish(cfg *c, char *msg, size_t n);
+
+/* The functions down to cfg_finish return 0, or -1 with e set (e may be
+ * NULL): code ET_EXIT_USAGE, because to et-sim every problem of its
+ * configuration, a file that cannot be read included, is a configuration
+ * error (exit 2, et-sim(1)); one line. On failure c may hold part of what
+ * was read: cfg_free it as on success. */
+
+/* Loaders: messages start with the file's name ("FILE: ..."). */
+int cfg_load_network(cfg *c, const char *path, et_error *e);
+int cfg_load_system(cfg *c, const char *path, et_error *e);
+int cfg_load_groups(cfg *c, const char *path, et_error *e);
+/* KEY=VALUE; lists separated by ',' or '/'. Messages name the key, not
+ * where the setting came from (the caller adds "--set KEY=VALUE: "). */
+int cfg_set(cfg *c, const char *kv, et_error *e);
+int cfg_set_kv(cfg *c, const char *key, const char *val, et_error *e);
+/* As cfg_set_kv, but a key et-sim does not know is skipped: returns 1 and
+ * leaves c and e alone (ASTRA-sim's system files hold keys of models et-sim
+ * does not have). */
+int cfg_set_known_kv(cfg *c, const char *key, const char *val, et_error *e);
+/* Derived values and consistency checks; messages name no file. */
+int cfg_finish(cfg *c, et_error *e);
 void cfg_free(cfg *c);
-void cfg_copy(cfg *dst, const cfg *src);
+/* An implementation name ("ring", "direct4", ...): 0, or -1 when unknown. */
 int cfg_impl_parse(const char *s, uint8_t *impl, int *window);
-const char *cfg_impl_name(int impl);
-const char *cfg_topo_name(int t);
+/* The comm group a pg_name names (with its index), or NULL: none, "0", or
+ * not defined (index -1). */
 const comm_group *cfg_group(const cfg *c, const char *pg_name, int *index);
 
 /* A duration in ns computed in double, as the tick count it stands for:
  * negative or NaN is 0, and one at or beyond 2^50 ns (13 days, from absurd
  * settings such as --set bandwidth=1e-300 or from absurd sizes) is capped
- * there and sets cfg_ticks_capped, which run_simulate turns into an error:
- * the conversion stays defined, and the sums and products the simulation
- * forms from such times would wrap, so no number is printed. */
-extern bool cfg_ticks_capped;
-static inline uint64_t cfg_ticks(double ns)
+ * there and sets *capped (never clears it). The conversion stays defined;
+ * the sums and products a simulation forms from such times would wrap, so
+ * its owner (sim_run) prints no number once *capped is set. */
+static inline uint64_t cfg_ticks(double ns, bool *capped)
 {
 	const double max = 1125899906842624.0; /* 2^50 */
 	if (!(ns > 0))
 		return 0;
 	if (ns < max)
 		return (uint64_t)ns;
-	cfg_ticks_capped = true;
+	*capped = true;
 	return (uint64_t)max;
 }
 

@@ -2,8 +2,8 @@
  * Keys et-sim does not model (L, o, g, G, model-shared-bus, ...) are ignored,
  * as ASTRA-sim ignores keys it does not know. */
 #include "cfg.h"
-#include "et_buf.h"
 #include "et_jsonfile.h"
+#include "et_mem.h"
 #include "et_pg.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -11,13 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static cJSON *parse(const char *path, char *msg, size_t n)
+/* A failure of a libcommon reader, as the configuration error it is to
+ * et-sim (cfg.h: exit 2, whatever code the reader chose). */
+static int config_error(et_error *e, const et_error *in)
 {
-	et_error e = {0};
-	cJSON *j = et_jsonfile_read(path, &e);
-	if (!j)
-		snprintf(msg, n, "%s", e.msg);
-	return j;
+	return et_fail(e, ET_EXIT_USAGE, "%s", in->msg);
 }
 
 /* A JSON value as the KEY=VALUE text cfg_set_kv takes. */
@@ -45,35 +43,32 @@ static int value_text(const cJSON *v, char *buf, size_t n)
 	return 0;
 }
 
-int cfg_load_system(cfg *c, const char *path, char *msg, size_t n)
+/* Each member as cfg_set_known_kv takes it; keys et-sim does not know are
+ * skipped. */
+static int set_members(cfg *c, const char *path, const cJSON *j, et_error *e)
 {
-	cJSON *j = parse(path, msg, n);
-	if (!j)
-		return -1;
-	int rc = 0;
-	if (!cJSON_IsObject(j)) {
-		snprintf(msg, n, "%s: expected a JSON object", path);
-		rc = -1;
-	}
-	const cJSON *it, *arr = rc ? NULL : j;
-	cJSON_ArrayForEach(it, arr)
+	const cJSON *it;
+	cJSON_ArrayForEach(it, j)
 	{
-		char val[1024], err[300];
-		if (value_text(it, val, sizeof val) < 0) {
-			char q[96];
-			snprintf(msg, n, "%s: %s: unexpected value type", path,
-			         et_quote(it->string, q, sizeof q));
-			rc = -1;
-			break;
-		}
-		if (cfg_set_kv(c, it->string, val, err, sizeof err) < 0) {
-			if (strncmp(err, "unknown key", 11) == 0)
-				continue;
-			snprintf(msg, n, "%s: %s", path, err);
-			rc = -1;
-			break;
-		}
+		char val[1024], q[96];
+		et_error in;
+		if (value_text(it, val, sizeof val) < 0)
+			return et_fail(e, ET_EXIT_USAGE, "%s: %s: unexpected value type", path,
+			               et_quote(it->string, q, sizeof q));
+		if (cfg_set_known_kv(c, it->string, val, &in) < 0)
+			return et_fail(e, ET_EXIT_USAGE, "%s: %s", path, in.msg);
 	}
+	return 0;
+}
+
+int cfg_load_system(cfg *c, const char *path, et_error *e)
+{
+	et_error in;
+	cJSON *j = et_jsonfile_read(path, &in);
+	if (!j)
+		return config_error(e, &in);
+	int rc = cJSON_IsObject(j) ? set_members(c, path, j, e)
+	                           : et_fail(e, ET_EXIT_USAGE, "%s: expected a JSON object", path);
 	cJSON_Delete(j);
 	if (rc == 0)
 		snprintf(c->sys_file, sizeof c->sys_file, "%s", path);
@@ -94,7 +89,8 @@ static int add_group(void *ctx, const char *id_text, const uint32_t *ranks, size
 	}
 	for (int i = 0; i < c->ngroups; i++)
 		if (c->groups[i].id == id)
-			return et_fail(e, ET_EXIT_DATA, "%s: group %ld is given twice", c->grp_file, id);
+			return et_fail(e, ET_EXIT_DATA, "%s: group %ld is given twice", c->grp_file,
+			               id);
 	comm_group g = {.id = (int)id, .n = (uint32_t)n};
 	g.mem = et_xmalloc(n * sizeof *g.mem);
 	memcpy(g.mem, ranks, n * sizeof *g.mem);
@@ -103,14 +99,13 @@ static int add_group(void *ctx, const char *id_text, const uint32_t *ranks, size
 	return 0;
 }
 
-int cfg_load_groups(cfg *c, const char *path, char *msg, size_t n)
+int cfg_load_groups(cfg *c, const char *path, et_error *e)
 {
-	et_error e = {0};
+	et_error in;
 	snprintf(c->grp_file, sizeof c->grp_file, "%s", path);
-	if (et_pg_file_read(path, add_group, c, &e) < 0) {
-		snprintf(msg, n, "%s", e.msg);
+	if (et_pg_file_read(path, add_group, c, &in) < 0) {
 		c->grp_file[0] = '\0';
-		return -1;
+		return config_error(e, &in);
 	}
 	return 0;
 }

@@ -9,25 +9,20 @@
 typedef struct ystate {
 	yaml_parser_t p;
 	const char *path;
-	char *msg;
-	size_t ml;
+	et_error *e;
 } ystate;
 
 static int yfail(ystate *y, const yaml_mark_t *m, const char *what)
 {
-	snprintf(y->msg, y->ml, "%s: line %zu, column %zu: %s", y->path, m->line + 1, m->column + 1,
-	         what);
-	return -1;
+	return et_fail(y->e, ET_EXIT_USAGE, "%s: line %zu, column %zu: %s", y->path, m->line + 1,
+	               m->column + 1, what);
 }
 
 static int next(ystate *y, yaml_event_t *ev)
 {
-	if (!yaml_parser_parse(&y->p, ev)) {
-		snprintf(y->msg, y->ml, "%s: line %zu, column %zu: %s", y->path,
-		         y->p.problem_mark.line + 1, y->p.problem_mark.column + 1,
-		         y->p.problem ? y->p.problem : "YAML syntax error");
-		return -1;
-	}
+	if (!yaml_parser_parse(&y->p, ev))
+		return yfail(y, &y->p.problem_mark,
+		             y->p.problem ? y->p.problem : "YAML syntax error");
 	return 0;
 }
 
@@ -82,7 +77,8 @@ static int read_mapping(ystate *y, cfg *c)
 			yaml_event_delete(&ev);
 			return yfail(y, &m, "expected a key");
 		}
-		char key[64], val[1024], err[300];
+		char key[64], val[1024];
+		et_error in;
 		snprintf(key, sizeof key, "%s", (const char *)ev.data.scalar.value);
 		yaml_event_delete(&ev);
 		yaml_mark_t at;
@@ -91,8 +87,8 @@ static int read_mapping(ystate *y, cfg *c)
 		if (strcmp(key, "topology") && strcmp(key, "npus_count") &&
 		    strcmp(key, "bandwidth") && strcmp(key, "latency"))
 			continue; /* other keys (e.g. congestion-aware ones) do not apply */
-		if (cfg_set_kv(c, key, val, err, sizeof err) < 0)
-			return yfail(y, &at, err);
+		if (cfg_set_kv(c, key, val, &in) < 0)
+			return yfail(y, &at, in.msg);
 	}
 }
 
@@ -114,14 +110,12 @@ static int read_doc(ystate *y, cfg *c)
 	}
 }
 
-int cfg_load_network(cfg *c, const char *path, char *msg, size_t n)
+int cfg_load_network(cfg *c, const char *path, et_error *e)
 {
 	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(msg, n, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	ystate y = {.path = path, .msg = msg, .ml = n};
+	if (!f)
+		return et_fail(e, ET_EXIT_USAGE, "%s: cannot open: %s", path, strerror(errno));
+	ystate y = {.path = path, .e = e};
 	yaml_parser_initialize(&y.p);
 	yaml_parser_set_input_file(&y.p, f);
 	c->ndims = 0;
@@ -129,10 +123,8 @@ int cfg_load_network(cfg *c, const char *path, char *msg, size_t n)
 	int r = read_doc(&y, c);
 	yaml_parser_delete(&y.p);
 	fclose(f);
-	if (r == 0 && c->ndims == 0) {
-		snprintf(msg, n, "%s: no topology/npus_count given", path);
-		r = -1;
-	}
+	if (r == 0 && c->ndims == 0)
+		r = et_fail(e, ET_EXIT_USAGE, "%s: no topology/npus_count given", path);
 	if (r == 0)
 		snprintf(c->net_file, sizeof c->net_file, "%s", path);
 	return r;

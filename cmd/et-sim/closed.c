@@ -5,6 +5,7 @@
  * decision is taken when the last member enters; members that entered
  * earlier (same tick) have only scheduled their first release, d >= 1 ns
  * ahead, so their event-path state is dropped without any effect. */
+#include "et_mem.h"
 #include "sim.h"
 #include <stdlib.h>
 
@@ -14,13 +15,13 @@ static uint32_t step(uint32_t n, uint32_t idx, int off, bool anti)
 	return anti ? (idx + n - o) % n : (idx + o) % n;
 }
 
-static uint64_t T(const sim *s, const ring *rg, uint32_t a, uint32_t b, uint64_t m)
+static uint64_t T(sim *s, const ring *rg, uint32_t a, uint32_t b, uint64_t m)
 {
-	return net_delay(s->cf, rg->rank[a], rg->rank[b], m);
+	return net_delay(s, rg->rank[a], rg->rank[b], m);
 }
 
 /* Slowest peer, and whether every peer is equally slow. */
-static uint64_t tmax(const sim *s, const ring *rg, uint32_t idx, uint64_t m, bool *uniform)
+static uint64_t tmax(sim *s, const ring *rg, uint32_t idx, uint64_t m, bool *uniform)
 {
 	uint64_t mx = 0, first = 0;
 	*uniform = true;
@@ -36,11 +37,11 @@ static uint64_t tmax(const sim *s, const ring *rg, uint32_t idx, uint64_t m, boo
 	return mx;
 }
 
-static uint64_t ring_cf(const sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
+static uint64_t ring_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
 {
 	uint64_t n = rg->n, S = p->size;
 	uint32_t nb = step(rg->n, idx, 1, p->anticlockwise);
-	uint64_t m = S / n, t = T(s, rg, idx, nb, m), pr = net_reduce(s->cf, m);
+	uint64_t m = S / n, t = T(s, rg, idx, nb, m), pr = net_reduce(s, m);
 	switch (p->type) {
 	case CT_AR:
 		return (2 * n - 1) * d + (2 * n - 2) * t + (n - 1) * pr;
@@ -53,16 +54,15 @@ static uint64_t ring_cf(const sim *s, const phase_plan *p, const ring *rg, uint3
 	}
 }
 
-static uint64_t direct_cf(const sim *s, const phase_plan *p, const ring *rg, uint32_t idx,
-                          uint64_t d)
+static uint64_t direct_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
 {
 	uint64_t S = p->size, m = S / rg->n;
 	bool u;
 	switch (p->type) {
 	case CT_AR:
-		return 3 * d + 2 * tmax(s, rg, idx, m, &u) + net_reduce(s->cf, m);
+		return 3 * d + 2 * tmax(s, rg, idx, m, &u) + net_reduce(s, m);
 	case CT_RS:
-		return 2 * d + tmax(s, rg, idx, m, &u) + net_reduce(s->cf, m);
+		return 2 * d + tmax(s, rg, idx, m, &u) + net_reduce(s, m);
 	case CT_AG:
 		return 2 * d + tmax(s, rg, idx, S, &u);
 	default:
@@ -71,13 +71,13 @@ static uint64_t direct_cf(const sim *s, const phase_plan *p, const ring *rg, uin
 }
 
 /* A halving-doubling step: partner at `off` in the direction of my block. */
-static uint64_t hd_step(const sim *s, const ring *rg, uint32_t idx, int off, uint64_t m, uint64_t d)
+static uint64_t hd_step(sim *s, const ring *rg, uint32_t idx, int off, uint64_t m, uint64_t d)
 {
 	bool anti = (idx / (uint32_t)off) % 2;
 	return d + T(s, rg, idx, step(rg->n, idx, off, anti), m);
 }
 
-static uint64_t hd_cf(const sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
+static uint64_t hd_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
 {
 	int n = (int)rg->n, L = __builtin_ctz(rg->n);
 	uint64_t S = p->size, t = d;
@@ -89,7 +89,7 @@ static uint64_t hd_cf(const sim *s, const phase_plan *p, const ring *rg, uint32_
 	for (int k = 1; k <= L; k++) {
 		t += hd_step(s, rg, idx, 1 << (k - 1), S >> k, d);
 		if (k >= 2)
-			t += net_reduce(s->cf, S >> k);
+			t += net_reduce(s, S >> k);
 	}
 	if (p->type == CT_AR)
 		for (int j = 1; j <= L; j++)
@@ -127,18 +127,6 @@ static bool eligible(sim *s, const stream *st)
 	return p->type != CT_AR || uniform;
 }
 
-bool coll_closed_ok(sim *s, const coll *c, uint32_t phase, uint32_t rank)
-{
-	stream st = {0};
-	rcoll rc = {.c = (coll *)c, .rank = rank};
-	st.rc = &rc;
-	st.phase = phase;
-	st.a.rg = coll_ring(s, c, phase, rank);
-	st.a.n = st.a.rg->n;
-	st.a.idx = ring_index(st.a.rg, rank);
-	return eligible(s, &st);
-}
-
 static void go_closed(sim *s, cf_slot *sl, uint32_t nsim)
 {
 	for (uint32_t k = 0; k < nsim; k++) {
@@ -158,9 +146,7 @@ bool closed_try(sim *s, stream *st)
 		return false;
 	cf_slot *sl = &c->cf[st->chunk * c->nphase + st->phase];
 	if (!sl->st) {
-		sl->st = calloc(c->nsim, sizeof *sl->st);
-		if (!sl->st)
-			et_die(ET_EXIT_IO, "out of memory");
+		sl->st = et_xcalloc(c->nsim, sizeof *sl->st);
 		sl->tick = s->now;
 	}
 	sl->st[s->folded ? 0 : st->rc->mpos] = st;
@@ -168,7 +154,7 @@ bool closed_try(sim *s, stream *st)
 		sl->bad = true;
 	sl->started++;
 	if (sl->bad && s->folded)
-		sim_fail(s, 99, "folding needs closed forms");
+		sim_unfold(s); /* folding needs closed forms */
 	if (sl->bad || sl->started < c->nsim)
 		return false;
 	go_closed(s, sl, c->nsim);

@@ -3,7 +3,8 @@
  * queue per dimension, where at most active-chunks-per-dimension streams run
  * at once and waiting ones are ordered by priority (LIFO/FIFO), then
  * arrival (doc/astra-sim.md C.13). */
-#include "hmap.h"
+#include "et_mem.h"
+#include "et_types.h"
 #include "sim.h"
 #include <stdlib.h>
 #include <string.h>
@@ -13,22 +14,22 @@
 static int map_type(int t, uint64_t *size, uint32_t nmem)
 {
 	switch (t) {
-	case 0:
-	case 1:
+	case ET_COLL_ALL_REDUCE:
+	case ET_COLL_REDUCE:
 		return CT_AR;
-	case 2:
-	case 3:
+	case ET_COLL_ALL_GATHER:
+	case ET_COLL_GATHER:
 		return CT_AG;
-	case 7:
-	case 8:
-	case 4:
+	case ET_COLL_REDUCE_SCATTER:
+	case ET_COLL_REDUCE_SCATTER_BLOCK:
+	case ET_COLL_SCATTER:
 		return CT_RS;
-	case 6:
+	case ET_COLL_ALL_TO_ALL:
 		return CT_A2A;
-	case 5:
+	case ET_COLL_BROADCAST:
 		*size = *size / nmem ? *size / nmem : 1;
 		return CT_AG;
-	case 9:
+	case ET_COLL_BARRIER:
 		*size = 1;
 		return CT_AR;
 	default:
@@ -38,9 +39,7 @@ static int map_type(int t, uint64_t *size, uint32_t nmem)
 
 static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_t size)
 {
-	coll *c = calloc(1, sizeof *c);
-	if (!c)
-		et_die(ET_EXIT_IO, "out of memory");
+	coll *c = et_xcalloc(1, sizeof *c);
 	c->id = s->ncolls;
 	c->group = gi;
 	c->nmem = gi >= 0 ? s->cf->groups[gi].n : s->world;
@@ -51,16 +50,12 @@ static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_
 	c->nsim = s->folded ? 1 : c->nmem;
 	if (s->ncolls == s->capcolls) {
 		s->capcolls = s->capcolls ? s->capcolls * 2 : 64;
-		s->colls = realloc(s->colls, s->capcolls * sizeof *s->colls);
-		if (!s->colls)
-			et_die(ET_EXIT_IO, "out of memory");
+		s->colls = et_xrealloc(s->colls, s->capcolls * sizeof *s->colls);
 	}
 	s->colls[s->ncolls++] = c;
 	if (coll_plan(s, c, r->g, node, ct) < 0)
 		return NULL;
-	c->cf = calloc(c->nchunks * c->nphase + 1, sizeof *c->cf);
-	if (!c->cf)
-		et_die(ET_EXIT_IO, "out of memory");
+	c->cf = et_xcalloc(c->nchunks * c->nphase + 1, sizeof *c->cf);
 	return c;
 }
 
@@ -69,8 +64,9 @@ static int group_of(sim *s, rank_st *r, uint32_t node, int *gi)
 	const char *pg = sg_pg(r->g, node);
 	const comm_group *grp = cfg_group(s->cf, pg, gi);
 	if (pg && *pg && strcmp(pg, "0") && !grp) {
-		sim_fail(s, 2, "rank %u: node %llu: communicator group '%s' is not defined%s",
-		         r->rank, (unsigned long long)r->g->id[node], pg,
+		sim_fail(s, ET_EXIT_USAGE,
+		         "rank %u: node %llu: communicator group '%s' is not defined%s", r->rank,
+		         (unsigned long long)r->g->id[node], pg,
 		         s->cf->grp_file[0] ? " in the comm-group file" : " (give --comm-groups)");
 		return -1;
 	}
@@ -84,13 +80,15 @@ static int group_of(sim *s, rank_st *r, uint32_t node, int *gi)
 				hi = mid;
 		}
 		if (lo == grp->n || grp->mem[lo] != r->rank) {
-			sim_fail(s, 3, "rank %u: node %llu: rank is not a member of group %s",
-			         r->rank, (unsigned long long)r->g->id[node], pg);
+			sim_fail(s, ET_EXIT_DATA,
+			         "rank %u: node %llu: rank is not a member of group %s", r->rank,
+			         (unsigned long long)r->g->id[node], pg);
 			return -1;
 		}
 		for (uint32_t i = 0; i < grp->n; i++)
 			if (grp->mem[i] >= s->world) {
-				sim_fail(s, 2, "group %s names rank %u, the trace has %u ranks", pg,
+				sim_fail(s, ET_EXIT_USAGE,
+				         "group %s names rank %u, the trace has %u ranks", pg,
 				         grp->mem[i], s->world);
 				return -1;
 			}
@@ -105,11 +103,11 @@ static coll *find_coll(sim *s, rank_st *r, uint32_t node, int gi, uint32_t seq)
 	uint32_t nmem = gi >= 0 ? s->cf->groups[gi].n : s->world;
 	int ct = map_type(g->comm_type[node], &size, nmem);
 	if (ct < 0) {
-		sim_fail(s, 3, "rank %u: node %llu: unknown collective type %d", r->rank,
+		sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: unknown collective type %d", r->rank,
 		         (unsigned long long)g->id[node], g->comm_type[node]);
 		return NULL;
 	}
-	uint64_t *slot = hmap_put(s->coll_map, (uint64_t)(gi + 1), seq, UINT64_MAX);
+	uint64_t *slot = et_hmap_put(&s->coll_map, (uint64_t)(gi + 1), seq, UINT64_MAX);
 	if (*slot == UINT64_MAX) {
 		coll *c = coll_new(s, r, node, gi, ct, size);
 		*slot = s->ncolls - 1;
@@ -117,7 +115,7 @@ static coll *find_coll(sim *s, rank_st *r, uint32_t node, int gi, uint32_t seq)
 	}
 	coll *c = s->colls[*slot];
 	if (c->comm_type != g->comm_type[node] || c->size != size) {
-		sim_fail(s, 3,
+		sim_fail(s, ET_EXIT_DATA,
 		         "rank %u: node %llu: collective #%u of its group is type %d of %llu "
 		         "bytes, another member issued type %d of %llu bytes",
 		         r->rank, (unsigned long long)g->id[node], seq, g->comm_type[node],
@@ -159,7 +157,7 @@ static void queue_kick(sim *s, squeue *q)
 		q->running++;
 		st->phase_start = s->now;
 		algo_init(s, st);
-		if (s->err_code)
+		if (sim_stopped(s))
 			return;
 	}
 }
@@ -189,9 +187,7 @@ int coll_issue(sim *s, rank_st *r, uint32_t node)
 	c->last_rank = r->rank;
 	c->last_node = node;
 	c->last_issue = s->now;
-	rcoll *rc = calloc(1, sizeof *rc);
-	if (!rc)
-		et_die(ET_EXIT_IO, "out of memory");
+	rcoll *rc = et_xcalloc(1, sizeof *rc);
 	rc->c = c;
 	rc->rank = r->rank;
 	rc->node = node;
@@ -205,11 +201,9 @@ int coll_issue(sim *s, rank_st *r, uint32_t node)
 		evq_push(&s->q, s->now, EV_NODE_DONE, r->rank, node, UINT64_MAX);
 		return 0;
 	}
-	rc->st = calloc(c->nchunks, sizeof *rc->st);
-	if (!rc->st)
-		et_die(ET_EXIT_IO, "out of memory");
+	rc->st = et_xcalloc(c->nchunks, sizeof *rc->st);
 	int pri = s->cf->lifo ? (int)r->prio_counter++ : r->fifo_counter--;
-	for (uint32_t k = 0; k < c->nchunks && !s->err_code; k++) {
+	for (uint32_t k = 0; k < c->nchunks && !sim_stopped(s); k++) {
 		stream *st = &rc->st[k];
 		st->rc = rc;
 		st->chunk = k;

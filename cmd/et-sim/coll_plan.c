@@ -1,4 +1,5 @@
 /* coll_plan: a collective -> chunks -> phases (doc/astra-sim.md C.10-C.12, D.18). */
+#include "et_mem.h"
 #include "sim.h"
 #include <stdlib.h>
 #include <string.h>
@@ -95,16 +96,16 @@ static int check_impls(sim *s, const coll *c, const ldims *ld)
 		const phase_plan *p = &c->ph[k];
 		uint32_t n = ld->size[p->dim];
 		if (p->impl == IMPL_HD && (n & (n - 1))) {
-			sim_fail(s, 2, "halvingDoubling needs a power-of-two ring, not %u ranks",
-			         n);
+			sim_fail(s, ET_EXIT_USAGE,
+			         "halvingDoubling needs a power-of-two ring, not %u ranks", n);
 			return -1;
 		}
 		if (p->impl == IMPL_HD && p->type == CT_A2A) {
-			sim_fail(s, 2, "halvingDoubling does not implement ALL_TO_ALL");
+			sim_fail(s, ET_EXIT_USAGE, "halvingDoubling does not implement ALL_TO_ALL");
 			return -1;
 		}
 		if (p->impl == IMPL_DBT) {
-			sim_fail(s, 2,
+			sim_fail(s, ET_EXIT_USAGE,
 			         "doubleBinaryTree is not supported by et-sim (see et-sim(1))");
 			return -1;
 		}
@@ -128,9 +129,7 @@ int coll_plan(sim *s, coll *c, const sgraph *g, uint32_t node, int ct)
 	c->nchunks = size ? (size + chunk - 1) / chunk : 0;
 	ldims ld;
 	logical_dims(s, c, ct, &ld);
-	c->ph = calloc((size_t)2 * CFG_MAXDIM, sizeof *c->ph);
-	if (!c->ph)
-		et_die(ET_EXIT_IO, "out of memory");
+	c->ph = et_xcalloc((size_t)2 * CFG_MAXDIM, sizeof *c->ph);
 	c->nphase = 0;
 	uint8_t inv = c->group >= 0 ? 0xff : g->involved[node];
 	plan_phases(c, ct, &ld, inv, s->cf->lba);

@@ -11,7 +11,7 @@ static uint64_t replay_ns(uint64_t dur_us)
 
 /* perf = min(mem_bw * intensity, peak); t = floor(ops / perf * 1e9). A node
  * without a tensor size is skipped (zero time), as ASTRA-sim skips it. */
-static uint64_t roofline_ns(const cfg *cf, const sgraph *g, uint32_t i)
+static uint64_t roofline_ns(const cfg *cf, const sgraph *g, uint32_t i, bool *capped)
 {
 	double ops = (double)g->num_ops[i], ts = (double)g->tensor_size[i];
 	if (ts == 0 || ops <= 0)
@@ -22,7 +22,7 @@ static uint64_t roofline_ns(const cfg *cf, const sgraph *g, uint32_t i)
 		perf = peak;
 	if (perf <= 0)
 		return 0;
-	return cfg_ticks(ops / perf * 1e9);
+	return cfg_ticks(ops / perf * 1e9, capped);
 }
 
 /* Dataflow mapping (S_R, S_C, T): os = (M, N, K), ws = (K, N, M), is = (K, M, N);
@@ -43,17 +43,17 @@ uint64_t systolic_cycles(const cfg *cf, uint64_t m, uint64_t n, uint64_t k)
 	return (folds + a - 1) / a * (2 * R + C + t - 2);
 }
 
-static uint64_t scaled(const cfg *cf, uint64_t t)
+static uint64_t scaled(const cfg *cf, uint64_t t, bool *capped)
 {
 	if (cf->compute_scale == 1)
 		return t;
-	return cfg_ticks(floor((double)t * cf->compute_scale));
+	return cfg_ticks(floor((double)t * cf->compute_scale), capped);
 }
 
-uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i)
+uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i, bool *capped)
 {
 	if (g->flags[i] & SG_CPU)
-		return scaled(cf, replay_ns(g->dur_us[i]));
+		return scaled(cf, replay_ns(g->dur_us[i]), capped);
 	int model = cf->compute_model;
 	if (model == CM_REPLAY && cf->roofline)
 		model = CM_ROOFLINE;
@@ -61,11 +61,11 @@ uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i)
 		const uint64_t *mnk = &g->gemm[(size_t)i * 3];
 		if (mnk[0] && mnk[1] && mnk[2]) {
 			double cyc = (double)systolic_cycles(cf, mnk[0], mnk[1], mnk[2]);
-			return scaled(cf, cfg_ticks(ceil(cyc / cf->sys_clock_ghz)));
+			return scaled(cf, cfg_ticks(ceil(cyc / cf->sys_clock_ghz), capped), capped);
 		}
 		model = CM_ROOFLINE;
 	}
 	if (model == CM_ROOFLINE)
-		return scaled(cf, roofline_ns(cf, g, i));
-	return scaled(cf, replay_ns(g->dur_us[i]));
+		return scaled(cf, roofline_ns(cf, g, i, capped), capped);
+	return scaled(cf, replay_ns(g->dur_us[i]), capped);
 }

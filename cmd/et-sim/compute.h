@@ -5,7 +5,8 @@
 #include "sgraph.h"
 #include <stdint.h>
 
-uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i);
+/* In ns; a time capped at 2^50 ns sets *capped (cfg_ticks). */
+uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i, bool *capped);
 /* The SCALE-Sim analytical cycle count of an M x N x K GEMM. */
 uint64_t systolic_cycles(const cfg *cf, uint64_t m, uint64_t n, uint64_t k);
 

@@ -4,6 +4,7 @@
  * when its send arrived (xcause[]), which is where the path crosses ranks. */
 #include "crit.h"
 #include "et_attr.h"
+#include "et_mem.h"
 #include "et_types.h"
 #include "jsonw.h"
 #include "report.h"
@@ -57,9 +58,7 @@ void crit_print(FILE *f, const sim *s, bool json)
 	uint64_t total = 0;
 	for (uint32_t k = 0; k < s->nranks; k++)
 		total += s->r[k].g->n;
-	hop *path = malloc((total + 1) * sizeof *path);
-	if (!path)
-		return;
+	hop *path = et_xmalloc((total + 1) * sizeof *path);
 	uint64_t n = 0;
 	do
 		path[n++] = h;

@@ -1,12 +1,11 @@
 /* deadlock: when the event queue runs dry with ranks unfinished, name the
  * blocked ranks and what each waits for (beyond ASTRA-sim, which hangs or
  * ends silently). */
+#include "et_types.h"
 #include "report.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-enum { NT_RECV = 6, NT_COLL = 7 };
 
 static size_t add(char *msg, size_t n, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -46,11 +45,11 @@ static size_t describe(const sim *s, const rank_st *r, char *msg, size_t n, size
 			continue;
 		len = add(msg, n, len, " at node %llu (%s)", (unsigned long long)g->id[i],
 		          sg_name(g, i));
-		if (g->type[i] == NT_COLL && r->active && r->active->node == i) {
+		if (g->type[i] == ET_NODE_COLL && r->active && r->active->node == i) {
 			len = add(msg, n, len, " waiting for rank(s) ");
 			len = missing_members(s, r->active->c, msg, n, len);
 			len = add(msg, n, len, " to join");
-		} else if (g->type[i] == NT_RECV) {
+		} else if (g->type[i] == ET_NODE_RECV) {
 			len = add(msg, n, len, " waiting for a send from rank %d", g->src[i]);
 		}
 		shown++;
@@ -63,13 +62,15 @@ static size_t describe(const sim *s, const rank_st *r, char *msg, size_t n, size
 	return len;
 }
 
-int report_deadlock(const sim *s, char *msg, size_t n)
+int report_deadlock(const sim *s, et_error *e)
 {
 	uint32_t blocked = 0;
 	for (uint32_t k = 0; k < s->nranks; k++)
 		blocked += !s->r[k].finished;
 	if (!blocked)
 		return 0;
+	char msg[sizeof e->msg];
+	size_t n = sizeof msg;
 	size_t len = add(msg, n, 0, "deadlock: %u rank(s) blocked: ", blocked);
 	int shown = 0;
 	for (uint32_t k = 0; k < s->nranks && shown < 8; k++) {
@@ -81,5 +82,5 @@ int report_deadlock(const sim *s, char *msg, size_t n)
 	}
 	if (blocked > 8)
 		add(msg, n, len, "; ...");
-	return 1;
+	return et_fail(e, ET_EXIT_FOUND, "%s", msg);
 }

@@ -1,7 +1,7 @@
 /* evq: 4-ary min-heap on (tick, sequence number): half the levels of a
  * binary heap, and the four children of a node share cache lines. */
 #include "evq.h"
-#include "et_err.h"
+#include "et_mem.h"
 #include <stdlib.h>
 
 static int ev_less(const ev *x, const ev *y)
@@ -13,9 +13,7 @@ void evq_push(evq *q, uint64_t t, uint32_t type, uint32_t rank, uint64_t a, uint
 {
 	if (q->n == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 1024;
-		q->h = realloc(q->h, q->cap * sizeof *q->h);
-		if (!q->h)
-			et_die(ET_EXIT_IO, "out of memory (event queue)");
+		q->h = et_xrealloc(q->h, q->cap * sizeof *q->h);
 	}
 	ev e = {t, q->seq++, a, b, type, rank};
 	uint64_t i = q->n++;

@@ -57,8 +57,9 @@ static int add_node(et_graph *g, side *sd, et_arena *a, const et_msg *m, const e
 		return 0;
 	et_node *n = et_node_decode(a, m->data, m->len);
 	if (!n)
-		return et_fail(e, ET_EXIT_DATA, "%s: rank %u: byte %llu: message %llu is not a Node",
-		               ri->input, ri->rank, (unsigned long long)m->offset,
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: rank %u: byte %llu: message %llu is not a Node", ri->input,
+		               ri->rank, (unsigned long long)m->offset,
 		               (unsigned long long)m->index);
 	uint32_t i = et_graph_add_indexed(g, n, (uint32_t)m->index);
 	if (i == ET_GRAPH_NONE)
@@ -152,7 +153,8 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 		}
 		ensure_rank(w, ri.rank);
 		if (w->rank_graph[ri.rank]) {
-			rc = et_fail(e, ET_EXIT_DATA, "%s: rank %u appears twice", ri.input, ri.rank);
+			rc = et_fail(e, ET_EXIT_DATA, "%s: rank %u appears twice", ri.input,
+			             ri.rank);
 			break;
 		}
 		if (!w->name[0])

@@ -4,7 +4,6 @@
  * posted but not yet arrived (P). A receive posted after its message arrived
  * completes at once, as in the analytical backend. The receiving stream is
  * the destination rank's active collective (a rank runs one at a time). */
-#include "hmap.h"
 #include "sim.h"
 
 #define A_OF(v) ((v)&0xffffffffu)
@@ -20,17 +19,19 @@ static stream *receiver(sim *s, uint64_t k1, uint32_t dst)
 
 void mbox_arrive(sim *s, uint64_t k1, uint64_t k2)
 {
-	uint64_t *v = hmap_put(s->mb, k1, k2, 0);
+	uint64_t *v = et_hmap_put(&s->mb, k1, k2, 0);
 	if (P_OF(*v) == 0) {
 		*v += 1;
 		return;
 	}
 	*v -= 1ull << 32;
 	if (*v == 0)
-		hmap_del(s->mb, k1, k2);
+		et_hmap_del(&s->mb, k1, k2);
 	stream *st = receiver(s, k1, (uint32_t)k2);
 	if (!st) {
-		sim_fail(s, 1, "internal: message for a collective that is not running");
+		/* exit 1, as a run that cannot go on */
+		sim_fail(s, ET_EXIT_FOUND,
+		         "internal: message for a collective that is not running");
 		return;
 	}
 	algo_receive(s, st);
@@ -40,14 +41,14 @@ void mbox_post(sim *s, stream *st, uint32_t src)
 {
 	uint64_t k1 = (uint64_t)st->rc->c->id << 32 | (uint64_t)st->chunk << 8 | st->phase;
 	uint64_t k2 = (uint64_t)src << 32 | st->rc->rank;
-	uint64_t *v = hmap_put(s->mb, k1, k2, 0);
+	uint64_t *v = et_hmap_put(&s->mb, k1, k2, 0);
 	if (A_OF(*v) == 0) {
 		*v += 1ull << 32;
 		return;
 	}
 	*v -= 1;
 	if (*v == 0)
-		hmap_del(s->mb, k1, k2);
+		et_hmap_del(&s->mb, k1, k2);
 	st->rc->pend++;
 	evq_push(&s->q, s->now, EV_ALGO, st->rc->rank, (uint64_t)(uintptr_t)st, AK_RECV_NOW);
 }

@@ -1,6 +1,6 @@
 /* net: the congestion-unaware network (doc/astra-sim.md A.1-A.3) and the logical rings
  * collectives run on. */
-#include "et_err.h"
+#include "et_mem.h"
 #include "sim.h"
 #include <math.h>
 #include <stdlib.h>
@@ -36,20 +36,21 @@ int net_hops(const cfg *cf, uint32_t src, uint32_t dst)
 	return (int)(delta < other ? delta : other);
 }
 
-uint64_t net_delay(const cfg *cf, uint32_t src, uint32_t dst, uint64_t bytes)
+uint64_t net_delay(sim *s, uint32_t src, uint32_t dst, uint64_t bytes)
 {
+	const cfg *cf = s->cf;
 	int d = first_dim(cf, src, dst);
 	if (d < 0)
 		return 0;
 	double link = net_hops(cf, src, dst) * cf->lat[d];
 	double ser = (double)bytes / cf->bpns[d];
-	return cfg_ticks(link + ser);
+	return cfg_ticks(link + ser, &s->ticks_capped);
 }
 
-uint64_t net_reduce(const cfg *cf, uint64_t bytes)
+uint64_t net_reduce(sim *s, uint64_t bytes)
 {
-	double t = (double)bytes / (cf->local_mem_bw * 1e9) * 1e9;
-	return 3 * cfg_ticks(floor(t));
+	double t = (double)bytes / (s->cf->local_mem_bw * 1e9) * 1e9;
+	return 3 * cfg_ticks(floor(t), &s->ticks_capped);
 }
 
 /* Hop signature of a pair: dimension and hop count (what T depends on). */
@@ -60,11 +61,8 @@ static uint64_t pair_sig(const cfg *cf, uint32_t a, uint32_t b)
 
 static ring *ring_new(sim *s, uint32_t n, bool local)
 {
-	ring *rg = calloc(1, sizeof *rg);
-	if (rg)
-		rg->rank = calloc(n, sizeof *rg->rank);
-	if (!rg || !rg->rank)
-		et_die(ET_EXIT_IO, "out of memory (rings)");
+	ring *rg = et_xcalloc(1, sizeof *rg);
+	rg->rank = et_xcalloc(n, sizeof *rg->rank);
 	rg->n = n;
 	rg->local = local;
 	(void)s;
@@ -83,9 +81,7 @@ static void keep(sim *s, ring *rg)
 	ringset *rs = s->rs;
 	if (rs->n == rs->cap) {
 		rs->cap = rs->cap ? rs->cap * 2 : 64;
-		rs->v = realloc(rs->v, rs->cap * sizeof *rs->v);
-		if (!rs->v)
-			et_die(ET_EXIT_IO, "out of memory (rings)");
+		rs->v = et_xrealloc(rs->v, rs->cap * sizeof *rs->v);
 	}
 	rs->v[rs->n++] = rg;
 	rg->symmetric = true;
@@ -99,10 +95,8 @@ static void ensure_set(sim *s)
 {
 	if (s->rs)
 		return;
-	s->rs = calloc(1, sizeof *s->rs);
-	s->world_rings = calloc((size_t)s->cf->ndims * s->world, sizeof *s->world_rings);
-	if (!s->rs || !s->world_rings)
-		et_die(ET_EXIT_IO, "out of memory (rings)");
+	s->rs = et_xcalloc(1, sizeof *s->rs);
+	s->world_rings = et_xcalloc((size_t)s->cf->ndims * s->world, sizeof *s->world_rings);
 }
 
 const ring *ring_world(sim *s, uint32_t dim, uint32_t rank)
@@ -137,11 +131,8 @@ const ring *ring_group(sim *s, int group)
 		}
 		return rs->one;
 	}
-	if (!rs->groups) {
-		rs->groups = calloc((size_t)s->cf->ngroups + 1, sizeof *rs->groups);
-		if (!rs->groups)
-			et_die(ET_EXIT_IO, "out of memory (rings)");
-	}
+	if (!rs->groups)
+		rs->groups = et_xcalloc((size_t)s->cf->ngroups + 1, sizeof *rs->groups);
 	if (!rs->groups[group]) {
 		const comm_group *g = &s->cf->groups[group];
 		ring *rg = ring_new(s, g->n, true);

@@ -2,7 +2,7 @@
  * (tag, src, dst, size) and occurrence: the k-th send of a key meets the
  * k-th receive. Both complete when the message arrives (t_send + T); a
  * receive posted later completes at once. */
-#include "hmap.h"
+#include "et_mem.h"
 #include "sim.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +16,9 @@ typedef struct pentry {
 } pentry;
 
 typedef struct p2p {
-	hmap m1;    /* (tag << 32 | src, dst) -> id1 */
-	hmap m2;    /* (id1, size) -> key id; value: sends | recvs << 32 in cnt */
-	hmap entry; /* (key id, occurrence) -> entry index */
+	et_hmap m1;    /* (tag << 32 | src, dst) -> id1 */
+	et_hmap m2;    /* (id1, size) -> key id; value: sends | recvs << 32 in cnt */
+	et_hmap entry; /* (key id, occurrence) -> entry index */
 	uint64_t n1, nk, *cnt, capk;
 	pentry *e;
 	uint64_t n, cap;
@@ -26,27 +26,22 @@ typedef struct p2p {
 
 static p2p *get(sim *s)
 {
-	if (!s->pp) {
-		s->pp = calloc(1, sizeof *s->pp);
-		if (!s->pp)
-			et_die(ET_EXIT_IO, "out of memory");
-	}
+	if (!s->pp)
+		s->pp = et_xcalloc(1, sizeof *s->pp);
 	return s->pp;
 }
 
 /* Exact key (tag, src, dst, size) -> a dense key id. */
 static uint64_t key_id(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_t size)
 {
-	uint64_t *v1 = hmap_put(&p->m1, tag << 32 | src, dst, UINT64_MAX);
+	uint64_t *v1 = et_hmap_put(&p->m1, tag << 32 | src, dst, UINT64_MAX);
 	if (*v1 == UINT64_MAX)
 		*v1 = p->n1++;
-	uint64_t *v2 = hmap_put(&p->m2, *v1, size, UINT64_MAX);
+	uint64_t *v2 = et_hmap_put(&p->m2, *v1, size, UINT64_MAX);
 	if (*v2 == UINT64_MAX) {
 		if (p->nk == p->capk) {
 			p->capk = p->capk ? p->capk * 2 : 64;
-			p->cnt = realloc(p->cnt, p->capk * sizeof *p->cnt);
-			if (!p->cnt)
-				et_die(ET_EXIT_IO, "out of memory");
+			p->cnt = et_xrealloc(p->cnt, p->capk * sizeof *p->cnt);
 		}
 		p->cnt[p->nk] = 0;
 		*v2 = p->nk++;
@@ -60,13 +55,11 @@ static pentry *entry(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_t 
 	uint64_t kid = key_id(p, tag, src, dst, size);
 	uint64_t occ = send ? (p->cnt[kid] & 0xffffffffu) : (p->cnt[kid] >> 32);
 	p->cnt[kid] += send ? 1 : 1ull << 32;
-	uint64_t *v = hmap_put(&p->entry, kid, occ, UINT64_MAX);
+	uint64_t *v = et_hmap_put(&p->entry, kid, occ, UINT64_MAX);
 	if (*v == UINT64_MAX) {
 		if (p->n == p->cap) {
 			p->cap = p->cap ? p->cap * 2 : 64;
-			p->e = realloc(p->e, p->cap * sizeof *p->e);
-			if (!p->e)
-				et_die(ET_EXIT_IO, "out of memory");
+			p->e = et_xrealloc(p->e, p->cap * sizeof *p->e);
 		}
 		p->e[p->n] = (pentry){src, dst, UINT32_MAX, UINT32_MAX, false, tag, size};
 		*v = p->n++;
@@ -78,8 +71,8 @@ static pentry *entry(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_t 
 static int check_peer(sim *s, rank_st *r, uint32_t node, int32_t peer, const char *what)
 {
 	if (peer < 0 || (uint32_t)peer >= s->world) {
-		sim_fail(s, 3, "rank %u: node %llu: %s %d is not a rank of the trace", r->rank,
-		         (unsigned long long)r->g->id[node], what, peer);
+		sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: %s %d is not a rank of the trace",
+		         r->rank, (unsigned long long)r->g->id[node], what, peer);
 		return -1;
 	}
 	return 0;
@@ -97,8 +90,7 @@ void p2p_send(sim *s, rank_st *r, uint32_t node)
 	uint64_t idx;
 	pentry *e = entry(p, tag, r->rank, dst, size, true, &idx);
 	e->send_node = node;
-	evq_push(&s->q, s->now + net_delay(s->cf, r->rank, dst, size), EV_P2P_ARRIVE, r->rank, idx,
-	         0);
+	evq_push(&s->q, s->now + net_delay(s, r->rank, dst, size), EV_P2P_ARRIVE, r->rank, idx, 0);
 }
 
 void p2p_recv(sim *s, rank_st *r, uint32_t node)
@@ -156,9 +148,9 @@ void p2p_free(sim *s)
 {
 	if (!s->pp)
 		return;
-	hmap_free(&s->pp->m1);
-	hmap_free(&s->pp->m2);
-	hmap_free(&s->pp->entry);
+	et_hmap_free(&s->pp->m1);
+	et_hmap_free(&s->pp->m2);
+	et_hmap_free(&s->pp->entry);
 	free(s->pp->cnt);
 	free(s->pp->e);
 	free(s->pp);

@@ -1,11 +1,11 @@
 /* report: per-rank numbers, the human summary, the JSON report and
  * ASTRA-sim's log lines. */
 #include "report.h"
+#include "et_mem.h"
+#include "et_types.h"
 #include "jsonw.h"
 #include <stdlib.h>
 #include <string.h>
-
-enum { NT_COMP = 4, NT_SEND = 5, NT_COLL = 7 };
 
 const rank_st *report_rank(const sim *s, uint32_t rank)
 {
@@ -27,14 +27,13 @@ static int iv_cmp(const void *x, const void *y)
 static size_t intervals(const rank_st *r, bool comp_only, iv **out)
 {
 	const sgraph *g = r->g;
-	iv *v = malloc(((size_t)g->n + 1) * sizeof *v);
-	if (!v)
-		et_die(ET_EXIT_IO, "out of memory");
+	iv *v = et_xmalloc(((size_t)g->n + 1) * sizeof *v);
 	size_t k = 0;
 	for (uint32_t i = 0; i < g->n; i++) {
 		uint8_t t = g->type[i];
-		bool want =
-		    comp_only ? t == NT_COMP : (t == NT_COMP || t == NT_SEND || t == NT_COLL);
+		bool want = comp_only
+		                ? t == ET_NODE_COMP
+		                : (t == ET_NODE_COMP || t == ET_NODE_SEND || t == ET_NODE_COLL);
 		if (want && r->start[i] != UINT64_MAX && r->end[i] != UINT64_MAX &&
 		    r->end[i] > r->start[i])
 			v[k++] = (iv){r->start[i], r->end[i]};
@@ -86,10 +85,8 @@ void report_collect(const sim *s, run_res *out)
 {
 	memset(out, 0, sizeof *out);
 	out->world = s->world;
-	out->r = calloc(s->world, sizeof *out->r);
-	uint64_t *f = calloc(s->world, sizeof *f);
-	if (!out->r || !f)
-		et_die(ET_EXIT_IO, "out of memory");
+	out->r = et_xcalloc(s->world, sizeof *out->r);
+	uint64_t *f = et_xcalloc(s->world, sizeof *f);
 	for (uint32_t k = 0; k < s->nranks; k++)
 		rank_numbers(&s->r[k], &out->r[k]);
 	for (uint32_t k = s->nranks; k < s->world; k++)
@@ -160,10 +157,11 @@ static void top_collectives(FILE *f, const rank_st *r)
 	const sgraph *g = r->g;
 	iv *v;
 	size_t nv = intervals(r, true, &v);
-	cexp *c = malloc(((size_t)g->n + 1) * sizeof *c);
+	cexp *c = et_xmalloc(((size_t)g->n + 1) * sizeof *c);
 	size_t k = 0;
-	for (uint32_t i = 0; c && i < g->n; i++)
-		if ((g->type[i] == NT_COLL || g->type[i] == NT_SEND) && r->end[i] != UINT64_MAX)
+	for (uint32_t i = 0; i < g->n; i++)
+		if ((g->type[i] == ET_NODE_COLL || g->type[i] == ET_NODE_SEND) &&
+		    r->end[i] != UINT64_MAX)
 			c[k++] = (cexp){i, uncovered(v, nv, r->start[i], r->end[i]),
 			                r->end[i] - r->start[i]};
 	qsort(c, k, sizeof *c, cexp_cmp);
@@ -219,7 +217,7 @@ static void json_colls(FILE *f, const sim *s)
 		const rank_st *r = report_rank(s, k);
 		const sgraph *g = r->g;
 		for (uint32_t i = 0; i < g->n; i++) {
-			if (g->type[i] != NT_COLL)
+			if (g->type[i] != ET_NODE_COLL)
 				continue;
 			fprintf(f, "%s{\"rank\":%u,\"id\":%llu,\"name\":", first ? "" : ",\n", k,
 			        (unsigned long long)g->id[i]);

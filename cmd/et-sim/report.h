@@ -23,8 +23,9 @@ void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w);
 /* The JSON report without its closing brace (the caller may add fields). */
 void report_json(FILE *f, const sim *s, const run_res *rr, const workload *w);
 void report_astra(FILE *f, const run_res *rr);
-/* 0 if every rank finished; else fills msg with the blocked ranks/nodes. */
-int report_deadlock(const sim *s, char *msg, size_t n);
+/* 0 if every rank finished; else -1 with e set (ET_EXIT_FOUND, "deadlock:
+ * N rank(s) blocked: ..." naming the first blocked ranks and their nodes). */
+int report_deadlock(const sim *s, et_error *e);
 /* The rank state to print for trace rank `rank` (folded: rank 0). */
 const rank_st *report_rank(const sim *s, uint32_t rank);
 

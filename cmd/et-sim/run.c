@@ -1,9 +1,11 @@
 /* run: load -> configure -> simulate (folded when provably equivalent) ->
- * report. */
+ * report. Every step returns 0 or -1 with an et_error; run_main prints the
+ * error and turns it into the exit status. */
 #include "run.h"
 #include "crit.h"
 #include "et_err.h"
 #include "et_output.h"
+#include "et_types.h"
 #include "load.h"
 #include "report.h"
 #include "sched.h"
@@ -12,72 +14,78 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NT_MEM_LOAD = 2, NT_MEM_STORE = 3, NT_SEND = 5, NT_RECV = 6, NT_COLL = 7 };
-
-static int net_defaults(cfg *cf, uint32_t world, char *msg, size_t n)
+/* Without --network: a ring as wide as the trace, with the bandwidth and
+ * latency of ASTRA-sim's example Ring_8npus.yml (50 GB/s, 500 ns). */
+static int net_defaults(cfg *cf, uint32_t world, et_error *e)
 {
 	char v[32];
 	snprintf(v, sizeof v, "%u", world);
-	if (cfg_set_kv(cf, "topology", "Ring", msg, n) < 0 ||
-	    cfg_set_kv(cf, "npus_count", v, msg, n) < 0 ||
-	    cfg_set_kv(cf, "bandwidth", "50", msg, n) < 0 ||
-	    cfg_set_kv(cf, "latency", "500", msg, n) < 0)
+	if (cfg_set_kv(cf, "topology", "Ring", e) < 0 || cfg_set_kv(cf, "npus_count", v, e) < 0 ||
+	    cfg_set_kv(cf, "bandwidth", "50", e) < 0 || cfg_set_kv(cf, "latency", "500", e) < 0)
 		return -1;
 	return 0;
 }
 
-static int check_groups(const cfg *cf, uint32_t world, char *msg, size_t n)
+static int check_groups(const cfg *cf, uint32_t world, et_error *e)
 {
 	for (int i = 0; i < cf->ngroups; i++)
 		for (uint32_t k = 0; k < cf->groups[i].n; k++)
-			if (cf->groups[i].mem[k] >= world) {
-				snprintf(
-				    msg, n, "%s: group %d names rank %u, the trace has %u ranks",
-				    cf->grp_file, cf->groups[i].id, cf->groups[i].mem[k], world);
-				return -1;
-			}
+			if (cf->groups[i].mem[k] >= world)
+				return et_fail(e, ET_EXIT_USAGE,
+				               "%s: group %d names rank %u, the trace has %u ranks",
+				               cf->grp_file, cf->groups[i].id, cf->groups[i].mem[k],
+				               world);
 	return 0;
 }
 
-int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, char *msg, size_t n)
+/* The --set list, each error behind the setting it came from. */
+static int apply_sets(const run_conf *c, cfg *cf, et_error *e)
+{
+	for (int i = 0; i < c->nsets; i++) {
+		et_error in;
+		if (cfg_set(cf, c->sets[i], &in) < 0)
+			return et_fail(e, ET_EXIT_USAGE, "--set %s: %s", c->sets[i], in.msg);
+	}
+	return 0;
+}
+
+/* cfg_finish, its error behind the file the bad value most likely came
+ * from: endpoint-delay is a system key, the rest are blamed on the network
+ * file. */
+static int finish(cfg *cf, et_error *e)
+{
+	et_error in;
+	if (cfg_finish(cf, &in) == 0)
+		return 0;
+	const char *src = cf->sys_file[0] && cf->endpoint <= 0 ? cf->sys_file
+	                  : cf->net_file[0]                    ? cf->net_file
+	                                                       : "configuration";
+	return et_fail(e, ET_EXIT_USAGE, "%s: %s", src, in.msg);
+}
+
+int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e)
 {
 	cfg_defaults(cf);
-	if (!c->network && net_defaults(cf, world, msg, n) < 0)
+	if (!c->network && net_defaults(cf, world, e) < 0)
 		return -1;
-	if (c->network && cfg_load_network(cf, c->network, msg, n) < 0)
+	if (c->network && cfg_load_network(cf, c->network, e) < 0)
 		return -1;
-	if (c->system && cfg_load_system(cf, c->system, msg, n) < 0)
+	if (c->system && cfg_load_system(cf, c->system, e) < 0)
 		return -1;
-	if (c->groups && cfg_load_groups(cf, c->groups, msg, n) < 0)
+	if (c->groups && cfg_load_groups(cf, c->groups, e) < 0)
 		return -1;
-	for (int i = 0; i < c->nsets; i++) {
-		char err[400];
-		if (cfg_set(cf, c->sets[i], err, sizeof err) < 0) {
-			snprintf(msg, n, "--set %s: %s", c->sets[i], err);
-			et_msg_one_line(msg);
-			return -1;
-		}
-	}
-	if (c->cmodel && cfg_set_kv(cf, "compute-model", c->cmodel, msg, n) < 0)
+	if (apply_sets(c, cf, e) < 0)
 		return -1;
-	char err[400];
-	if (cfg_finish(cf, err, sizeof err) < 0) {
-		const char *src = cf->sys_file[0] && strstr(err, "endpoint") ? cf->sys_file
-		                  : cf->net_file[0]                          ? cf->net_file
-		                                                             : "configuration";
-		snprintf(msg, n, "%s: %s", src, err);
+	if (c->cmodel && cfg_set_kv(cf, "compute-model", c->cmodel, e) < 0)
 		return -1;
-	}
-	if (cf->total != world) {
-		snprintf(msg, n, "%s: the network has %u ranks, the trace has %u",
-		         cf->net_file[0] ? cf->net_file : "network", cf->total, world);
+	if (finish(cf, e) < 0)
 		return -1;
-	}
-	if ((cf->roofline || cf->compute_model != CM_REPLAY) && cf->peak_perf <= 0) {
-		snprintf(msg, n, "roofline needs peak-perf > 0");
-		return -1;
-	}
-	return check_groups(cf, world, msg, n);
+	if (cf->total != world)
+		return et_fail(e, ET_EXIT_USAGE, "%s: the network has %u ranks, the trace has %u",
+		               cf->net_file[0] ? cf->net_file : "network", cf->total, world);
+	if ((cf->roofline || cf->compute_model != CM_REPLAY) && cf->peak_perf <= 0)
+		return et_fail(e, ET_EXIT_USAGE, "roofline needs peak-perf > 0");
+	return check_groups(cf, world, e);
 }
 
 /* Folding needs one graph for every rank, collectives over all ranks and
@@ -90,35 +98,25 @@ static bool fold_candidate(const run_conf *c, const cfg *cf, const workload *w)
 		return false;
 	const sgraph *g = w->cls[0];
 	for (uint32_t i = 0; i < g->n; i++) {
-		if (g->type[i] == NT_SEND || g->type[i] == NT_RECV)
+		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV)
 			return false;
 		const char *pg = sg_pg(g, i);
-		if (g->type[i] == NT_COLL && pg && *pg && strcmp(pg, "0"))
+		if (g->type[i] == ET_NODE_COLL && pg && *pg && strcmp(pg, "0"))
 			return false;
 	}
 	return true;
 }
 
-int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w)
+int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w, et_error *e)
 {
-	bool fold = fold_candidate(c, cf, w);
-	cfg_ticks_capped = false;
-	sim_init(s, cf, &c->op, w->rank_graph, w->world, fold);
-	int r = sim_run(s);
-	if (r < 0 && s->err_code == 99) {
+	sim_init(s, cf, &c->op, w->rank_graph, w->world, fold_candidate(c, cf, w));
+	sim_end r = sim_run(s, e);
+	if (r == SIM_UNFOLD) {
 		sim_free(s);
 		sim_init(s, cf, &c->op, w->rank_graph, w->world, false);
-		r = sim_run(s);
+		r = sim_run(s, e);
 	}
-	if (r == 0 && cfg_ticks_capped) {
-		snprintf(s->err, sizeof s->err,
-		         "a single transfer or compute time exceeds 2^50 ns (13 days): the "
-		         "simulated times would overflow (check bandwidth, latency, compute "
-		         "settings and the trace's sizes)");
-		s->err_code = 3;
-		r = -1;
-	}
-	return r;
+	return r == SIM_DONE ? 0 : -1;
 }
 
 static void warn_mem(const cfg *cf, const workload *w)
@@ -127,38 +125,27 @@ static void warn_mem(const cfg *cf, const workload *w)
 		return;
 	for (uint32_t k = 0; k < w->ncls; k++)
 		for (uint32_t i = 0; i < w->cls[k]->n; i++)
-			if (w->cls[k]->type[i] == NT_MEM_LOAD ||
-			    w->cls[k]->type[i] == NT_MEM_STORE) {
+			if (et_node_is_mem(w->cls[k]->type[i])) {
 				et_warn("MEM_LOAD/MEM_STORE nodes take no time (set mem-latency / "
 				        "mem-bandwidth)");
 				return;
 			}
 }
 
-static int write_side(const char *path, const sim *s, int (*fn)(FILE *, const sim *))
+static int write_side(const char *path, const sim *s, int (*fn)(FILE *, const sim *), et_error *e)
 {
 	et_output *o;
-	et_error e;
-	if (et_output_open(&o, path, false, &e) < 0) {
-		et_err_print(&e);
-		return e.code;
-	}
+	if (et_output_open(&o, path, false, e) < 0)
+		return -1;
 	fn(et_output_file(o), s);
-	if (et_output_commit(o, &e) < 0) {
-		et_err_print(&e);
-		return e.code;
-	}
-	return 0;
+	return et_output_commit(o, e);
 }
 
-static int report(const run_conf *c, const sim *s, const workload *w)
+static int report(const run_conf *c, const sim *s, const workload *w, et_error *e)
 {
 	et_output *o;
-	et_error e;
-	if (et_output_open(&o, c->output, false, &e) < 0) {
-		et_err_print(&e);
-		return e.code;
-	}
+	if (et_output_open(&o, c->output, false, e) < 0)
+		return -1;
 	FILE *f = et_output_file(o);
 	run_res rr;
 	report_collect(s, &rr);
@@ -173,35 +160,23 @@ static int report(const run_conf *c, const sim *s, const workload *w)
 	if (c->json && !c->astra)
 		fputs("}\n", f);
 	report_free(&rr);
-	if (et_output_commit(o, &e) < 0) {
-		et_err_print(&e);
-		return e.code;
-	}
-	return 0;
+	return et_output_commit(o, e);
 }
 
-static int simulate_and_report(run_conf *c, const cfg *cf, const workload *w)
+static int simulate_and_report(run_conf *c, const cfg *cf, const workload *w, et_error *e)
 {
 	sim s;
 	c->op.record_cause = c->crit;
 	c->op.progress = c->progress;
-	int rc = 0;
-	if (run_simulate(&s, c, cf, w) < 0) {
-		fprintf(stderr, "et-sim: %s\n", s.err);
-		rc = s.err_code == 99 ? 1 : s.err_code;
-	} else {
-		char msg[2048];
-		if (report_deadlock(&s, msg, sizeof msg)) {
-			fprintf(stderr, "et-sim: %s\n", msg);
-			rc = 1;
-		}
-	}
-	if (!rc && c->schedule)
-		rc = write_side(c->schedule, &s, sched_write_jsonl);
-	if (!rc && c->trace)
-		rc = write_side(c->trace, &s, sched_write_chrome);
-	if (!rc)
-		rc = report(c, &s, w);
+	int rc = run_simulate(&s, c, cf, w, e);
+	if (rc == 0)
+		rc = report_deadlock(&s, e);
+	if (rc == 0 && c->schedule)
+		rc = write_side(c->schedule, &s, sched_write_jsonl, e);
+	if (rc == 0 && c->trace)
+		rc = write_side(c->trace, &s, sched_write_chrome, e);
+	if (rc == 0)
+		rc = report(c, &s, w, e);
 	sim_free(&s);
 	return rc;
 }
@@ -209,24 +184,23 @@ static int simulate_and_report(run_conf *c, const cfg *cf, const workload *w)
 int run_main(run_conf *c, int argc, char **argv)
 {
 	workload w;
-	et_error e;
+	et_error e = {0};
 	if (load_workload(&w, argc, argv, &c->in, c->progress, &e) < 0) {
 		et_err_print(&e);
 		workload_free(&w);
-		return e.code ? e.code : 3;
+		return e.code ? e.code : ET_EXIT_DATA;
 	}
 	cfg cf;
-	char msg[700];
-	int rc;
-	if (run_build_cfg(c, &cf, w.world, msg, sizeof msg) < 0) {
-		fprintf(stderr, "et-sim: %s\n", msg);
-		rc = 2;
-	} else {
+	int rc = run_build_cfg(c, &cf, w.world, &e);
+	if (rc == 0) {
 		if (c->progress >= 0)
 			warn_mem(&cf, &w);
-		rc = c->nsweeps ? sweep_run(c, &cf, &w) : simulate_and_report(c, &cf, &w);
+		rc = c->nsweeps ? sweep_run(c, &w, &e) : simulate_and_report(c, &cf, &w, &e);
 	}
 	cfg_free(&cf);
 	workload_free(&w);
-	return rc;
+	if (rc == 0)
+		return ET_EXIT_OK;
+	et_err_print(&e);
+	return e.code;
 }

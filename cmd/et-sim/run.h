@@ -1,7 +1,10 @@
 /* run: one et-sim invocation: load, configure, simulate, report. */
 #ifndef RUN_H
 #define RUN_H
+#include "cfg.h"
+#include "et_err.h"
 #include "et_input.h"
+#include "load.h"
 #include "sim.h"
 #include <stdbool.h>
 
@@ -18,6 +21,22 @@ typedef struct run_conf {
 	sim_opts op;
 } run_conf;
 
+/* The whole run on the input named by argv; prints what goes wrong on
+ * stderr ("et-sim: ...", one line) and returns the exit status. */
 int run_main(run_conf *c, int argc, char **argv);
+
+/* The configuration of c for a trace of `world` ranks: defaults, then the
+ * network, system and comm-group files, the --set list and --compute-model,
+ * then the checks. 0, or -1 with e set: ET_EXIT_USAGE, the message naming
+ * where the bad setting came from ("FILE: ...", "--set KEY=VALUE: ...").
+ * cf is initialised either way: cfg_free it. */
+int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e);
+
+/* Simulates w under cf, folded into one rank when that is provably the same
+ * (a folded run that finds otherwise is rerun unfolded here, so callers
+ * never see SIM_UNFOLD). 0 when the event queue ran dry (report_deadlock
+ * tells whether every rank finished), or -1 with e set (sim_run's codes).
+ * s is initialised either way: sim_free it. */
+int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w, et_error *e);
 
 #endif

@@ -2,6 +2,7 @@
  * run writes rank 0's schedule for every rank. */
 #include "sched.h"
 #include "et_attr.h"
+#include "et_mem.h"
 #include "et_types.h"
 #include "jsonw.h"
 #include "report.h"
@@ -10,10 +11,10 @@
 static const char *res_name(const sgraph *g, uint32_t i)
 {
 	switch (g->type[i]) {
-	case 4:
+	case ET_NODE_COMP:
 		return (g->flags[i] & SG_CPU) ? "cpu" : "comp";
-	case 5:
-	case 7:
+	case ET_NODE_SEND:
+	case ET_NODE_COLL:
 		return "comm";
 	default:
 		return "none";
@@ -36,9 +37,7 @@ static int by_start(const void *x, const void *y)
 /* Indices of the nodes of r that ran, sorted by start; returns the count. */
 static uint32_t ordered(const rank_st *r, uint32_t **out)
 {
-	uint32_t *v = malloc(((size_t)r->g->n + 1) * sizeof *v), k = 0;
-	if (!v)
-		et_die(ET_EXIT_IO, "out of memory");
+	uint32_t *v = et_xmalloc(((size_t)r->g->n + 1) * sizeof *v), k = 0;
 	for (uint32_t i = 0; i < r->g->n; i++)
 		if (r->start[i] != UINT64_MAX && r->end[i] != UINT64_MAX)
 			v[k++] = i;
@@ -57,7 +56,7 @@ static void node_line(FILE *f, uint32_t rank, const rank_st *r, uint32_t i)
 	fprintf(f, ",\"type\":\"%s\",\"resource\":\"%s\",\"start_ns\":%llu,\"end_ns\":%llu",
 	        tn ? tn : "UNKNOWN", res_name(g, i), (unsigned long long)r->start[i],
 	        (unsigned long long)r->end[i]);
-	if (g->type[i] == 7) {
+	if (g->type[i] == ET_NODE_COLL) {
 		const char *ct = et_coll_type_name(g->comm_type[i]);
 		fprintf(f, ",\"comm_type\":\"%s\",\"comm_size\":%lld", ct ? ct : "UNKNOWN",
 		        (long long)g->comm_size[i]);

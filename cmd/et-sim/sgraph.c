@@ -2,17 +2,9 @@
  * de-duplicated (a node listing the same parent as data and ctrl dependency
  * waits for it once, as ASTRA-sim's dependency resolver does). */
 #include "sgraph.h"
-#include "et_err.h"
+#include "et_mem.h"
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t sz)
-{
-	void *p = calloc(n ? n : 1, sz);
-	if (!p)
-		et_die(ET_EXIT_IO, "out of memory (graph)");
-	return p;
-}
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -66,7 +58,7 @@ static void build_edges(sgraph *s, const et_graph *g)
 		uint32_t k = et_graph_ndeps(g, i);
 		maxp = k > maxp ? k : maxp;
 	}
-	uint32_t *buf = xcalloc(maxp + 1, sizeof *buf);
+	uint32_t *buf = et_xcalloc(maxp + 1, sizeof *buf);
 	uint64_t total = 0;
 	for (uint32_t i = 0; i < g->n; i++) {
 		s->ndeps[i] = parents(g, i, buf);
@@ -76,8 +68,8 @@ static void build_edges(sgraph *s, const et_graph *g)
 	}
 	for (uint32_t i = 0; i < g->n; i++)
 		s->out_off[i + 1] += s->out_off[i];
-	s->out = xcalloc(total, sizeof *s->out);
-	uint32_t *fill = xcalloc(g->n + 1, sizeof *fill);
+	s->out = et_xcalloc(total, sizeof *s->out);
+	uint32_t *fill = et_xcalloc(g->n + 1, sizeof *fill);
 	for (uint32_t i = 0; i < g->n; i++) {
 		uint32_t k = parents(g, i, buf);
 		for (uint32_t j = 0; j < k; j++)
@@ -101,32 +93,32 @@ static void hash_graph(sgraph *s)
 
 sgraph *sgraph_from(const et_graph *g, const uint8_t *involved, const uint64_t *gemm)
 {
-	sgraph *s = xcalloc(1, sizeof *s);
+	sgraph *s = et_xcalloc(1, sizeof *s);
 	uint32_t n = g->n;
 	s->n = n;
-	s->id = xcalloc(n, 8);
-	s->type = xcalloc(n, 1);
-	s->flags = xcalloc(n, 1);
-	s->dur_us = xcalloc(n, 8);
-	s->comm_type = xcalloc(n, 4);
-	s->comm_size = xcalloc(n, 8);
-	s->src = xcalloc(n, 4);
-	s->dst = xcalloc(n, 4);
-	s->tag = xcalloc(n, 4);
-	s->pg = xcalloc(n, 4);
-	s->num_ops = xcalloc(n, 8);
-	s->tensor_size = xcalloc(n, 8);
-	s->gemm = xcalloc((size_t)n * 3, 8);
-	s->involved = xcalloc(n, 1);
-	s->name = xcalloc(n, 4);
-	s->ndeps = xcalloc(n, 4);
-	s->out_off = xcalloc(n + 1, 4);
+	s->id = et_xcalloc(n, 8);
+	s->type = et_xcalloc(n, 1);
+	s->flags = et_xcalloc(n, 1);
+	s->dur_us = et_xcalloc(n, 8);
+	s->comm_type = et_xcalloc(n, 4);
+	s->comm_size = et_xcalloc(n, 8);
+	s->src = et_xcalloc(n, 4);
+	s->dst = et_xcalloc(n, 4);
+	s->tag = et_xcalloc(n, 4);
+	s->pg = et_xcalloc(n, 4);
+	s->num_ops = et_xcalloc(n, 8);
+	s->tensor_size = et_xcalloc(n, 8);
+	s->gemm = et_xcalloc((size_t)n * 3, 8);
+	s->involved = et_xcalloc(n, 1);
+	s->name = et_xcalloc(n, 4);
+	s->ndeps = et_xcalloc(n, 4);
+	s->out_off = et_xcalloc(n + 1, 4);
 	copy_nodes(s, g);
 	memcpy(s->involved, involved, n);
 	memcpy(s->gemm, gemm, (size_t)n * 3 * 8);
 	build_edges(s, g);
 	s->names_len = g->names_len;
-	s->names = xcalloc(g->names_len + 1, 1);
+	s->names = et_xcalloc(g->names_len + 1, 1);
 	memcpy(s->names, g->names, g->names_len);
 	s->n_dangling = g->n_dangling;
 	s->n_cycle_nodes = g->n - g->n_ordered;
@@ -145,11 +137,6 @@ bool sgraph_equal(const sgraph *a, const sgraph *b)
 	       EQ(name, 4) && EQ(ndeps, 4) && memcmp(a->out_off, b->out_off, (a->n + 1) * 4) == 0 &&
 	       memcmp(a->out, b->out, (size_t)a->out_off[a->n] * 4) == 0 &&
 	       memcmp(a->names, b->names, a->names_len) == 0;
-}
-
-uint64_t sgraph_bytes(const sgraph *g)
-{
-	return (uint64_t)g->n * 106 + (uint64_t)g->out_off[g->n] * 4 + g->names_len;
 }
 
 void sgraph_free(sgraph *s)

@@ -47,6 +47,5 @@ static inline const char *sg_pg(const sgraph *g, uint32_t i)
 {
 	return g->pg[i] ? g->names + g->pg[i] : NULL;
 }
-uint64_t sgraph_bytes(const sgraph *g);
 
 #endif

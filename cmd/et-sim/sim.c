@@ -1,7 +1,7 @@
 /* sim: set-up and the event loop. */
 #include "sim.h"
+#include "et_mem.h"
 #include "et_progress.h"
-#include "hmap.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,44 +9,44 @@
 
 void sim_fail(sim *s, int code, const char *fmt, ...)
 {
-	if (s->err_code)
+	if (sim_stopped(s))
 		return;
+	char msg[sizeof s->err->msg];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(s->err, sizeof s->err, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	s->err_code = code;
+	et_fail(s->err, code, "%s", msg);
+	s->failed = true;
 }
 
-static void *xc(size_t n, size_t sz)
+void sim_unfold(sim *s)
 {
-	void *p = calloc(n ? n : 1, sz);
-	if (!p)
-		et_die(ET_EXIT_IO, "out of memory (%zu x %zu bytes)", n, sz);
-	return p;
+	if (!sim_stopped(s))
+		s->fold_failed = true;
 }
 
 static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
 {
 	r->rank = rank;
 	r->g = g;
-	r->pending = xc(g->n, sizeof *r->pending);
-	r->start = xc(g->n, sizeof *r->start);
-	r->end = xc(g->n, sizeof *r->end);
+	r->pending = et_xcalloc(g->n, sizeof *r->pending);
+	r->start = et_xcalloc(g->n, sizeof *r->start);
+	r->end = et_xcalloc(g->n, sizeof *r->end);
 	memset(r->start, 0xff, (size_t)g->n * sizeof *r->start);
 	memset(r->end, 0xff, (size_t)g->n * sizeof *r->end);
 	if (s->op->record_cause) {
-		r->cause = xc(g->n, sizeof *r->cause);
-		r->xcause = xc(g->n, sizeof *r->xcause);
+		r->cause = et_xcalloc(g->n, sizeof *r->cause);
+		r->xcause = et_xcalloc(g->n, sizeof *r->xcause);
 		memset(r->xcause, 0xff, (size_t)g->n * sizeof *r->xcause);
 	}
 	for (int k = 0; k < RES_N; k++)
 		r->busy[k] = UINT32_MAX;
-	r->coll_seq = xc((size_t)s->cf->ngroups + 1, sizeof *r->coll_seq);
+	r->coll_seq = et_xcalloc((size_t)s->cf->ngroups + 1, sizeof *r->coll_seq);
 }
 
-int sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs, uint32_t world,
-             bool folded)
+void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs,
+              uint32_t world, bool folded)
 {
 	memset(s, 0, sizeof *s);
 	s->cf = cf;
@@ -54,12 +54,9 @@ int sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *gra
 	s->world = world;
 	s->folded = folded;
 	s->nranks = folded ? 1 : world;
-	s->r = xc(s->nranks, sizeof *s->r);
+	s->r = et_xcalloc(s->nranks, sizeof *s->r);
 	for (uint32_t i = 0; i < s->nranks; i++)
 		rank_init(s, &s->r[i], i, graphs[i]);
-	s->coll_map = xc(1, sizeof *s->coll_map);
-	s->mb = xc(1, sizeof *s->mb);
-	return 0;
 }
 
 static void stream_event(sim *s, const ev *e)
@@ -94,22 +91,36 @@ static void dispatch(sim *s, const ev *e)
 	}
 }
 
-int sim_run(sim *s)
+sim_end sim_run(sim *s, et_error *e)
 {
 	et_progress pr;
 	et_progress_init(&pr, s->op->progress);
+	s->err = e;
 	wl_start(s);
-	ev e;
-	while (!s->err_code && evq_pop(&s->q, &e)) {
-		s->now = e.t;
+	ev next;
+	while (!sim_stopped(s) && evq_pop(&s->q, &next)) {
+		s->now = next.t;
 		if ((++s->st.events & 0xffff) == 0)
 			et_progress_update(&pr, 0, s->st.events);
-		dispatch(s, &e);
+		dispatch(s, &next);
 		if (s->graveyard)
 			coll_reap(s);
 	}
 	et_progress_done(&pr);
-	return s->err_code ? -1 : 0;
+	s->err = NULL;
+	if (s->failed)
+		return SIM_FAILED;
+	if (s->fold_failed)
+		return SIM_UNFOLD;
+	if (s->ticks_capped) {
+		et_fail(
+		    e, ET_EXIT_DATA,
+		    "a single transfer or compute time exceeds 2^50 ns (13 days): the simulated "
+		    "times would overflow (check bandwidth, latency, compute settings and the "
+		    "trace's sizes)");
+		return SIM_FAILED;
+	}
+	return SIM_DONE;
 }
 
 void sim_free(sim *s)
@@ -145,12 +156,8 @@ void sim_free(sim *s)
 	coll_free_all(s);
 	free(s->r);
 	evq_free(&s->q);
-	if (s->coll_map)
-		hmap_free(s->coll_map);
-	free(s->coll_map);
-	if (s->mb)
-		hmap_free(s->mb);
-	free(s->mb);
+	et_hmap_free(&s->coll_map);
+	et_hmap_free(&s->mb);
 	p2p_free(s);
 	ring_free_all(s);
 	memset(s, 0, sizeof *s);

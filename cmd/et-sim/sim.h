@@ -6,6 +6,7 @@
 #define SIM_H
 #include "cfg.h"
 #include "et_err.h"
+#include "et_hmap.h"
 #include "evq.h"
 #include "sgraph.h"
 #include <stdbool.h>
@@ -159,30 +160,60 @@ struct sim {
 	/* collectives: key (group, seq) -> coll */
 	coll **colls;
 	uint32_t ncolls, capcolls;
-	struct hmap *coll_map; /* (group, seq) -> coll index */
-	struct hmap *mb;       /* message mailboxes */
+	et_hmap coll_map; /* (group + 1, seq) -> coll index */
+	et_hmap mb;       /* message mailboxes */
 	struct p2p *pp;
 	rcoll *graveyard;         /* completed collectives with events in flight */
 	const ring **world_rings; /* [dim * world + rank] */
 	struct ringset *rs;
 	sim_stats st;
-	char err[512]; /* set on a fatal simulation error */
-	int err_code;
+	/* How the run ends (sim_run): */
+	et_error *err;     /* the caller's, while sim_run runs */
+	bool failed;       /* sim_fail was called: *err is set */
+	bool fold_failed;  /* folded, and a phase had no exact closed form (sim_unfold) */
+	bool ticks_capped; /* a time reached 2^50 ns (cfg_ticks): the numbers would wrap */
 };
 
+/* What sim_run ended with. */
+typedef enum sim_end {
+	SIM_FAILED = -1, /* e is set: ET_EXIT_USAGE for a setting the trace cannot use,
+	                  * ET_EXIT_DATA for bad trace data or a time beyond 2^50 ns,
+	                  * ET_EXIT_FOUND for an internal inconsistency */
+	SIM_DONE = 0,    /* the event queue ran dry: every rank finished, or some are
+	                  * blocked (report_deadlock says which) */
+	SIM_UNFOLD = 1,  /* only when folded: a phase has no exact closed form, so one
+	                  * rank cannot stand for all. No error, e untouched: sim_free and
+	                  * run again with folded = false */
+} sim_end;
+
 /* engine */
-int sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs, uint32_t world,
-             bool folded);
-int sim_run(sim *s);
+/* s is ready for sim_run; graphs[rank] is each rank's graph (folded: rank
+ * 0's stands for all). cf, op and graphs must outlive s. */
+void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs,
+              uint32_t world, bool folded);
+/* Runs once; the results (times, stats) stay in s until sim_free. */
+sim_end sim_run(sim *s, et_error *e);
+/* Frees everything of s, whatever sim_run ended with (or if it never ran). */
 void sim_free(sim *s);
+/* Stops the run with an error: the first one wins; later ones are dropped,
+ * as is any after sim_unfold (the rerun will find them). Only while
+ * sim_run runs. */
 void sim_fail(sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Stops a folded run that cannot stay folded (unless it has stopped already). */
+void sim_unfold(sim *s);
+/* Whether the run has stopped (sim_fail or sim_unfold): handlers return
+ * without starting more work. */
+static inline bool sim_stopped(const sim *s)
+{
+	return s->failed || s->fold_failed;
+}
 
 /* workload layer (wl.c) */
 void wl_start(sim *s);
 void wl_issue_scan(sim *s, rank_st *r);
 void wl_issue_cause(sim *s, rank_st *r, uint64_t cause);
 void wl_node_done(sim *s, rank_st *r, uint32_t node, uint64_t cause);
-uint64_t wl_comp_ns(const sim *s, const sgraph *g, uint32_t i);
+uint64_t wl_comp_ns(sim *s, const sgraph *g, uint32_t i);
 void rheap_push(rheap *h, const sgraph *g, uint32_t i);
 
 /* collectives (coll.c, coll_plan.c, algo.c, closed.c) */
@@ -190,7 +221,6 @@ int coll_issue(sim *s, rank_st *r, uint32_t node);
 void coll_phase_end(sim *s, stream *st);
 int coll_plan(sim *s, coll *c, const sgraph *g, uint32_t node, int ctype);
 const ring *coll_ring(sim *s, const coll *c, uint32_t phase, uint32_t rank);
-bool coll_closed_ok(sim *s, const coll *c, uint32_t phase, uint32_t rank);
 void coll_event_done(sim *s, stream *st);
 void coll_free_all(sim *s);
 void coll_reap(sim *s);
@@ -201,8 +231,9 @@ void algo_free(algo *a);
 void mbox_arrive(sim *s, uint64_t k1, uint64_t k2);
 void mbox_post(sim *s, stream *st, uint32_t src);
 bool closed_try(sim *s, stream *st);
-uint64_t net_delay(const cfg *cf, uint32_t src, uint32_t dst, uint64_t bytes);
-uint64_t net_reduce(const cfg *cf, uint64_t bytes);
+/* Times in ns (cfg_ticks: a time capped at 2^50 sets s->ticks_capped). */
+uint64_t net_delay(sim *s, uint32_t src, uint32_t dst, uint64_t bytes);
+uint64_t net_reduce(sim *s, uint64_t bytes);
 int net_hops(const cfg *cf, uint32_t src, uint32_t dst);
 const ring *ring_world(sim *s, uint32_t dim, uint32_t rank);
 const ring *ring_group(sim *s, int group);

@@ -3,6 +3,7 @@
  * value, '/' separates list elements (bandwidth=100/50,200/100). The trace
  * is read once; each point re-reads the small config files and re-runs. */
 #include "sweep.h"
+#include "et_mem.h"
 #include "et_output.h"
 #include "report.h"
 #include <stdio.h>
@@ -15,24 +16,28 @@ typedef struct axis {
 	int n;
 } axis;
 
-static int parse_axis(const char *spec, axis *a, char *msg, size_t n)
+/* The first l bytes of p, as a string of their own. */
+static char *copy_n(const char *p, size_t l)
+{
+	char *v = et_xmalloc(l + 1);
+	memcpy(v, p, l);
+	v[l] = 0;
+	return v;
+}
+
+static int parse_axis(const char *spec, axis *a, et_error *e)
 {
 	const char *eq = strchr(spec, '=');
-	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof a->key || !eq[1]) {
-		snprintf(msg, n, "--sweep: expected KEY=V1,V2,..., got '%s'", spec);
-		return -1;
-	}
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof a->key || !eq[1])
+		return et_fail(e, ET_EXIT_USAGE, "--sweep: expected KEY=V1,V2,..., got '%s'", spec);
 	memcpy(a->key, spec, (size_t)(eq - spec));
 	a->key[eq - spec] = 0;
 	a->n = 0;
 	a->val = NULL;
 	for (const char *p = eq + 1; *p;) {
 		size_t l = strcspn(p, ",");
-		a->val = realloc(a->val, (size_t)(a->n + 1) * sizeof *a->val);
-		a->val[a->n] = strndup(p, l);
-		if (!a->val || !a->val[a->n])
-			et_die(ET_EXIT_IO, "out of memory");
-		a->n++;
+		a->val = et_xrealloc(a->val, (size_t)(a->n + 1) * sizeof *a->val);
+		a->val[a->n++] = copy_n(p, l);
 		p += l;
 		if (*p)
 			p++;
@@ -65,22 +70,26 @@ static void csv_cell(FILE *f, const char *s)
 	}
 }
 
+/* A point that cannot run: its row holds the message. */
+static void failed_row(FILE *f, const et_error *e)
+{
+	fputs(",,,,", f);
+	csv_cell(f, e->msg);
+	putc('\n', f);
+}
+
 static void run_point(FILE *f, run_conf *pc, const workload *w, uint32_t world)
 {
 	cfg cf;
-	char msg[700];
-	if (run_build_cfg(pc, &cf, world, msg, sizeof msg) < 0) {
-		fputs(",,,,", f);
-		csv_cell(f, msg);
-		putc('\n', f);
+	et_error e;
+	if (run_build_cfg(pc, &cf, world, &e) < 0) {
+		failed_row(f, &e);
 		cfg_free(&cf);
 		return;
 	}
 	sim s;
-	if (run_simulate(&s, pc, &cf, w) < 0 || report_deadlock(&s, msg, sizeof msg)) {
-		fputs(",,,,", f);
-		csv_cell(f, s.err_code ? s.err : msg);
-		putc('\n', f);
+	if (run_simulate(&s, pc, &cf, w, &e) < 0 || report_deadlock(&s, &e) < 0) {
+		failed_row(f, &e);
 	} else {
 		run_res rr;
 		report_collect(&s, &rr);
@@ -98,11 +107,9 @@ static void run_point(FILE *f, run_conf *pc, const workload *w, uint32_t world)
 
 static void sweep_all(FILE *f, run_conf *c, axis *ax, int na, const workload *w)
 {
-	int *idx = calloc((size_t)na, sizeof *idx);
-	const char **sets = calloc((size_t)(c->nsets + na), sizeof *sets);
-	char(*kv)[1100] = calloc((size_t)na, sizeof *kv);
-	if (!idx || !sets || !kv)
-		et_die(ET_EXIT_IO, "out of memory");
+	int *idx = et_xcalloc((size_t)na, sizeof *idx);
+	const char **sets = et_xcalloc((size_t)(c->nsets + na), sizeof *sets);
+	char(*kv)[1100] = et_xcalloc((size_t)na, sizeof *kv);
 	run_conf pc = *c;
 	pc.sets = sets;
 	pc.nsets = c->nsets + na;
@@ -127,25 +134,18 @@ static void sweep_all(FILE *f, run_conf *c, axis *ax, int na, const workload *w)
 	free(kv);
 }
 
-int sweep_run(run_conf *c, const cfg *base, const workload *w)
+int sweep_run(run_conf *c, const workload *w, et_error *e)
 {
-	(void)base;
-	axis *ax = calloc((size_t)c->nsweeps, sizeof *ax);
-	char msg[400];
-	if (!ax)
-		et_die(ET_EXIT_IO, "out of memory");
+	axis *ax = et_xcalloc((size_t)c->nsweeps, sizeof *ax);
 	for (int i = 0; i < c->nsweeps; i++)
-		if (parse_axis(c->sweeps[i], &ax[i], msg, sizeof msg) < 0) {
-			fprintf(stderr, "et-sim: %s\n", msg);
+		if (parse_axis(c->sweeps[i], &ax[i], e) < 0) {
 			axes_free(ax, i + 1);
-			return 2;
+			return -1;
 		}
 	et_output *o;
-	et_error e;
-	if (et_output_open(&o, c->output, false, &e) < 0) {
-		et_err_print(&e);
+	if (et_output_open(&o, c->output, false, e) < 0) {
 		axes_free(ax, c->nsweeps);
-		return e.code;
+		return -1;
 	}
 	FILE *f = et_output_file(o);
 	for (int i = 0; i < c->nsweeps; i++) {
@@ -157,9 +157,5 @@ int sweep_run(run_conf *c, const cfg *base, const workload *w)
 	c->op.progress = -1;
 	sweep_all(f, c, ax, c->nsweeps, w);
 	axes_free(ax, c->nsweeps);
-	if (et_output_commit(o, &e) < 0) {
-		et_err_print(&e);
-		return e.code;
-	}
-	return 0;
+	return et_output_commit(o, e);
 }

@@ -1,13 +1,14 @@
 /* sweep: the cartesian product of --sweep settings in one process. */
 #ifndef SWEEP_H
 #define SWEEP_H
-#include "cfg.h"
+#include "et_err.h"
 #include "load.h"
 #include "run.h"
 
-int sweep_run(run_conf *c, const cfg *base, const workload *w);
-/* shared with run.c */
-int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, char *msg, size_t n);
-int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w);
+/* Runs every point of c->sweeps on w and writes the CSV table to
+ * c->output. A point whose configuration or run fails is a row with its
+ * message, not a failure. 0, or -1 with e set: ET_EXIT_USAGE for a bad
+ * --sweep, the output's code when it cannot be written. */
+int sweep_run(run_conf *c, const workload *w, et_error *e);
 
 #endif

@@ -3,19 +3,20 @@
  * so an issue scan pops heads instead of rescanning blocked nodes, and the
  * order of issue is ASTRA-sim's (ascending id over the whole ready set). */
 #include "compute.h"
+#include "et_mem.h"
+#include "et_types.h"
 #include "sim.h"
 #include <stdlib.h>
 
-enum { NT_INVALID, NT_META, NT_MEM_LOAD, NT_MEM_STORE, NT_COMP, NT_SEND, NT_RECV, NT_COLL };
 #define RH_NONE 3 /* heap of nodes that need no resource */
 
 static int node_res(const sgraph *g, uint32_t i)
 {
 	switch (g->type[i]) {
-	case NT_COMP:
+	case ET_NODE_COMP:
 		return (g->flags[i] & SG_CPU) ? RES_CPU : RES_COMP;
-	case NT_COLL:
-	case NT_SEND:
+	case ET_NODE_COLL:
+	case ET_NODE_SEND:
 		return RES_COMM;
 	default:
 		return RES_NONE;
@@ -31,9 +32,7 @@ void rheap_push(rheap *h, const sgraph *g, uint32_t v)
 {
 	if (h->n == h->cap) {
 		h->cap = h->cap ? h->cap * 2 : 16;
-		h->v = realloc(h->v, h->cap * sizeof *h->v);
-		if (!h->v)
-			et_die(ET_EXIT_IO, "out of memory (ready queue)");
+		h->v = et_xrealloc(h->v, h->cap * sizeof *h->v);
 	}
 	uint32_t i = h->n++;
 	while (i > 0 && id_less(g, v, h->v[(i - 1) / 2])) {
@@ -81,7 +80,7 @@ static void finish_later(sim *s, rank_st *r, uint32_t i, uint64_t dt)
 static void issue_coll(sim *s, rank_st *r, uint32_t i)
 {
 	const sgraph *g = r->g;
-	if (g->comm_type[i] == 5 && !s->cf->extra_colls) {
+	if (g->comm_type[i] == ET_COLL_BROADCAST && !s->cf->extra_colls) {
 		/* BROADCAST: replayed from its duration, as ASTRA-sim does */
 		uint64_t t = g->dur_us[i] ? g->dur_us[i] * 1000 : 1;
 		finish_later(s, r, i, t);
@@ -102,26 +101,26 @@ static void issue(sim *s, rank_st *r, uint32_t i, uint64_t cause)
 	if (r->cause)
 		r->cause[i] = cause;
 	switch (g->type[i]) {
-	case NT_COMP: {
+	case ET_NODE_COMP: {
 		uint64_t t = wl_comp_ns(s, g, i);
 		if (!(g->flags[i] & SG_CPU))
 			r->gpu_comp_ns += t;
 		finish_later(s, r, i, t);
 		break;
 	}
-	case NT_COLL:
+	case ET_NODE_COLL:
 		issue_coll(s, r, i);
 		break;
-	case NT_SEND:
+	case ET_NODE_SEND:
 		r->inflight++;
 		p2p_send(s, r, i);
 		break;
-	case NT_RECV:
+	case ET_NODE_RECV:
 		r->inflight++;
 		p2p_recv(s, r, i);
 		break;
-	case NT_MEM_LOAD:
-	case NT_MEM_STORE:
+	case ET_NODE_MEM_LOAD:
+	case ET_NODE_MEM_STORE:
 		finish_later(s, r, i, mem_ns(s->cf, g, i));
 		break;
 	default:
@@ -147,7 +146,7 @@ void wl_issue_cause(sim *s, rank_st *r, uint64_t cause)
 			if (best < 0 || id_less(g, h->v[0], r->ready[best].v[0]))
 				best = k;
 		}
-		if (best < 0 || s->err_code)
+		if (best < 0 || sim_stopped(s))
 			return;
 		issue(s, r, rheap_pop(&r->ready[best], g), cause);
 	}
@@ -205,7 +204,7 @@ void wl_start(sim *s)
 	}
 }
 
-uint64_t wl_comp_ns(const sim *s, const sgraph *g, uint32_t i)
+uint64_t wl_comp_ns(sim *s, const sgraph *g, uint32_t i)
 {
-	return compute_ns(s->cf, g, i);
+	return compute_ns(s->cf, g, i, &s->ticks_capped);
 }

@@ -42,27 +42,51 @@ microbench() { # collective ranks expected
 	done
 }
 
-@test "spec E: all-reduce 4/8/16 ranks = 43,000 / 64,440 / 99,640 ns" {
+@test "spec E: all-reduce, 4 ranks = 43,000 ns" {
 	microbench all_reduce 4 43000
+}
+
+@test "spec E: all-reduce, 8 ranks = 64,440 ns" {
 	microbench all_reduce 8 64440
+}
+
+@test "spec E: all-reduce, 16 ranks = 99,640 ns" {
 	microbench all_reduce 16 99640
 }
 
-@test "spec E: all-gather 4/8/16 ranks = 64,744 / 151,016 / 323,560 ns" {
+@test "spec E: all-gather, 4 ranks = 64,744 ns" {
 	microbench all_gather 4 64744
+}
+
+@test "spec E: all-gather, 8 ranks = 151,016 ns" {
 	microbench all_gather 8 151016
+}
+
+@test "spec E: all-gather, 16 ranks = 323,560 ns" {
 	microbench all_gather 16 323560
 }
 
-@test "spec E: reduce-scatter 4/8/16 ranks = 22,240 / 33,080 / 50,740 ns" {
+@test "spec E: reduce-scatter, 4 ranks = 22,240 ns" {
 	microbench reduce_scatter 4 22240
+}
+
+@test "spec E: reduce-scatter, 8 ranks = 33,080 ns" {
 	microbench reduce_scatter 8 33080
+}
+
+@test "spec E: reduce-scatter, 16 ranks = 50,740 ns" {
 	microbench reduce_scatter 16 50740
 }
 
-@test "spec E: all-to-all 4/8/16 ranks = 41,560 / 125,480 / 391,240 ns" {
+@test "spec E: all-to-all, 4 ranks = 41,560 ns" {
 	microbench all_to_all 4 41560
+}
+
+@test "spec E: all-to-all, 8 ranks = 125,480 ns" {
 	microbench all_to_all 8 125480
+}
+
+@test "spec E: all-to-all, 16 ranks = 391,240 ns" {
 	microbench all_to_all 16 391240
 }
 
@@ -131,65 +155,161 @@ check_d() { # impl topo n ct S
 	[ "$got" = "$want" ] || { echo "$impl $topo n=$n type=$ct S=$S: got $got, want $want"; return 1; }
 }
 
-@test "doc/astra-sim.md D.14: ring phases (AR, RS, AG, A2A) at several sizes and rank counts" {
-	for n in 2 4 6 8 16; do
-		for S in 1048576 4000000 123457; do
-			for ct in 0 7 2 6; do check_d ring Ring "$n" "$ct" "$S"; done
-		done
-		check_d ring Switch "$n" 0 1048576
-		check_d ring FullyConnected "$n" 6 4000000
+# D.14 for n ranks: every type at three sizes on a Ring, and a Switch and
+# a FullyConnected case.
+d14() {
+	local n=$1 S ct
+	for S in 1048576 4000000 123457; do
+		for ct in 0 7 2 6; do check_d ring Ring "$n" "$ct" "$S"; done
+	done
+	check_d ring Switch "$n" 0 1048576
+	check_d ring FullyConnected "$n" 6 4000000
+}
+
+@test "doc/astra-sim.md D.14: ring phases (AR, RS, AG, A2A) at several sizes, 2 ranks" {
+	d14 2
+}
+
+@test "doc/astra-sim.md D.14: ring phases (AR, RS, AG, A2A) at several sizes, 4 ranks" {
+	d14 4
+}
+
+@test "doc/astra-sim.md D.14: ring phases (AR, RS, AG, A2A) at several sizes, 6 ranks" {
+	d14 6
+}
+
+@test "doc/astra-sim.md D.14: ring phases (AR, RS, AG, A2A) at several sizes, 8 ranks" {
+	d14 8
+}
+
+@test "doc/astra-sim.md D.14: ring phases (AR, RS, AG, A2A) at several sizes, 16 ranks" {
+	d14 16
+}
+
+# D.15 for n ranks: two sizes on a Ring, a Switch and a FullyConnected network.
+d15() {
+	local n=$1 S ct
+	for S in 1048576 3000000; do
+		for ct in 7 2 6; do check_d direct Ring "$n" "$ct" "$S"; done
+		for ct in 0 7 2 6; do check_d direct Switch "$n" "$ct" "$S"; done
+		check_d direct FullyConnected "$n" 0 "$S"
 	done
 }
 
-@test "doc/astra-sim.md D.15: direct phases (slowest peer) at several sizes and rank counts" {
-	for n in 4 8 16; do
-		for S in 1048576 3000000; do
-			for ct in 7 2 6; do check_d direct Ring "$n" "$ct" "$S"; done
-			for ct in 0 7 2 6; do check_d direct Switch "$n" "$ct" "$S"; done
-			check_d direct FullyConnected "$n" 0 "$S"
-		done
+@test "doc/astra-sim.md D.15: direct phases (slowest peer) at several sizes, 4 ranks" {
+	d15 4
+}
+
+@test "doc/astra-sim.md D.15: direct phases (slowest peer) at several sizes, 8 ranks" {
+	d15 8
+}
+
+@test "doc/astra-sim.md D.15: direct phases (slowest peer) at several sizes, 16 ranks" {
+	d15 16
+}
+
+# D.16 for n ranks: two sizes on a Ring and on a Switch.
+d16() {
+	local n=$1 S ct
+	for S in 1048576 5000000; do
+		for ct in 0 7 2; do check_d halvingDoubling Ring "$n" "$ct" "$S"; done
+		check_d halvingDoubling Switch "$n" 0 "$S"
 	done
 }
 
-@test "doc/astra-sim.md D.16: halving-doubling phases at several sizes and rank counts" {
-	for n in 2 4 8 16 32; do
-		for S in 1048576 5000000; do
-			for ct in 0 7 2; do check_d halvingDoubling Ring "$n" "$ct" "$S"; done
-			check_d halvingDoubling Switch "$n" 0 "$S"
-		done
-	done
+@test "doc/astra-sim.md D.16: halving-doubling phases at several sizes, 2 ranks" {
+	d16 2
 }
 
-@test "closed forms and the message-by-message path agree (multi-dim, every implementation, LBA and baseline)" {
+@test "doc/astra-sim.md D.16: halving-doubling phases at several sizes, 4 ranks" {
+	d16 4
+}
+
+@test "doc/astra-sim.md D.16: halving-doubling phases at several sizes, 8 ranks" {
+	d16 8
+}
+
+@test "doc/astra-sim.md D.16: halving-doubling phases at several sizes, 16 ranks" {
+	d16 16
+}
+
+@test "doc/astra-sim.md D.16: halving-doubling phases at several sizes, 32 ranks" {
+	d16 32
+}
+
+# The closed forms, the message path (--no-closed-form) and the unfolded run
+# (--no-fold) give the same finish times: 16 ranks on a 3-D network, the
+# collective-optimization OPT and the implementation list IMPL, for an
+# all-reduce, an all-gather and a reduce-scatter.
+paths_agree() { # opt impl
+	local opt=$1 impl=$2 ct a b c
 	local s="--set topology=Ring,Switch,FullyConnected --set npus_count=4,2,2 --set bandwidth=200,100,50 --set latency=100,500,1000"
-	for opt in localBWAware baseline; do
-		for impl in ring,ring,ring direct,halvingDoubling,ring ring,ring halvingDoubling,direct,direct; do
-			for ct in 0 2 7; do
-				gen_coll 16 "$ct" 4000000 >"$T/m.jsonl"
-				local common="$s --set collective-optimization=$opt --set all-reduce-implementation=$impl --set all-gather-implementation=$impl --set reduce-scatter-implementation=$impl"
-				a=$(finishes $common "$T/m.jsonl" | tr '\n' ' ')
-				b=$(finishes --no-closed-form $common "$T/m.jsonl" | tr '\n' ' ')
-				c=$(finishes --no-fold $common "$T/m.jsonl" | tr '\n' ' ')
-				[ "$a" = "$b" ] && [ "$a" = "$c" ] || { echo "$opt $impl $ct: $a / $b / $c"; false; }
-			done
-		done
+	local common="$s --set collective-optimization=$opt --set all-reduce-implementation=$impl --set all-gather-implementation=$impl --set reduce-scatter-implementation=$impl"
+	for ct in 0 2 7; do
+		gen_coll 16 "$ct" 4000000 >"$T/m.jsonl"
+		a=$(finishes $common "$T/m.jsonl" | tr '\n' ' ')
+		b=$(finishes --no-closed-form $common "$T/m.jsonl" | tr '\n' ' ')
+		c=$(finishes --no-fold $common "$T/m.jsonl" | tr '\n' ' ')
+		[ "$a" = "$b" ] && [ "$a" = "$c" ] || { echo "$opt $impl $ct: $a / $b / $c"; false; }
 	done
 }
 
-@test "multi-dim baseline all-reduce: chunks pipeline through one queue per dimension" {
-	gen_coll 8 0 1048576 >"$T/ar.jsonl"
+@test "closed forms and the message-by-message path agree: localBWAware, ring,ring,ring" {
+	paths_agree localBWAware ring,ring,ring
+}
+
+@test "closed forms and the message-by-message path agree: localBWAware, direct,halvingDoubling,ring" {
+	paths_agree localBWAware direct,halvingDoubling,ring
+}
+
+@test "closed forms and the message-by-message path agree: localBWAware, ring,ring" {
+	paths_agree localBWAware ring,ring
+}
+
+@test "closed forms and the message-by-message path agree: localBWAware, halvingDoubling,direct,direct" {
+	paths_agree localBWAware halvingDoubling,direct,direct
+}
+
+@test "closed forms and the message-by-message path agree: baseline, ring,ring,ring" {
+	paths_agree baseline ring,ring,ring
+}
+
+@test "closed forms and the message-by-message path agree: baseline, direct,halvingDoubling,ring" {
+	paths_agree baseline direct,halvingDoubling,ring
+}
+
+@test "closed forms and the message-by-message path agree: baseline, ring,ring" {
+	paths_agree baseline ring,ring
+}
+
+@test "closed forms and the message-by-message path agree: baseline, halvingDoubling,direct,direct" {
+	paths_agree baseline halvingDoubling,direct,direct
+}
+
+# The 8-rank baseline all-reduce on net_ring4_switch2.yml, by hand.
+multidim_want() {
 	# dim 0: Ring of 4 (100 GB/s, 200 ns); dim 1: Switch of 2 (25 GB/s, 700 ns, 2 hops)
-	want=$(awk 'function T(m, h, lat, bw) { return int(h * lat + m / (bw * 1073741824 / 1e9)) }
+	awk 'function T(m, h, lat, bw) { return int(h * lat + m / (bw * 1073741824 / 1e9)) }
 		function P(m) { return 3 * int(m / 1600e9 * 1e9) }
 		BEGIN { c = 262144; d = 10
 		a = 7*d + 6*T(c/4, 1, 200, 100) + 3*P(c/4)     # AR on 4 ranks
 		b = 3*d + 2*T(c/2, 2, 700, 25) + 1*P(c/2)      # AR on 2 ranks
 		e0 = 0; e1 = 0
 		for (k = 0; k < 4; k++) { e0 += a; s1 = (e0 > e1) ? e0 : e1; e1 = s1 + b }
-		print e1 }')
+		print e1 }'
+}
+
+@test "multi-dim baseline all-reduce: chunks pipeline through one queue per dimension (closed forms)" {
+	gen_coll 8 0 1048576 >"$T/ar.jsonl"
+	want=$(multidim_want)
 	got=$(uniform --network "$SIMD/net_ring4_switch2.yml" --set collective-optimization=baseline \
 		--set all-reduce-implementation=ring,ring "$T/ar.jsonl")
 	[ "$got" = "$want" ]
+}
+
+@test "multi-dim baseline all-reduce: chunks pipeline through one queue per dimension (message path)" {
+	gen_coll 8 0 1048576 >"$T/ar.jsonl"
+	want=$(multidim_want)
 	got=$(uniform --no-closed-form --network "$SIMD/net_ring4_switch2.yml" \
 		--set collective-optimization=baseline --set all-reduce-implementation=ring,ring "$T/ar.jsonl")
 	[ "$got" = "$want" ]
@@ -203,15 +323,28 @@ check_d() { # impl topo n ct S
 	[ "$got" = "$want" ]
 }
 
-@test "sub-groups: one ring over the members, physical hops, 10 ns endpoint delay" {
-	want=$(awk 'function T(m, h) { return int(h * 500 + m / (50 * 1073741824 / 1e9)) }
+# Even/odd groups of 4 on a ring of 8: two hops between members.
+subgroup_want() {
+	awk 'function T(m, h) { return int(h * 500 + m / (50 * 1073741824 / 1e9)) }
 		BEGIN { c = 262144; n = 4; m = c / n
-		print 4 * ((2*n-1)*10 + (2*n-2)*T(m, 2) + (n-1)*3*int(m/1600e9*1e9)) }')
-	for path in "" --no-closed-form; do
-		got=$(uniform $path --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" \
-			--comm-groups "$SIMD/groups_even_odd.json" "$SIMD/groups8.jsonl")
-		[ "$got" = "$want" ]
-	done
+		print 4 * ((2*n-1)*10 + (2*n-2)*T(m, 2) + (n-1)*3*int(m/1600e9*1e9)) }'
+}
+
+@test "sub-groups: one ring over the members, physical hops, 10 ns endpoint delay (closed forms)" {
+	want=$(subgroup_want)
+	got=$(uniform --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" \
+		--comm-groups "$SIMD/groups_even_odd.json" "$SIMD/groups8.jsonl")
+	[ "$got" = "$want" ]
+}
+
+@test "sub-groups: one ring over the members, physical hops, 10 ns endpoint delay (message path)" {
+	want=$(subgroup_want)
+	got=$(uniform --no-closed-form --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" \
+		--comm-groups "$SIMD/groups_even_odd.json" "$SIMD/groups8.jsonl")
+	[ "$got" = "$want" ]
+}
+
+@test "sub-groups with uneven hop counts: the closed-form and message paths agree" {
 	# uneven hop counts: the message path only; both paths must still agree
 	a=$(finishes --comm-groups "$SIMD/groups_uneven.json" "$SIMD/groups8_uneven.jsonl")
 	b=$(finishes --no-closed-form --comm-groups "$SIMD/groups_uneven.json" "$SIMD/groups8_uneven.jsonl")
@@ -225,6 +358,10 @@ check_d() { # impl topo n ct S
 	# fwd (30 us) beside ar_a; ar_b waits for the comm resource; bwd (5 us) after ar_a
 	t=$((2 * ar)) e=$((2 * ar - 35000))
 	assert_line --index 0 "sys[0] finished, $t cycles, exposed communication $e cycles."
+}
+
+@test "compute/collective overlap: the schedule shows the COMP beside the collective, the second collective after the first" {
+	ar=64440 # spec E, 8 ranks
 	run et-sim --schedule "$T/s.jsonl" --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" "$SIMD/overlap.jsonl"
 	assert_success
 	run jq -r 'select(.rank == 3) | "\(.name) \(.resource) \(.start_ns) \(.end_ns)"' "$T/s.jsonl"
@@ -242,36 +379,54 @@ ar_b comm $ar $((2 * ar))"
 	assert_line --index 1 "sys[1] finished, $((5000 + tt + 2000)) cycles, exposed communication $((5000 + tt)) cycles."
 }
 
-@test "roofline and systolic compute models" {
-	rf=$(awk 'function rf(ops, ts,  p) { p = 1600e9 * ops / ts; if (p > 900e12) p = 900e12; return int(ops / p * 1e9) }
-		BEGIN { print rf(1e9, 1e6) + 3 * rf(1e6, 1e6) + 3000 }')
+# The roofline time of compute.jsonl's roofline nodes (awk), as awk functions.
+AWK_RF='function rf(ops, ts,  p) { p = 1600e9 * ops / ts; if (p > 900e12) p = 900e12; return int(ops / p * 1e9) }'
+
+@test "roofline compute model: --set roofline-enabled=1" {
+	rf=$(awk "$AWK_RF"' BEGIN { print rf(1e9, 1e6) + 3 * rf(1e6, 1e6) + 3000 }')
 	run et-sim --astra-sim-log --set roofline-enabled=1 "$SIMD/compute.jsonl"
 	assert_success
 	assert_output "sys[0] finished, $rf cycles, exposed communication 3000 cycles."
+}
+
+@test "roofline compute model: --compute-model roofline" {
+	rf=$(awk "$AWK_RF"' BEGIN { print rf(1e9, 1e6) + 3 * rf(1e6, 1e6) + 3000 }')
 	run et-sim --astra-sim-log --compute-model roofline "$SIMD/compute.jsonl"
 	assert_output "sys[0] finished, $rf cycles, exposed communication 3000 cycles."
+}
+
+@test "systolic compute model: ws dataflow, one 128 x 128 array at 1 GHz" {
 	# ws dataflow: (S_R, S_C, T) = (K, N, M); 128 x 128 array at 1 GHz
 	sy=$(awk 'function cyc(m, n, k) { return int((k + 127) / 128) * int((n + 127) / 128) * (2*128 + 128 + m - 2) }
-		function rf(ops, ts,  p) { p = 1600e9 * ops / ts; if (p > 900e12) p = 900e12; return int(ops / p * 1e9) }
+		'"$AWK_RF"'
 		BEGIN { print rf(1e9, 1e6) + rf(1e6, 1e6) + cyc(1024, 512, 256) + cyc(64, 16, 32) + 3000 }')
 	run et-sim --astra-sim-log --compute-model systolic "$SIMD/compute.jsonl"
 	assert_output "sys[0] finished, $sy cycles, exposed communication 3000 cycles."
+}
+
+@test "systolic compute model: os dataflow, two arrays" {
 	# os dataflow, 2 arrays: (M, N, K)
 	os=$(awk 'function cyc(m, n, k) { return int((int((m + 127) / 128) * int((n + 127) / 128) + 1) / 2) * (2*128 + 128 + k - 2) }
-		function rf(ops, ts,  p) { p = 1600e9 * ops / ts; if (p > 900e12) p = 900e12; return int(ops / p * 1e9) }
+		'"$AWK_RF"'
 		BEGIN { print rf(1e9, 1e6) + rf(1e6, 1e6) + cyc(1024, 512, 256) + cyc(64, 16, 32) + 3000 }')
 	run et-sim --astra-sim-log --compute-model systolic --set systolic-dataflow=os --set systolic-arrays=2 "$SIMD/compute.jsonl"
 	assert_output "sys[0] finished, $os cycles, exposed communication 3000 cycles."
+}
+
+@test "replay compute model (the default): durations as recorded" {
 	# replay: 4 x 7 us on the GPU + 3 us on the CPU
 	run et-sim --astra-sim-log "$SIMD/compute.jsonl"
 	assert_output "sys[0] finished, 31000 cycles, exposed communication 3000 cycles."
 }
 
-@test "METADATA and INVALID nodes are skipped; MEM nodes cost latency + size / bandwidth" {
+@test "METADATA and INVALID nodes are skipped; MEM nodes take no time unless configured, with a warning" {
 	run et-sim --astra-sim-log "$SIMD/skip.jsonl"
 	assert_success
 	assert_line "sys[0] finished, 4000 cycles, exposed communication 0 cycles."
 	assert_line --partial "MEM_LOAD/MEM_STORE nodes take no time"
+}
+
+@test "MEM nodes cost latency + size / bandwidth" {
 	run et-sim -q --astra-sim-log --set mem-latency=100 --set mem-bandwidth=2 "$SIMD/skip.jsonl"
 	want=$(awk 'BEGIN { print int(100 + 1073741824 / (2 * 1073741824 / 1e9)) + 4000 }')
 	assert_output "sys[0] finished, $want cycles, exposed communication $((want - 4000)) cycles."
@@ -287,10 +442,13 @@ ar_b comm $ar $((2 * ar))"
 	[ "$a" -gt 6000 ] && [ "$a" != "$b" ]
 }
 
-@test "deadlocks end the run with exit 1 naming ranks and nodes" {
+@test "a deadlock on a receive ends the run with exit 1 naming the rank, the node and the sender" {
 	run et-sim "$SIMD/p2p_unmatched.jsonl"
 	assert_failure 1
 	assert_output --partial "deadlock: 1 rank(s) blocked: rank 1 at node 1 (recv) waiting for a send from rank 0"
+}
+
+@test "a deadlock on a collective ends the run with exit 1 naming the ranks that never joined" {
 	run et-sim "$SIMD/coll_missing.jsonl"
 	assert_failure 1
 	assert_output --partial "rank 0 at node 1 (ar) waiting for rank(s) 1 to join"
@@ -306,37 +464,79 @@ fails2() {
 	assert_output "et-sim: $want"
 }
 
-@test "configuration errors: one line, the file, exit 2" {
+@test "configuration errors: a YAML syntax error names the file, line and column, exit 2" {
 	fails2 "$SIMD/bad.yml: line 5, column 1: did not find expected ',' or ']'" \
 		--network "$SIMD/bad.yml" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: an unknown topology in the network file, exit 2" {
 	fails2 "$SIMD/unknown_topology.yml: line 1, column 11: unknown topology 'Torus' (Ring, FullyConnected or Switch)" \
 		--network "$SIMD/unknown_topology.yml" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: invalid JSON in the system file names the line and column, exit 2" {
 	fails2 "$SIMD/bad.json: line 5, column 3: invalid JSON" --system "$SIMD/bad.json" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: endpoint-delay 0 is blamed on the system file, exit 2" {
 	fails2 "$SIMD/zero_endpoint.json: endpoint-delay must be > 0 (ASTRA-sim crashes on 0)" \
 		--system "$SIMD/zero_endpoint.json" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: a network of another rank count than the trace's, exit 2" {
 	fails2 "$NET/Ring_8npus.yml: the network has 8 ranks, the trace has 2" \
 		--network "$NET/Ring_8npus.yml" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: a pg_name without a comm-group file, exit 2" {
 	fails2 "rank 0: node 1: communicator group '1' is not defined (give --comm-groups)" \
 		"$SIMD/groups8.jsonl"
+}
+
+@test "configuration errors: an unknown --set key, exit 2" {
 	fails2 "--set no-such-key=1: unknown key 'no-such-key'" --set no-such-key=1 "$SIMD/p2p.jsonl"
-	# list values: too many, or one too long, each said as such
+}
+
+@test "configuration errors: a list value longer than 63 characters, exit 2" {
 	long=$(printf '1%.0s' {1..64})
 	fails2 "--set bandwidth=1,$long: bandwidth: a value is longer than 63 characters" \
 		--set "bandwidth=1,$long" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: an implementation longer than 63 characters, exit 2" {
+	long=$(printf '1%.0s' {1..64})
 	fails2 "--set all-reduce-implementation=ring,$long: all-reduce-implementation: an entry is longer than 63 characters" \
 		--set "all-reduce-implementation=ring,$long" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: more than 8 implementations, exit 2" {
 	nine=ring,ring,ring,ring,ring,ring,ring,ring,ring
 	fails2 "--set all-reduce-implementation=$nine: all-reduce-implementation: more than 8 entries" \
 		--set "all-reduce-implementation=$nine" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: more than 8 network values, exit 2" {
 	fails2 "--set latency=1,2,3,4,5,6,7,8,9: latency: expected 1 to 8 values" \
 		--set "latency=1,2,3,4,5,6,7,8,9" "$SIMD/p2p.jsonl"
+}
+
+@test "configuration errors: halvingDoubling on a ring that is not a power of two, exit 2" {
 	fails2 "halvingDoubling needs a power-of-two ring, not 6 ranks" \
 		--set topology=Ring --set npus_count=6 --set all-reduce-implementation=halvingDoubling \
 		<(gen_coll 6 0 1048576)
+}
+
+@test "usage errors: an unknown --format, exit 2" {
 	run et-sim --format yaml "$SIMD/p2p.jsonl"
 	assert_failure 2
+}
+
+@test "configuration errors: a comm group given twice, exit 2" {
 	printf '{"1": [0, 2, 4, 6], "01": [1, 3, 5, 7]}' >"$T/twice.json"
 	fails2 "$T/twice.json: group 1 is given twice" --comm-groups "$T/twice.json" "$SIMD/groups8.jsonl"
+}
+
+@test "configuration errors: a comm group with a rank that is not an integer, exit 2" {
 	printf '{"1": [0, 2, 4, 6],\n "2": [1, 3.5]}' >"$T/frac.json"
 	fails2 "$T/frac.json: group \"2\": expected an array of ranks" \
 		--comm-groups "$T/frac.json" "$SIMD/groups8.jsonl"
@@ -358,32 +558,53 @@ fails2() {
 	assert_failure 3
 }
 
-@test "configuration values from files stay on one line; absurd values fail, never wrap" {
+@test "a network file's value with a newline stays on one line in the message" {
 	printf 'topology: [ "Ri\\nng" ]\nnpus_count: [ 2 ]\nbandwidth: [ 50 ]\nlatency: [ 500 ]\n' >"$T/nl.yml"
 	run et-sim --network "$T/nl.yml" "$SIMD/p2p.jsonl"
 	assert_failure 2
 	assert_output "et-sim: $T/nl.yml: line 1, column 11: unknown topology 'Ri?ng' (Ring, FullyConnected or Switch)"
+}
+
+@test "a system file's key with a newline stays on one line in the message" {
 	printf '{"a\\nb": null}' >"$T/nl.json"
 	run et-sim --system "$T/nl.json" "$SIMD/p2p.jsonl"
 	assert_failure 2
 	assert_output "et-sim: $T/nl.json: \"a\\nb\": unexpected value type"
+}
+
+@test "a --set value with a newline stays on one line in the message" {
 	run et-sim --set $'topology=Ri\nng' "$SIMD/p2p.jsonl"
 	assert_failure 2
 	assert_output "et-sim: --set topology=Ri?ng: unknown topology 'Ri?ng' (Ring, FullyConnected or Switch)"
-	# a direct window beyond 32 bits is "all peers", not its low bits
+}
+
+@test "a direct window beyond 32 bits is \"all peers\", not its low bits" {
 	a=$(uniform --set topology=Ring --set npus_count=8 --set all-reduce-implementation=direct \
 		"$MB/all_reduce/8npus_1MB/all_reduce")
 	b=$(uniform --set topology=Ring --set npus_count=8 \
 		--set all-reduce-implementation=direct4294967297 "$MB/all_reduce/8npus_1MB/all_reduce")
 	assert_equal "$b" "$a"
+}
+
+@test "systolic-clock 0 fails (it would divide by 0), exit 2" {
 	run et-sim --compute-model systolic --set systolic-clock=0 "$SIMD/compute.jsonl"
 	assert_failure 2
 	assert_output "et-sim: --set systolic-clock=0: systolic-clock: '0' is not a valid value"
-	for kv in bandwidth=1e-300 latency=1e300; do
-		run et-sim --set "$kv" "$MB/all_reduce/8npus_1MB/all_reduce"
-		assert_failure 3
-		assert_output --partial "et-sim: a single transfer or compute time exceeds 2^50 ns"
-	done
+}
+
+@test "an absurd bandwidth (1e-300) fails with exit 3, never wraps" {
+	run et-sim --set bandwidth=1e-300 "$MB/all_reduce/8npus_1MB/all_reduce"
+	assert_failure 3
+	assert_output --partial "et-sim: a single transfer or compute time exceeds 2^50 ns"
+}
+
+@test "an absurd latency (1e300) fails with exit 3, never wraps" {
+	run et-sim --set latency=1e300 "$MB/all_reduce/8npus_1MB/all_reduce"
+	assert_failure 3
+	assert_output --partial "et-sim: a single transfer or compute time exceeds 2^50 ns"
+}
+
+@test "a slow but in-range bandwidth (1e-9) gives the ring's serialisation time" {
 	# slow but in range: the ring's serialisation, 2(n-1)/n of 1 MiB at 1e-9 GiB/s,
 	# plus latencies well under a millisecond
 	got=$(uniform --set bandwidth=1e-9 "$MB/all_reduce/8npus_1MB/all_reduce")
@@ -430,10 +651,22 @@ fails2() {
 	assert_line --index 2 "25,1000,$one,$one,$one,$one,ok"
 }
 
+@test "--sweep: a point whose times overflow is a row with the message; the next point is not affected" {
+	run et-sim --sweep bandwidth=1e-300,50 --sweep latency=500 "$MB/all_reduce/8npus_1MB/all_reduce"
+	assert_success
+	[ "${#lines[@]}" -eq 3 ]
+	assert_line --index 1 --partial '1e-300,500,,,,,"a single transfer or compute time exceeds 2^50 ns'
+	assert_line --index 2 "50,500,64440,64440,64440,64440,ok"
+}
+
 @test "a stream input gives the per-rank set's numbers" {
 	et-convert "$MB/all_gather/8npus_1MB/all_gather" -o "$T/ag.etz"
 	got=$(uniform --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" "$T/ag.etz")
 	[ "$got" = 151016 ]
+}
+
+@test "a stream on stdin gives the per-rank set's numbers" {
+	et-convert "$MB/all_gather/8npus_1MB/all_gather" -o "$T/ag.etz"
 	got=$(cat "$T/ag.etz" | et-sim --astra-sim-log --network "$NET/Ring_8npus.yml" --system "$SYS/Ring_4chunks.json" | awk '{print $3}' | sort -u)
 	[ "$got" = 151016 ]
 }

@@ -1,8 +1,7 @@
 /* Fuzz target: et-sim end to end (load the workload, configure, simulate,
  * report) on one input read by et_input, any format it sniffs; seeds are
  * small JSONL traces with collectives, SEND/RECV pairs, compute and
- * dependencies across ranks. Built with the et-sim sources listed in
- * fuzz_sim.srcs.
+ * dependencies across ranks. Linked with et-sim's library.
  *
  * The first byte sets the options: bit 0 --format json, bit 1
  * --critical-path, bit 2 --no-closed-form, bit 3 --no-fold, bits 4-5 one

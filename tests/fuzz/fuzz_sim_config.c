@@ -1,6 +1,5 @@
 /* Fuzz target: et-sim's configuration parsers (network YAML, system JSON,
- * KEY=VALUE settings) and cfg_finish. Built with the et-sim sources listed in
- * fuzz_sim_config.srcs.
+ * KEY=VALUE settings) and cfg_finish, linked with et-sim's library.
  *
  * The first byte selects the mode: bits 0-1 are 0 = network YAML
  * (cfg_load_network), 1 = system JSON (cfg_load_system), 2 or 3 = lines of
@@ -10,8 +9,9 @@
  * lines. cfg_finish runs when everything loaded.
  *
  * Invariants (a violation traps):
- * - a function that returns -1 wrote a non-empty, NUL-terminated, one-line
- *   message (no '\n');
+ * - a function that returns -1 filled its et_error: code ET_EXIT_USAGE
+ *   (every configuration error is exit 2) and a non-empty, NUL-terminated,
+ *   one-line message (no control character);
  * - after cfg_finish succeeds: 1 <= ndims <= CFG_MAXDIM; every topology is
  *   known; every npus_count >= 1; stride is the running product and total
  *   the product of npus_count (at most 1e8); bandwidths are finite and > 0,
@@ -24,20 +24,21 @@
 
 #include <math.h>
 
-static char msg[400];
+static et_error err;
 
-/* No NUL anywhere, so a function that fails without writing is caught. */
-static void msg_reset(void)
+/* No NUL anywhere and no valid code, so a function that fails without
+ * filling the error is caught. */
+static void err_reset(void)
 {
-	memset(msg, 'X', sizeof msg);
+	memset(&err, 'X', sizeof err);
 }
 
-static void check_msg(void)
+static void check_err(void)
 {
-	const char *z = memchr(msg, 0, sizeof msg);
-	FUZZ_CHECK(z != NULL);
-	FUZZ_CHECK(msg[0] != 0);
-	FUZZ_CHECK(memchr(msg, '\n', (size_t)(z - msg)) == NULL);
+	fuzz_check_error(&err);
+	FUZZ_CHECK(err.code == ET_EXIT_USAGE);
+	for (const char *p = err.msg; *p; p++)
+		FUZZ_CHECK((unsigned char)*p >= 0x20 && *p != 0x7f);
 }
 
 static void check_cfg(const cfg *c)
@@ -66,13 +67,13 @@ static void check_cfg(const cfg *c)
 	}
 }
 
-/* One call's result: on failure the message must be well formed. */
+/* One call's result: on failure the error must be filled in. */
 static int checked(int r)
 {
 	FUZZ_CHECK(r == 0 || r == -1);
 	if (r < 0)
-		check_msg();
-	msg_reset();
+		check_err();
+	err_reset();
 	return r;
 }
 
@@ -88,7 +89,7 @@ static int set_lines(cfg *c, const uint8_t *data, size_t size)
 		if (nl)
 			*nl = 0;
 		if (*line)
-			r = checked(cfg_set(c, line, msg, sizeof msg));
+			r = checked(cfg_set(c, line, &err));
 		line = nl ? nl + 1 : NULL;
 	}
 	free(text);
@@ -105,22 +106,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size--;
 	cfg c;
 	cfg_defaults(&c);
-	msg_reset();
+	err_reset();
 	int r = 0;
 	if (net) {
 		/* as run.c's net_defaults for an 8-rank trace */
-		FUZZ_CHECK(cfg_set_kv(&c, "topology", "Ring", msg, sizeof msg) == 0 &&
-		           cfg_set_kv(&c, "npus_count", "8", msg, sizeof msg) == 0 &&
-		           cfg_set_kv(&c, "bandwidth", "50", msg, sizeof msg) == 0 &&
-		           cfg_set_kv(&c, "latency", "500", msg, sizeof msg) == 0);
+		FUZZ_CHECK(cfg_set_kv(&c, "topology", "Ring", &err) == 0 &&
+		           cfg_set_kv(&c, "npus_count", "8", &err) == 0 &&
+		           cfg_set_kv(&c, "bandwidth", "50", &err) == 0 &&
+		           cfg_set_kv(&c, "latency", "500", &err) == 0);
 	}
 	if (mode == 0)
-		r = checked(cfg_load_network(&c, fuzz_file(data, size), msg, sizeof msg));
+		r = checked(cfg_load_network(&c, fuzz_file(data, size), &err));
 	else if (mode == 1)
-		r = checked(cfg_load_system(&c, fuzz_file(data, size), msg, sizeof msg));
+		r = checked(cfg_load_system(&c, fuzz_file(data, size), &err));
 	else
 		r = set_lines(&c, data, size);
-	if (r == 0 && checked(cfg_finish(&c, msg, sizeof msg)) == 0)
+	if (r == 0 && checked(cfg_finish(&c, &err)) == 0)
 		check_cfg(&c);
 	cfg_free(&c);
 	return 0;
