@@ -53,6 +53,7 @@
 #define ET_GRAPH_H
 
 #include "et_codec.h"
+#include "et_types.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -228,5 +229,39 @@ uint64_t et_graph_critical_path(const et_graph *g, uint32_t **chain, uint32_t *l
 
 /* Bytes held by the graph's arrays (for --stats and tests). */
 size_t et_graph_bytes(const et_graph *g);
+
+/* Buckets of et_graph_stats: one per schema value, and a last one for the
+ * rest (a node type outside the schema; a collective without a readable
+ * comm_type, or with one outside the schema). */
+#define ET_GRAPH_STATS_TYPES (ET_NODE_TYPE_COUNT + 1)
+#define ET_GRAPH_STATS_COLLS (ET_COLL_TYPE_COUNT + 1)
+
+/* Statistics of one finished graph (one rank), as et-validate --stats
+ * reports them. Every count is over all n nodes unless said otherwise.
+ * Communication bytes count a COMM_COLL or COMM_SEND node that has a
+ * comm_size and is not a host op (is_cpu_op true): its comm_size, 0 when
+ * negative. RECVs are not counted, so a transfer counts once, at its
+ * sender. The record is plain data (no pointers): callers may copy, sum
+ * and keep it after the graph is reset. */
+typedef struct et_graph_stats {
+	uint64_t nodes;
+	uint64_t by_type[ET_GRAPH_STATS_TYPES];    /* by NodeType; last: unknown */
+	uint64_t data_deps, ctrl_deps;             /* as written, dangling and self included */
+	uint64_t dangling_deps, self_deps;         /* both kinds */
+	uint64_t forward_deps;                     /* resolved, on a later node; both kinds */
+	uint64_t coll_bytes[ET_GRAPH_STATS_COLLS]; /* by comm_type; last: none or unknown */
+	uint64_t coll_count[ET_GRAPH_STATS_COLLS]; /* the collectives counted in coll_bytes */
+	uint64_t send_bytes, send_count;
+	uint64_t total_duration;    /* sum of duration_micros */
+	uint64_t critical_duration; /* et_graph_critical_path's total */
+	uint32_t critical_nodes;    /* and the number of nodes on that path */
+	uint32_t depth, max_width;  /* Kahn levels and the largest level (et_graph) */
+	uint32_t unordered;         /* nodes in or behind a cycle: n - n_ordered */
+} et_graph_stats;
+
+/* Fill *out with g's statistics (g finished; an empty graph gives zeros).
+ * One pass over the nodes plus et_graph_critical_path (O(nodes + deps),
+ * 12 bytes a node of scratch, freed before returning). */
+void et_graph_get_stats(const et_graph *g, et_graph_stats *out);
 
 #endif

@@ -1,8 +1,10 @@
-/* et_graph: queries over a finished graph — one cycle, the critical path. */
+/* et_graph: queries over a finished graph — one cycle, the critical path,
+ * the statistics. */
 #include "et_buf.h"
 #include "et_graph.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* A node outside the Kahn order still had an unprocessed parent when Kahn
  * stopped, and that parent is outside the order too. So walking from any
@@ -96,4 +98,60 @@ uint64_t et_graph_critical_path(const et_graph *g, uint32_t **chain, uint32_t *l
 	free(dist);
 	free(pred);
 	return best;
+}
+
+/* Bytes node i moves: its comm_size, 0 when negative. */
+static uint64_t comm_bytes(const et_graph *g, uint32_t i)
+{
+	int64_t size = et_graph_comm_at(g, i)->size;
+	return size > 0 ? (uint64_t)size : 0;
+}
+
+/* Its comm_type's bucket: the value, or the last bucket when there is no
+ * readable comm_type or it is outside the schema. */
+static int coll_bucket(const et_graph *g, uint32_t i)
+{
+	int32_t t = et_graph_comm_at(g, i)->type;
+	bool known = (g->flags[i] & ET_GF_COMM_TYPE) && t >= 0 && t < ET_COLL_TYPE_COUNT;
+	return known ? t : ET_GRAPH_STATS_COLLS - 1;
+}
+
+/* Per-node counts: types, durations, communication bytes. */
+static void count_nodes(const et_graph *g, et_graph_stats *s)
+{
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint8_t t = g->type[i];
+		s->by_type[t < ET_NODE_TYPE_COUNT ? t : ET_GRAPH_STATS_TYPES - 1]++;
+		s->total_duration += g->duration_micros[i];
+		/* A host op typed as communication is no traffic; without a
+		 * comm_size there are no bytes to count. */
+		if ((g->flags[i] & ET_GF_CPU) || !(g->flags[i] & ET_GF_COMM_SIZE))
+			continue;
+		if (t == ET_NODE_COLL) {
+			int k = coll_bucket(g, i);
+			s->coll_bytes[k] += comm_bytes(g, i);
+			s->coll_count[k]++;
+		} else if (t == ET_NODE_SEND) {
+			s->send_bytes += comm_bytes(g, i);
+			s->send_count++;
+		}
+	}
+}
+
+void et_graph_get_stats(const et_graph *g, et_graph_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	out->nodes = g->n;
+	count_nodes(g, out);
+	out->data_deps = g->n_data_deps;
+	out->ctrl_deps = g->n_ctrl_deps;
+	out->dangling_deps = g->n_dangling;
+	out->self_deps = g->n_selfs;
+	out->forward_deps = g->fwd_data + g->fwd_ctrl;
+	uint32_t *chain;
+	out->critical_duration = et_graph_critical_path(g, &chain, &out->critical_nodes);
+	free(chain);
+	out->depth = g->depth;
+	out->max_width = g->max_width;
+	out->unordered = g->n - g->n_ordered;
 }

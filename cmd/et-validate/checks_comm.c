@@ -2,20 +2,13 @@
  * work of COMP nodes (node by node, as they are added), pg_name
  * definitions (after the rank). */
 #include "et_buf.h"
+#include "et_types.h"
 #include "pgroups.h"
 #include "validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { T_MEM_LOAD = 2, T_COMP = 4, T_SEND = 5, T_RECV = 6, T_COLL = 7 };
-
-/* REDUCE, GATHER, SCATTER, BARRIER abort ASTRA-sim. */
-static bool astra_unsupported(int32_t t)
-{
-	return t == 1 || t == 3 || t == 4 || t == 9;
-}
 
 static void missing_list(char *buf, size_t cap, uint16_t flags, const uint16_t *need,
                          const char *const *names, int n)
@@ -41,10 +34,13 @@ static void check_coll(vctx *v, const et_graph *g, uint32_t i)
 	}
 	const et_graph_comm *c = et_graph_comm_at(g, i);
 	int32_t t = c->type;
-	if ((fl & ET_GF_COMM_TYPE) && (t < 0 || t > 9))
+	/* A value outside the schema is COLL_BAD_TYPE only: ASTRA-sim would
+	 * not run it either, but one finding says all there is to say. */
+	if ((fl & ET_GF_COMM_TYPE) && (t < 0 || t >= ET_COLL_TYPE_COUNT))
 		find_node(&v->fs, C_COLL_BAD_TYPE, v->ri.rank, g, i,
-		          "comm_type %d is not a CollectiveCommType (0..9)", t);
-	else if ((fl & ET_GF_COMM_TYPE) && astra_unsupported(t))
+		          "comm_type %d is not a CollectiveCommType (0..%d)", t,
+		          ET_COLL_TYPE_COUNT - 1);
+	else if ((fl & ET_GF_COMM_TYPE) && !et_astra_supports_coll(t))
 		find_node(&v->fs, C_COLL_UNSUPPORTED, v->ri.rank, g, i,
 		          "%s: ASTRA-sim simulates ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER and "
 		          "ALL_TO_ALL, replays BROADCAST, and aborts on the others",
@@ -60,7 +56,7 @@ static void check_p2p(vctx *v, const et_graph *g, uint32_t i)
 	                                ET_GF_COMM_SIZE};
 	static const char *const names[] = {"comm_src", "comm_dst", "comm_tag", "comm_size"};
 	uint16_t fl = g->flags[i];
-	bool send = g->type[i] == T_SEND;
+	bool send = g->type[i] == ET_NODE_SEND;
 	char miss[96];
 	missing_list(miss, sizeof miss, fl, need, names, 4);
 	if (miss[0])
@@ -121,17 +117,23 @@ static void check_work(vctx *v, const et_graph *g, uint32_t i)
 		          "to simulate");
 }
 
+/* The node types whose consumers read is_cpu_op: MEM, COMP and COMM. */
+static bool reads_cpu_op(int t)
+{
+	return et_node_is_mem(t) || t == ET_NODE_COMP || et_node_is_comm(t);
+}
+
 void check_node_comm(vctx *v, uint32_t i)
 {
 	const et_graph *g = v->g;
 	uint8_t t = g->type[i];
 	uint16_t fl = g->flags[i];
-	if (t >= T_MEM_LOAD && t <= T_COLL && !(fl & ET_GF_CPU_SET))
+	if (reads_cpu_op(t) && !(fl & ET_GF_CPU_SET))
 		find_node(&v->fs, C_CPU_OP_MISSING, v->ri.rank, g, i,
 		          "no is_cpu_op: consumers read it as false (a device op)");
-	if (t == T_COMP)
+	if (t == ET_NODE_COMP)
 		check_work(v, g, i);
-	if (t < T_SEND || t > T_COLL)
+	if (!et_node_is_comm(t))
 		return;
 	/* A host-side op typed as communication: its comm attributes are
 	 * moot (it is not traffic), so it is reported once, as this. */
@@ -139,12 +141,10 @@ void check_node_comm(vctx *v, uint32_t i)
 		find_node(&v->fs, C_COMM_CPU_OP, v->ri.rank, g, i,
 		          "%s with is_cpu_op true (ASTRA-sim rejects it; a host op "
 		          "typed as communication?)",
-		          t == T_COLL   ? "COMM_COLL_NODE"
-		          : t == T_SEND ? "COMM_SEND_NODE"
-		                        : "COMM_RECV_NODE");
+		          et_node_type_name(t));
 		return;
 	}
-	if (t == T_COLL)
+	if (t == ET_NODE_COLL)
 		check_coll(v, g, i);
 	else
 		check_p2p(v, g, i);

@@ -10,7 +10,7 @@
 
 static char *quoted_group(const vctx *v, uint32_t gid)
 {
-	return json_quote(groups_get(v->grp, gid)->name);
+	return json_quote(groups_name(v->grp, gid));
 }
 
 /* Present members of a group: all ranks for group 0, the defined ranks
@@ -45,7 +45,7 @@ static void not_member(vctx *v, const rank_sum *r, coll_ent *c)
 	if (f) {
 		find_set(f, true, c->node_id, xsum_name(v->xs, c->name),
 		         "%s on process group \"%.60s\" (ranks %s), which rank %u is not in",
-		         coll_name(c->type), g->name, rl, r->rank);
+		         coll_name(c->type), groups_name(v->grp, c->gid), rl, r->rank);
 		char *q = quoted_group(v, c->gid);
 		find_extra(f, "\"group\": %s", q);
 		free(q);
@@ -227,8 +227,8 @@ static void mismatch_text(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_
 	         "group \"%.60s\" (%u ranks), collective #%u: rank%s %s issue%s %s where "
 	         "rank%s %s issue%s %s; %u of %u positions differ, rank %u issues %u "
 	         "collective%s in the group",
-	         gid ? groups_get(v->grp, gid)->name : "0", xg->n_members, p, many_odd ? "s" : "",
-	         ro, many_odd ? "" : "s", dg, many_agree ? "s" : "", ra, many_agree ? "" : "s", dw,
+	         gid ? groups_name(v->grp, gid) : "0", xg->n_members, p, many_odd ? "s" : "", ro,
+	         many_odd ? "" : "s", dg, many_agree ? "s" : "", ra, many_agree ? "" : "s", dw,
 	         ndiff, xg->max_len, xs->r[xg->slots[sp->first_odd]].rank, len,
 	         len == 1 ? "" : "s");
 }
@@ -309,7 +309,7 @@ static void check_partial(vctx *v)
 		if (f)
 			find_set(f, false, 0, NULL,
 			         "process group \"%.60s\": %u of its ranks are not in the input",
-			         groups_get(v->grp, gid)->name, xs->xg[gid].n_absent);
+			         groups_name(v->grp, gid), xs->xg[gid].n_absent);
 	}
 }
 

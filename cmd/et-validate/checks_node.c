@@ -3,6 +3,7 @@
  * process-group definitions. */
 #include "et_attr.h"
 #include "et_buf.h"
+#include "et_types.h"
 #include "pgroups.h"
 #include "validate.h"
 
@@ -129,6 +130,6 @@ void check_node(vctx *v, const et_node *n, uint32_t i)
 		if (key != ET_WK_NONE)
 			check_attr(v, n, i, a, key);
 	}
-	if (n->type == CHAKRA_PROTO_MSG__NODE_TYPE__METADATA_NODE)
+	if ((int)n->type == ET_NODE_METADATA)
 		check_metadata(v, n, i);
 }

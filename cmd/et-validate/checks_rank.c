@@ -2,14 +2,12 @@
  * cycles, roots, forward references, node types. Each is a linear pass
  * over et_graph's arrays (the graph already did the resolving). */
 #include "et_buf.h"
+#include "et_types.h"
 #include "validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define T_INVALID 0
-#define T_LAST 7
 
 static void check_dups(vctx *v, const et_graph *g)
 {
@@ -131,9 +129,9 @@ static void check_forward(vctx *v, const et_graph *g)
 static void check_types(vctx *v, const et_graph *g)
 {
 	for (uint32_t i = 0; i < g->n; i++) {
-		if (g->type[i] != T_INVALID && g->type[i] <= T_LAST)
+		if (g->type[i] != ET_NODE_INVALID && g->type[i] < ET_NODE_TYPE_COUNT)
 			continue;
-		if (g->type[i] == T_INVALID)
+		if (g->type[i] == ET_NODE_INVALID)
 			find_node(&v->fs, C_INVALID_NODE, v->ri.rank, g, i,
 			          "type INVALID_NODE (ASTRA-sim skips it; mid-graph it ends the "
 			          "run silently)");

@@ -244,7 +244,7 @@ static void describe_node(et_buf *b, const sim *m, uint32_t slot, uint32_t s, bo
 		et_buf_printf(b, " from rank %u tag %d", p->peer, p->tag);
 	else
 		et_buf_printf(b, " (group \"%.40s\" collective #%u)",
-		              c->gid ? groups_get(m->v->grp, c->gid)->name : "0", c->pos);
+		              c->gid ? groups_name(m->v->grp, c->gid) : "0", c->pos);
 }
 
 static const char *why_text(uint8_t why)

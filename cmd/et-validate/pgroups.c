@@ -2,6 +2,7 @@
 #include "pgroups.h"
 #include "et_buf.h"
 #include "et_pg.h"
+#include "et_strmap.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -9,35 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* g[gid] is the group whose pg_name has id gid in names: a group is added
+ * exactly when its name is first interned, so the two stay in step. */
 struct groups {
 	group *g;
 	size_t n, cap;
-	uint32_t *hash; /* gid + 1, 0 = empty */
-	size_t hcap;
+	et_strmap names;
 };
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static void rehash(groups *gs)
-{
-	free(gs->hash);
-	gs->hcap = gs->hcap ? gs->hcap * 2 : 64;
-	gs->hash = et_xcalloc(gs->hcap, sizeof *gs->hash);
-	for (size_t i = 0; i < gs->n; i++) {
-		size_t h = str_hash(gs->g[i].name) & (gs->hcap - 1);
-		while (gs->hash[h])
-			h = (h + 1) & (gs->hcap - 1);
-		gs->hash[h] = (uint32_t)i + 1;
-	}
-}
-
-static uint32_t add_group(groups *gs, const char *name)
+static uint32_t add_group(groups *gs)
 {
 	if (gs->n == gs->cap) {
 		gs->cap = gs->cap ? gs->cap * 2 : 16;
@@ -45,24 +26,15 @@ static uint32_t add_group(groups *gs, const char *name)
 	}
 	group *g = &gs->g[gs->n];
 	memset(g, 0, sizeof *g);
-	g->name = et_xstrdup(name);
 	g->def_rank = -1;
-	gs->n++;
-	if (gs->n * 2 > gs->hcap)
-		rehash(gs);
-	else {
-		size_t h = str_hash(name) & (gs->hcap - 1);
-		while (gs->hash[h])
-			h = (h + 1) & (gs->hcap - 1);
-		gs->hash[h] = (uint32_t)gs->n;
-	}
-	return (uint32_t)gs->n - 1;
+	return (uint32_t)gs->n++;
 }
 
 groups *groups_new(void)
 {
 	groups *gs = et_xcalloc(1, sizeof *gs);
-	uint32_t all = add_group(gs, "");
+	et_strmap_intern_str(&gs->names, "");
+	uint32_t all = add_group(gs);
 	gs->g[all].all = gs->g[all].defined = true;
 	return gs;
 }
@@ -71,12 +43,10 @@ void groups_free(groups *gs)
 {
 	if (!gs)
 		return;
-	for (size_t i = 0; i < gs->n; i++) {
-		free(gs->g[i].name);
+	for (size_t i = 0; i < gs->n; i++)
 		free(gs->g[i].ranks);
-	}
 	free(gs->g);
-	free(gs->hash);
+	et_strmap_free(&gs->names);
 	free(gs);
 }
 
@@ -90,15 +60,19 @@ const group *groups_get(const groups *gs, uint32_t gid)
 	return &gs->g[gid];
 }
 
+const char *groups_name(const groups *gs, uint32_t gid)
+{
+	return et_strmap_key(&gs->names, gid);
+}
+
 uint32_t groups_id(groups *gs, const char *name)
 {
 	if (!name || !*name || strcmp(name, "0") == 0)
 		return 0;
-	size_t h = str_hash(name) & (gs->hcap - 1);
-	for (; gs->hash[h]; h = (h + 1) & (gs->hcap - 1))
-		if (strcmp(gs->g[gs->hash[h] - 1].name, name) == 0)
-			return gs->hash[h] - 1;
-	return add_group(gs, name);
+	uint32_t gid = et_strmap_intern_str(&gs->names, name);
+	if (gid == gs->n)
+		add_group(gs);
+	return gid;
 }
 
 bool groups_has_rank(const group *g, uint32_t rank)

@@ -11,7 +11,6 @@
 #include <stdint.h>
 
 typedef struct group {
-	char *name;
 	uint32_t *ranks; /* sorted, unique; unused when all */
 	size_t n_ranks;
 	bool all;     /* every rank of the input */
@@ -22,10 +21,15 @@ typedef struct group {
 
 typedef struct groups groups;
 
+/* Group ids are dense: 0 for all ranks, then 1, 2, ... in order of first
+ * sight of a pg_name. Pointers from groups_get and groups_name stay valid
+ * until a call that adds a group (groups_id, groups_define). */
 groups *groups_new(void);
 void groups_free(groups *gs);
 size_t groups_count(const groups *gs);
 const group *groups_get(const groups *gs, uint32_t gid);
+/* The pg_name of a group ("" for group 0). */
+const char *groups_name(const groups *gs, uint32_t gid);
 /* The id of a pg_name, creating an undefined group on first sight. */
 uint32_t groups_id(groups *gs, const char *pg_name);
 bool groups_has_rank(const group *g, uint32_t rank);

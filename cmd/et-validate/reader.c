@@ -81,8 +81,8 @@ static void frame_nodes(reader *r, rb_batch *b)
 		if (k == 0)
 			break;
 		if (++r->n_msgs > MAX_RANK_MSGS) {
-			et_fail(&b->err, ET_EXIT_DATA, "%s: byte %llu: too many nodes in one rank", b->where,
-			        (unsigned long long)m.offset);
+			et_fail(&b->err, ET_EXIT_DATA, "%s: byte %llu: too many nodes in one rank",
+			        b->where, (unsigned long long)m.offset);
 			return close_error(r, b);
 		}
 		copy_msg(b, &m);
@@ -170,8 +170,9 @@ static int decode_msg(rb_batch *b, const rb_msg *m)
 			return 0;
 		b->meta_is_node = true;
 	} else if (!(n = et_node_decode(b->arena, p, m->len))) {
-		return et_fail(&b->err, ET_EXIT_DATA, "%s: byte %llu: message %llu is not a Node", b->where,
-		               (unsigned long long)m->offset, (unsigned long long)m->index);
+		return et_fail(&b->err, ET_EXIT_DATA, "%s: byte %llu: message %llu is not a Node",
+		               b->where, (unsigned long long)m->offset,
+		               (unsigned long long)m->index);
 	}
 	b->n[b->len] = n;
 	b->index[b->len++] = (uint32_t)m->index;

@@ -1,12 +1,12 @@
 /* Per-rank comm summaries and the comm skeleton (see summary.h). */
 #include "summary.h"
 #include "et_buf.h"
+#include "et_hmap.h"
+#include "et_types.h"
 #include "pgroups.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-enum { T_SEND = 5, T_RECV = 6, T_COLL = 7 }; /* NodeType values */
 
 /* Per graph node, while the skeleton is built: fcnt[v] and fval[v] hold
  * v's comm set (the skeleton nodes v waits for), one entry in fval[v]
@@ -31,8 +31,7 @@ typedef struct skb {
 	size_t node_cap;
 	uint32_t *fpool; /* comm sets of more than one entry */
 	size_t fpool_len, fpool_cap;
-	uint32_t *nmap; /* graph name offset -> interned name, pairs; 0 = empty */
-	size_t nmap_cap, nmap_n;
+	et_hmap nmap; /* graph name offset -> interned name, for this rank */
 } skb;
 
 static void skb_free(skb *b)
@@ -46,7 +45,7 @@ static void skb_free(skb *b)
 	free(b->fval);
 	free(b->fcnt);
 	free(b->fpool);
-	free(b->nmap);
+	et_hmap_free(&b->nmap);
 	free(b);
 }
 
@@ -54,10 +53,7 @@ xsum *xsum_new(void)
 {
 	xsum *xs = et_xcalloc(1, sizeof *xs);
 	xs->b = et_xcalloc(1, sizeof *xs->b);
-	xs->pool_cap = 4096;
-	xs->pool = et_xmalloc(xs->pool_cap);
-	xs->pool[0] = '\0';
-	xs->pool_len = 1;
+	et_strmap_intern_str(&xs->names, ""); /* id 0: no name */
 	return xs;
 }
 
@@ -83,99 +79,21 @@ void xsum_free(xsum *xs)
 	free(xs->xg);
 	free(xs->r);
 	skb_free(xs->b);
-	free(xs->pool);
-	free(xs->phash);
+	et_strmap_free(&xs->names);
 	free(xs);
 }
 
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static void phash_insert(xsum *xs, uint32_t off)
-{
-	size_t h = str_hash(xs->pool + off) & (xs->phash_cap - 1);
-	while (xs->phash[h])
-		h = (h + 1) & (xs->phash_cap - 1);
-	xs->phash[h] = off;
-}
-
-/* Comm node names repeat across ranks and steps ("ncclKernel_AllReduce..."),
- * so they are interned: memory grows with distinct names only. */
-static uint32_t intern(xsum *xs, const char *s)
-{
-	if (!*s)
-		return 0;
-	if (xs->phash_n * 2 >= xs->phash_cap) {
-		uint32_t *old = xs->phash;
-		size_t oldcap = xs->phash_cap;
-		xs->phash_cap = oldcap ? oldcap * 2 : 1024;
-		xs->phash = et_xcalloc(xs->phash_cap, sizeof *xs->phash);
-		for (size_t k = 0; k < oldcap; k++)
-			if (old[k])
-				phash_insert(xs, old[k]);
-		free(old);
-	}
-	size_t h = str_hash(s) & (xs->phash_cap - 1);
-	for (; xs->phash[h]; h = (h + 1) & (xs->phash_cap - 1))
-		if (strcmp(xs->pool + xs->phash[h], s) == 0)
-			return xs->phash[h];
-	size_t len = strlen(s) + 1;
-	if (xs->pool_len + len > UINT32_MAX)
-		return 0;
-	if (xs->pool_len + len > xs->pool_cap) {
-		while (xs->pool_len + len > xs->pool_cap)
-			xs->pool_cap *= 2;
-		xs->pool = et_xrealloc(xs->pool, xs->pool_cap);
-	}
-	uint32_t off = (uint32_t)xs->pool_len;
-	memcpy(xs->pool + off, s, len);
-	xs->pool_len += len;
-	xs->phash[h] = off;
-	xs->phash_n++;
-	return off;
-}
-
-static void nmap_grow(skb *b)
-{
-	uint32_t *old = b->nmap;
-	size_t oldcap = b->nmap_cap;
-	b->nmap_cap = oldcap ? oldcap * 2 : 256;
-	b->nmap = et_xcalloc(2 * b->nmap_cap, sizeof *b->nmap);
-	for (size_t k = 0; k < oldcap; k++) {
-		if (!old[2 * k])
-			continue;
-		size_t h = (old[2 * k] * 0x9e3779b1u) & (b->nmap_cap - 1);
-		while (b->nmap[2 * h])
-			h = (h + 1) & (b->nmap_cap - 1);
-		b->nmap[2 * h] = old[2 * k];
-		b->nmap[2 * h + 1] = old[2 * k + 1];
-	}
-	free(old);
-}
-
-/* The interned name of node i. The graph interns names too, so within a
- * rank a name offset stands for its string: each distinct name is hashed
- * as a string once per rank, not once per comm node. */
+/* The interned name of node i. Comm node names repeat across ranks and
+ * steps ("ncclKernel_AllReduce..."), so they are interned: memory grows with
+ * distinct names only. The graph interns names too, so within a rank a
+ * name offset stands for its string: each distinct name is hashed as a
+ * string once per rank, not once per comm node. */
 static uint32_t node_name(xsum *xs, const et_graph *g, uint32_t i)
 {
-	skb *b = xs->b;
-	uint32_t key = g->name[i] + 1; /* 0 marks an empty slot */
-	if (b->nmap_n * 2 >= b->nmap_cap)
-		nmap_grow(b);
-	size_t h = (key * 0x9e3779b1u) & (b->nmap_cap - 1);
-	for (; b->nmap[2 * h]; h = (h + 1) & (b->nmap_cap - 1))
-		if (b->nmap[2 * h] == key)
-			return b->nmap[2 * h + 1];
-	uint32_t name = intern(xs, et_graph_name(g, i));
-	b->nmap[2 * h] = key;
-	b->nmap[2 * h + 1] = name;
-	b->nmap_n++;
-	return name;
+	uint64_t *name = et_hmap_put(&xs->b->nmap, g->name[i], 0, UINT64_MAX);
+	if (*name == UINT64_MAX)
+		*name = et_strmap_intern_str(&xs->names, et_graph_name(g, i));
+	return (uint32_t)*name;
 }
 
 static uint32_t sk_new(skb *b, uint8_t kind, uint32_t ref, const uint32_t *par, size_t np)
@@ -332,11 +250,11 @@ static rank_sum *new_rank(xsum *xs, uint32_t rank)
 static uint8_t comm_kind(const et_graph *g, uint32_t i)
 {
 	uint8_t t = g->type[i];
-	if (t < T_SEND || t > T_COLL || (g->flags[i] & ET_GF_CPU))
+	if (!et_node_is_comm(t) || (g->flags[i] & ET_GF_CPU))
 		return SK_JOIN;
-	if (t == T_COLL)
+	if (t == ET_NODE_COLL)
 		return SK_COLL;
-	bool send = t == T_SEND;
+	bool send = t == ET_NODE_SEND;
 	uint16_t need = send ? ET_GF_COMM_DST : ET_GF_COMM_SRC;
 	const et_graph_comm *c = et_graph_comm_at(g, i);
 	int32_t peer = send ? c->dst : c->src;
@@ -412,9 +330,7 @@ static void skb_begin(skb *b, rank_sum *r, uint32_t n)
 		b->fval = et_xmalloc(b->node_cap * sizeof *b->fval);
 		b->fcnt = et_xmalloc(b->node_cap);
 	}
-	if (b->nmap_n)
-		memset(b->nmap, 0, 2 * b->nmap_cap * sizeof *b->nmap);
-	b->nmap_n = 0;
+	et_hmap_free(&b->nmap);
 	b->r = r;
 	b->cap = 0;
 	b->par_len = 0;

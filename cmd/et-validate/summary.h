@@ -15,6 +15,7 @@
 #ifndef ET_VALIDATE_SUMMARY_H
 #define ET_VALIDATE_SUMMARY_H
 
+#include "et_strmap.h"
 #include "validate.h"
 
 #define SK_FANIN 4
@@ -28,7 +29,7 @@ typedef struct coll_ent {
 	uint32_t gid;  /* GID_NONE: not a member of its group (never waits) */
 	uint32_t pos;  /* position among this rank's collectives of the group */
 	uint32_t sk;   /* skeleton node */
-	uint32_t name; /* interned node name */
+	uint32_t name; /* interned node name (xsum_name) */
 	int32_t type;  /* comm_type; -1 = none */
 } coll_ent;
 
@@ -78,11 +79,8 @@ struct xsum {
 	size_t n_xg;
 	rank_sum *r; /* sorted by rank after xsum_seal */
 	size_t n, cap;
-	char *pool; /* interned names */
-	size_t pool_len, pool_cap;
-	uint32_t *phash;
-	size_t phash_cap, phash_n;
-	uint64_t bytes; /* memory held by the summaries */
+	et_strmap names; /* interned comm node names; id 0 is "" */
+	uint64_t bytes;  /* memory held by the summaries */
 };
 
 xsum *xsum_new(void);
@@ -92,9 +90,10 @@ void xsum_add_rank(vctx *v);
 /* Sort ranks; returns the slot of a rank or ET_GRAPH_NONE. */
 void xsum_seal(xsum *xs);
 uint32_t xsum_slot(const xsum *xs, uint32_t rank);
-static inline const char *xsum_name(const xsum *xs, uint32_t off)
+/* A comm node name by its id (coll_ent.name, p2p_ent.name). */
+static inline const char *xsum_name(const xsum *xs, uint32_t name)
 {
-	return xs->pool + off;
+	return et_strmap_key(&xs->names, name);
 }
 
 /* checks_cross.c, deadlock.c */

@@ -35,7 +35,8 @@ int tee_open(tee **out, int mode, et_error *e)
 	if (mode == 1) {
 		t->tmp = tmpfile();
 		if (!t->tmp)
-			return et_fail(e, ET_EXIT_IO, "cannot create a temporary file for --tee: %s",
+			return et_fail(e, ET_EXIT_IO,
+			               "cannot create a temporary file for --tee: %s",
 			               strerror(errno));
 		f = t->tmp;
 	}

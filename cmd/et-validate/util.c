@@ -22,12 +22,6 @@ const char *coll_name(int64_t t)
 	return b;
 }
 
-const char *node_type_str(int t)
-{
-	const char *s = t < ET_NODE_TYPE_COUNT ? et_node_type_name(t) : NULL;
-	return s ? s : "UNKNOWN";
-}
-
 void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n)
 {
 	size_t len = 0;

@@ -149,7 +149,6 @@ uint32_t node_gid(vctx *v, uint32_t i);
 
 /* Helpers (util.c). */
 const char *coll_name(int64_t t); /* "ALL_REDUCE", or "comm_type 42" style */
-const char *node_type_str(int t);
 /* "0-2,4,7" into buf. */
 void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n);
 /* JSON string body escaping into a malloc'ed string with quotes. */

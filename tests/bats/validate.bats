@@ -114,11 +114,15 @@ dlrm_stream() {
 # the id of the N-th collective of rank R in dlrm.jsonl
 nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" dlrm.jsonl | sed -n "$2p"; }
 
-@test "real DLRM 8-rank stream: clean, then one rank's collective resized" {
+@test "real DLRM 8-rank stream: clean" {
 	dlrm_stream
 	run --separate-stderr et-validate --format json dlrm.etz
 	assert_equal "$status" 0
 	assert_equal "$(jq -c '[.ranks, .nodes, .errors]' <<<"$output")" '[8,13392,0]'
+}
+
+@test "real DLRM 8-rank stream: one rank's collective resized" {
+	dlrm_stream
 	id=$(nth_coll 5 5)
 	assert_equal "$id" 1246
 	sed "/^{\"rank\":5,\"id\":$id,/s/\"int64Val\":1576964/\"int64Val\":1024/" dlrm.jsonl >bad.jsonl
@@ -144,7 +148,7 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 
 # --- per-rank checks: one crafted input each ----------------------------------
 
-@test "META_MISSING: an ET whose first message is a node; an empty ET" {
+@test "META_MISSING: an ET whose first message is a node" {
 	{ hdr 0; comp 0 1 5; comp 0 2 5 1; } >a.jsonl
 	et-convert --to et a.jsonl -o a.et
 	# the GlobalMetadata {version "0.0.4"} is 8 bytes: 07 0a 05 "0.0.4"
@@ -154,6 +158,9 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	assert_equal "$status" 1
 	assert_equal "$(codes)" '[["META_MISSING","error",1]]'
 	assert_equal "$(jq '.nodes' <<<"$output")" 2
+}
+
+@test "META_MISSING: an empty ET" {
 	: >empty.et
 	run --separate-stderr et-validate --format json empty.et
 	assert_equal "$status" 1
@@ -212,39 +219,61 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	assert_equal "$(field FORWARD_CTRL_DEP '[.node_id, .dep_id]')" '[[1,3]]'
 }
 
-@test "INVALID_NODE: warning by default, error for astra-sim" {
-	{ hdr 0; comp 0 1 5; echo "{\"rank\":0,\"id\":2,\"name\":\"x\",\"dataDeps\":[1],\"attr\":[$CPU0]}"; } >a.jsonl
+# a node without a type: INVALID_NODE
+invalid_node() { hdr 0; comp 0 1 5; echo "{\"rank\":0,\"id\":2,\"name\":\"x\",\"dataDeps\":[1],\"attr\":[$CPU0]}"; }
+
+@test "INVALID_NODE: warning by default" {
+	invalid_node >a.jsonl
 	validate a.jsonl
 	assert_equal "$status" 0
 	assert_equal "$(codes)" '[["INVALID_NODE","warning",1]]'
 	assert_equal "$(ids INVALID_NODE)" '[2]'
+}
+
+@test "INVALID_NODE: error for astra-sim" {
+	invalid_node >a.jsonl
 	validate a.jsonl --for astra-sim
 	assert_equal "$status" 1
 	assert_equal "$(codes)" '[["INVALID_NODE","error",1]]'
 }
 
-@test "METADATA_NODE: only process-group definitions are fine" {
+# a process-group definition, a process-group node that is none, another
+# METADATA node
+metadata_nodes() {
 	{
 		hdr 0
 		pgdef 0 1 '[{"pg_name": "0", "ranks": [], "group_size": 1}]'
 		echo "{\"rank\":0,\"id\":2,\"name\":\"## process_group:init ##\",\"type\":\"METADATA_NODE\",\"inputs\":{\"values\":\"garbage\"},\"attr\":[$CPU0]}"
 		echo "{\"rank\":0,\"id\":3,\"name\":\"note\",\"type\":\"METADATA_NODE\",\"attr\":[$CPU0]}"
 		comp 0 4 5 "1,2,3"
-	} >a.jsonl
+	}
+}
+
+@test "METADATA_NODE: only process-group definitions are fine" {
+	metadata_nodes >a.jsonl
 	validate a.jsonl
 	assert_equal "$status" 0
 	assert_equal "$(codes)" '[["METADATA_NODE","warning",2]]'
 	assert_equal "$(ids METADATA_NODE)" '[2,3]'
+}
+
+@test "METADATA_NODE: error for astra-sim" {
+	metadata_nodes >a.jsonl
 	validate a.jsonl --for astra-sim
 	assert_equal "$(codes)" '[["METADATA_NODE","error",2]]'
 }
 
-@test "ATTR_MEMBER / ATTR_UNREADABLE: well-known attributes in the wrong oneof member" {
+# well-known attributes in other oneof members: readable and unreadable ones
+wrong_members() {
 	{
 		hdr 0
 		echo '{"rank":0,"id":1,"name":"a","type":"COMP_NODE","durationMicros":3,"attr":[{"name":"is_cpu_op","int64Val":0},{"name":"num_ops","doubleVal":2.5},{"name":"tensor_size","int64Val":8}]}'
 		echo "{\"rank\":0,\"id\":2,\"name\":\"b\",\"type\":\"COMM_COLL_NODE\",\"dataDeps\":[1],\"attr\":[$CPU0,{\"name\":\"comm_type\",\"int32Val\":0},{\"name\":\"comm_size\",\"stringVal\":\"8\"},{\"name\":\"pg_name\",\"int64Val\":0}]}"
-	} >a.jsonl
+	}
+}
+
+@test "ATTR_MEMBER / ATTR_UNREADABLE: well-known attributes in the wrong oneof member" {
+	wrong_members >a.jsonl
 	validate a.jsonl
 	assert_equal "$(codes)" '[["ATTR_MEMBER","warning",3],["ATTR_UNREADABLE","warning",3],["COLL_MISSING_ATTR","warning",1]]'
 	assert_equal "$(field ATTR_MEMBER '[.node_id, .attr, .member, .expected]')" \
@@ -253,11 +282,17 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 		'[[1,"num_ops","double_val"],[2,"comm_size","string_val"],[2,"pg_name","int64_val"]]'
 	# the unreadable comm_size counts as missing
 	assert_equal "$(field COLL_MISSING_ATTR .message)" '["COMM_COLL_NODE without comm_size"]'
+}
+
+@test "ATTR_UNREADABLE: error for astra-sim; ATTR_MEMBER stays a warning" {
+	wrong_members >a.jsonl
 	validate a.jsonl --for astra-sim
 	assert_equal "$(codes)" '[["ATTR_UNREADABLE","error",3],["COLL_MISSING_ATTR","error",1],["ATTR_MEMBER","warning",3]]'
 }
 
-@test "COLL_MISSING_ATTR, COLL_BAD_TYPE, COLL_BAD_SIZE, COLL_UNSUPPORTED" {
+# a collective without comm_type, one with comm_type 12, sizes 0 and -5, a
+# BARRIER, a BROADCAST
+coll_defects() {
 	{
 		hdr 0
 		echo "{\"rank\":0,\"id\":1,\"name\":\"notype\",\"type\":\"COMM_COLL_NODE\",\"attr\":[$CPU0,{\"name\":\"comm_size\",\"int64Val\":8}]}"
@@ -266,7 +301,11 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 		coll 0 4 0 -5 3
 		coll 0 5 9 8 4
 		coll 0 6 5 8 5
-	} >a.jsonl
+	}
+}
+
+@test "COLL_MISSING_ATTR, COLL_BAD_TYPE, COLL_BAD_SIZE, COLL_UNSUPPORTED" {
+	coll_defects >a.jsonl
 	validate a.jsonl
 	assert_equal "$status" 1
 	assert_equal "$(codes)" '[["COLL_BAD_TYPE","error",1],["COLL_MISSING_ATTR","warning",1],["COLL_BAD_SIZE","warning",2],["COLL_UNSUPPORTED","warning",1]]'
@@ -274,8 +313,59 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	assert_equal "$(field COLL_BAD_TYPE .message)" '["comm_type 12 is not a CollectiveCommType (0..9)"]'
 	assert_equal "$(ids COLL_BAD_SIZE)" '[3,4]'
 	assert_equal "$(ids COLL_UNSUPPORTED)" '[5]'
+}
+
+@test "COLL_MISSING_ATTR, COLL_BAD_SIZE, COLL_UNSUPPORTED: errors for astra-sim" {
+	coll_defects >a.jsonl
 	validate a.jsonl --for astra-sim
 	assert_equal "$(codes)" '[["COLL_MISSING_ATTR","error",1],["COLL_BAD_TYPE","error",1],["COLL_BAD_SIZE","error",2],["COLL_UNSUPPORTED","error",1]]'
+}
+
+# One collective of each CollectiveCommType, the five ASTRA-sim does not run
+# first: its workload layer runs ALL_REDUCE, ALL_TO_ALL, ALL_GATHER,
+# REDUCE_SCATTER and BROADCAST and throws "Unsupported collective comm type"
+# on every other value, REDUCE_SCATTER_BLOCK included.
+every_coll_type() {
+	{
+		hdr 0
+		coll 0 1 1 8
+		coll 0 2 3 8 1
+		coll 0 3 4 8 2
+		coll 0 4 8 8 3
+		coll 0 5 9 8 4
+		coll 0 6 0 8 5
+		coll 0 7 6 8 6
+		coll 0 8 2 8 7
+		coll 0 9 7 8 8
+		coll 0 10 5 8 9
+	}
+}
+
+@test "COLL_UNSUPPORTED: REDUCE_SCATTER_BLOCK, as REDUCE, GATHER, SCATTER and BARRIER" {
+	every_coll_type >a.jsonl
+	validate a.jsonl --for astra-sim
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COLL_UNSUPPORTED","error",5]]'
+	assert_equal "$(ids COLL_UNSUPPORTED)" '[1,2,3,4,5]'
+	assert_equal "$(field COLL_UNSUPPORTED .message | jq -r '.[3]')" \
+		'REDUCE_SCATTER_BLOCK: ASTRA-sim simulates ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER and ALL_TO_ALL, replays BROADCAST, and aborts on the others'
+}
+
+@test "COLL_UNSUPPORTED: a warning by default, REDUCE_SCATTER_BLOCK too" {
+	every_coll_type >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["COLL_UNSUPPORTED","warning",5]]'
+	assert_equal "$(ids COLL_UNSUPPORTED)" '[1,2,3,4,5]'
+}
+
+@test "COLL_BAD_TYPE: a comm_type outside the schema is that alone, not also COLL_UNSUPPORTED" {
+	{ hdr 0; coll 0 1 42 8; coll 0 2 -1 8 1; } >a.jsonl
+	validate a.jsonl --for astra-sim
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COLL_BAD_TYPE","error",2]]'
+	assert_equal "$(field COLL_BAD_TYPE .message)" \
+		'["comm_type 42 is not a CollectiveCommType (0..9)","comm_type -1 is not a CollectiveCommType (0..9)"]'
 }
 
 @test "P2P_MISSING_ATTR and P2P_NOT_SELF" {
@@ -296,14 +386,21 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	assert_equal "$(field P2P_NOT_SELF .rank)" '[1,1]'
 }
 
+# a host-side collective: is_cpu_op true, no comm attributes
+host_coll() {
+	hdr 0
+	echo '{"rank":0,"id":1,"name":"c10d::allreduce_","type":"COMM_COLL_NODE","durationMicros":9,"attr":[{"name":"is_cpu_op","boolVal":true}]}'
+}
+
 @test "COMM_CPU_OP: a COMM node with is_cpu_op true (its comm attributes are moot)" {
-	{
-		hdr 0
-		echo '{"rank":0,"id":1,"name":"c10d::allreduce_","type":"COMM_COLL_NODE","durationMicros":9,"attr":[{"name":"is_cpu_op","boolVal":true}]}'
-	} >a.jsonl
+	host_coll >a.jsonl
 	validate a.jsonl
 	assert_equal "$status" 0
 	assert_equal "$(codes)" '[["COMM_CPU_OP","warning",1]]'
+}
+
+@test "COMM_CPU_OP: error for astra-sim" {
+	host_coll >a.jsonl
 	validate a.jsonl --for astra-sim
 	assert_equal "$status" 1
 	assert_equal "$(codes)" '[["COMM_CPU_OP","error",1]]'
@@ -316,21 +413,29 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	assert_equal "$(codes)" '[["CPU_OP_MISSING","info",1]]'
 }
 
+# a COMP node with nothing to simulate, and one with num_ops and tensor_size
+no_work() {
+	hdr 0
+	comp 0 1 0
+	echo "{\"rank\":0,\"id\":2,\"name\":\"roofline\",\"type\":\"COMP_NODE\",\"dataDeps\":[1],\"attr\":[$CPU0,{\"name\":\"num_ops\",\"int64Val\":100},{\"name\":\"tensor_size\",\"uint64Val\":64}]}"
+}
+
 @test "COMP_NO_WORK: no duration and no num_ops/tensor_size" {
-	{
-		hdr 0
-		comp 0 1 0
-		echo "{\"rank\":0,\"id\":2,\"name\":\"roofline\",\"type\":\"COMP_NODE\",\"dataDeps\":[1],\"attr\":[$CPU0,{\"name\":\"num_ops\",\"int64Val\":100},{\"name\":\"tensor_size\",\"uint64Val\":64}]}"
-	} >a.jsonl
+	no_work >a.jsonl
 	validate a.jsonl
 	assert_equal "$status" 0
 	assert_equal "$(codes)" '[["COMP_NO_WORK","warning",1]]'
 	assert_equal "$(ids COMP_NO_WORK)" '[1]'
+}
+
+@test "COMP_NO_WORK: a warning, so --strict fails" {
+	no_work >a.jsonl
 	validate a.jsonl --strict
 	assert_equal "$status" 1
 }
 
-@test "PG_UNDEFINED: pg_name defined by no process-group node nor --comm-groups" {
+# pg_names "5" (defined by a node), "7" (by nothing), "0" and "" (all ranks)
+pg_names() {
 	{
 		hdr 0
 		pgdef 0 1 '[{"pg_name": "5", "ranks": [0]}]'
@@ -338,10 +443,18 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 		coll 0 3 0 64 2 7
 		coll 0 4 0 64 3 0
 		coll 0 5 0 64 4 ""
-	} >a.jsonl
+	}
+}
+
+@test "PG_UNDEFINED: pg_name defined by no process-group node nor --comm-groups" {
+	pg_names >a.jsonl
 	validate a.jsonl
 	assert_equal "$(codes)" '[["PG_UNDEFINED","warning",1]]'
 	assert_equal "$(field PG_UNDEFINED '[.node_id, .group]')" '[[3,"7"]]'
+}
+
+@test "PG_UNDEFINED: --comm-groups defines the pg_name" {
+	pg_names >a.jsonl
 	echo '{"7": [0]}' >groups.json
 	validate a.jsonl --comm-groups groups.json --for astra-sim --strict
 	assert_equal "$status" 0
@@ -449,7 +562,9 @@ dlrm() {
 	assert_equal "$(field BLOCKED_NODE '[.rank, .node_id, .waits_for]')" '[[0,1,[1]],[1,1,[0]]]'
 	assert_equal "$(field DEADLOCK .message)" \
 		'["the ranks stop with 2 nodes blocked on 2 ranks (4 comm nodes never complete); wait-for cycle: rank 0 [RECV node 1 \"RECV1\" from rank 1 tag 7] -> rank 1 [RECV node 1 \"RECV1\" from rank 0 tag 8] -> rank 0"]'
-	# two blocked RECVs on one rank are two BLOCKED_NODEs
+}
+
+@test "DEADLOCK: two blocked RECVs on one rank are two BLOCKED_NODEs" {
 	{
 		hdr 0 2
 		p2p 0 1 RECV 1 0 2 64
@@ -463,7 +578,9 @@ dlrm() {
 	validate c.jsonl
 	assert_equal "$(codes)" '[["DEADLOCK","error",1],["BLOCKED_NODE","error",3]]'
 	assert_equal "$(field BLOCKED_NODE '[.rank, .node_id, .waits_for]')" '[[0,1,[1]],[0,2,[1]],[1,1,[0]]]'
-	# sending first is fine
+}
+
+@test "DEADLOCK: none when one rank sends first" {
 	{
 		hdr 0 2
 		p2p 0 1 SEND 0 1 8 64
@@ -529,6 +646,10 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 	assert_equal "$(jq -c '.codes[0] | keys' <<<"$output")" '["code","count","description","findings","nodes","omitted","severity"]'
 	assert_equal "$(jq -c '.codes[0].findings[0] | keys' <<<"$output")" '["message","missing_id","node_id","node_name","rank"]'
 	assert_equal "$(jq -c '[.ok, .codes[0].omitted, (.codes[0].findings | length)]' <<<"$output")" '[false,0,3]'
+}
+
+@test "JSON report: --max-per-code 1 lists one, the rest are omitted" {
+	{ hdr 0; comp 0 1 5 "7,8,9"; } >a.jsonl
 	validate a.jsonl --max-per-code 1
 	assert_equal "$(jq -c '[.codes[0].omitted, (.codes[0].findings | length)]' <<<"$output")" '[2,1]'
 }
@@ -542,7 +663,7 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 	assert_equal "$(tail -1 rep.txt)" "1 error, 0 warnings, 0 info: FAILED"
 }
 
-@test "--tee: the input stream on stdout only when it validates, findings on stderr" {
+@test "--tee: the input stream on stdout when it validates, findings on stderr" {
 	dlrm 0 0 0 0 >ok.jsonl
 	et-convert ok.jsonl -o ok.etz
 	et-validate --tee ok.etz >out.etz 2>rep.txt
@@ -552,27 +673,36 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 	assert_equal "$(tail -1 rep.txt)" "0 errors, 0 warnings, 0 info: OK"
 	# a pipeline: validate, then use the stream
 	assert_equal "$(et-validate --tee -q ok.etz 2>/dev/null | et-convert --to jsonl | wc -l)" 64
-	# a defective input: nothing on stdout, exit 1
+}
+
+@test "--tee: nothing on stdout when the input does not validate" {
 	dlrm 0 0 5 4 >bad.jsonl
 	et-convert bad.jsonl -o bad.etz
 	run --separate-stderr et-validate --tee bad.etz
 	assert_equal "$status" 1
 	assert_equal "$output" ""
 	assert_equal "${stderr##*$'\n'}" "1 error, 0 warnings, 0 info: FAILED"
-	# --tee-always streams it anyway
+}
+
+@test "--tee-always: the input stream on stdout whatever the findings" {
+	dlrm 0 0 5 4 >bad.jsonl
+	et-convert bad.jsonl -o bad.etz
 	et-validate --tee-always bad.etz >all.etz 2>/dev/null || true
 	et-convert --to jsonl all.etz | cmp - <(et-convert --to jsonl bad.etz)
 }
 
-@test "--tee re-frames non-stream inputs as a stream (per-rank set, raw ET)" {
+@test "--tee re-frames non-stream inputs as a stream: a per-rank set" {
 	et-validate --tee "$MB/all_gather/4npus_1MB/all_gather" >s.etz 2>/dev/null
 	et-convert --to et --ranks 2 s.etz -o r2.et
 	cmp r2.et "$MB/all_gather/4npus_1MB/all_gather.2.et"
+}
+
+@test "--tee re-frames non-stream inputs as a stream: a raw ET" {
 	et-validate --tee "$MB/all_gather/4npus_1MB/all_gather.2.et" 2>/dev/null | et-convert --to et -o one.et
 	cmp one.et "$MB/all_gather/4npus_1MB/all_gather.2.et"
 }
 
-@test "exit 3 on truncated or corrupt input, with the byte offset, and no report" {
+@test "exit 3 on truncated input, with the byte offset, and no report" {
 	et-convert --to et "$MB/all_reduce/4npus_1MB/all_reduce.0.et" -o a.et
 	size=$(stat -c %s a.et)
 	head -c $((size - 3)) a.et >t.et
@@ -580,31 +710,52 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 	assert_equal "$status" 3
 	assert_equal "$output" ""
 	assert_equal "$stderr" "et-validate: t.et: rank 0: byte 8: truncated message: length 72, 69 bytes left"
-	# a node message that is not a Node: field 1 with wire type 7
+}
+
+@test "exit 3 on a node message that is not a Node, with the byte offset" {
+	# field 1 with wire type 7
 	printf '\x07\x0a\x050.0.4\x02\x0f\x00' >c.et
 	run --separate-stderr et-validate c.et
 	assert_equal "$status" 3
 	assert_equal "$stderr" "et-validate: c.et: rank 0: byte 8: message 1 is not a Node"
 }
 
-@test "usage errors exit 2; a bad --comm-groups file exits 3" {
+@test "usage error: --for an unknown profile exits 2" {
 	run et-validate --for gem5
 	assert_equal "$status" 2
 	assert_output --partial "--for: expected default or astra-sim"
+}
+
+@test "usage error: --format an unknown format exits 2" {
 	run et-validate --format yaml
 	assert_equal "$status" 2
+}
+
+@test "usage error: --max-per-code -1 exits 2" {
 	run et-validate --max-per-code -1
 	assert_equal "$status" 2
+}
+
+@test "--comm-groups: a group that is not an array of ranks exits 3" {
 	echo '{"1": "zero"}' >g.json
 	run et-validate --comm-groups g.json "$MB/all_reduce/4npus_1MB/all_reduce"
 	assert_equal "$status" 3
 	assert_output "et-validate: g.json: group \"1\": expected an array of ranks"
+}
+
+@test "--comm-groups: a missing file exits 4" {
 	run et-validate --comm-groups missing.json "$MB/all_reduce/4npus_1MB/all_reduce"
 	assert_equal "$status" 4
+}
+
+@test "--comm-groups: invalid JSON exits 3 with its line and column" {
 	printf '{"1": [0, 1],\n "2": [2 3]}' >g.json
 	run et-validate --comm-groups g.json "$MB/all_reduce/4npus_1MB/all_reduce"
 	assert_equal "$status" 3
 	assert_output "et-validate: g.json: line 2, column 10: invalid JSON"
+}
+
+@test "--comm-groups: a group given twice exits 3" {
 	printf '{"1": [0, 1], "1": [2, 3]}' >g.json
 	run et-validate --comm-groups g.json "$MB/all_reduce/4npus_1MB/all_reduce"
 	assert_equal "$status" 3
@@ -637,16 +788,24 @@ same_both() {
 	assert_equal "$output" "$out0"
 }
 
-@test "-T 0 and -T 1: same report on the DLRM stream; --tee-always copies it unchanged" {
+@test "-T 0 and -T 1: same report on the DLRM stream" {
 	dlrm_stream
 	same_both --format json --stats dlrm.etz
 	assert_equal "$status" 0
 	assert_equal "$(jq -c '[.ranks, .nodes, .errors]' <<<"$output")" '[8,13392,0]'
+}
+
+@test "-T 0 and -T 1: --tee-always copies the DLRM stream unchanged, same report" {
+	dlrm_stream
 	for t in 0 1; do
 		et-validate -q -T $t --tee-always -o report.$t dlrm.etz >copy.$t.etz
 		cmp copy.$t.etz dlrm.etz
 	done
 	cmp report.0 report.1
+}
+
+@test "-T 0 and -T 1: --tee-always on a cut stream, exit 3, the same prefix copied" {
+	dlrm_stream
 	# cut in the middle: exit 3, and the copy is the same prefix of the input
 	# either way (the ranks read in full, up to where reading stopped)
 	half=$(($(stat -c %s dlrm.etz) / 2))
@@ -680,6 +839,10 @@ same_both() {
 		t = a + c; lo = 13392 / (t + 0.001) / 1e6 - 0.01
 		if (t <= 0.001) exit !(r >= lo)
 		exit !(r >= lo && r <= 13392 / (t - 0.001) / 1e6 + 0.01) }'
+}
+
+@test "--timing with -T 0: reading and decoding on one thread" {
+	dlrm_stream
 	run --separate-stderr et-validate -T 0 --timing -q dlrm.etz
 	[[ "$stderr" == *"(one thread); single-rank checks: "* ]]
 }
@@ -721,20 +884,33 @@ same_both() {
 	assert_equal "$output" ""
 }
 
-@test "--ranks checks only the selected ranks; none selected is exit 3" {
+# bad.etz: the DLRM stream with rank 5's fifth collective resized
+dlrm_resized() {
 	dlrm_stream
 	id=$(nth_coll 5 5)
 	sed "/^{\"rank\":5,\"id\":$id,/s/\"int64Val\":1576964/\"int64Val\":1024/" dlrm.jsonl >bad.jsonl
 	et-convert --from json bad.jsonl -o bad.etz
+}
+
+@test "--ranks checks only the selected ranks: the defective one left out" {
+	dlrm_resized
 	# rank 5 left out: its resized collective is not seen
 	run --separate-stderr et-validate --format json --ranks 0-4,6-7 bad.etz
 	assert_equal "$status" 0
 	assert_equal "$(jq -c '[.ranks, .errors, [.codes[].code]]' <<<"$output")" '[7,0,["COMP_NO_WORK","PARTIAL_INPUT"]]'
+}
+
+@test "--ranks checks only the selected ranks: the defective one and one other" {
+	dlrm_resized
 	# rank 5 with one other: the mismatch is found between the two (one
 	# against one: the report names rank 4, with rank 5 as the other side)
 	run --separate-stderr et-validate --format json --ranks 4-5 bad.etz
 	assert_equal "$status" 1
 	assert_equal "$(field COLL_MISMATCH '[.position, .ranks, .agreeing_ranks]')" '[[4,[4],1]]'
+}
+
+@test "--ranks: a list that matches none of the ranks is exit 3; a bad list exit 2" {
+	dlrm_resized
 	run --separate-stderr et-validate --ranks 9 bad.etz
 	assert_equal "$status" 3
 	assert_equal "$stderr" "et-validate: --ranks matches none of the input's ranks"

@@ -1,16 +1,17 @@
 /* Unit tests of et_graph: attribute reading, resolution (dangling,
  * duplicate, self), forward references, the Kahn order with depth and
- * width, one cycle, the critical path, comm records, and reuse after
- * et_graph_reset. */
+ * width, one cycle, the critical path, comm records, the statistics, and
+ * reuse after et_graph_reset. */
 #include "check.h"
 #include "et_arena.h"
 #include "et_attr.h"
 #include "et_graph.h"
+#include "et_types.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { COMP = 4, COLL = 7 };
+enum { COMP = ET_NODE_COMP, COLL = ET_NODE_COLL };
 
 static et_node *mk(et_arena *a, uint64_t id, int type, uint64_t dur, const uint64_t *data,
                    size_t nd, const uint64_t *ctrl, size_t nc)
@@ -161,6 +162,106 @@ static void test_comm_records(et_graph *g, et_arena *a)
 	CHECK(c->size == 0 && c->pg_name == 0 && g->comms[0].size == 0);
 }
 
+/* A comm node for test_stats: comm_type (< 0: none), comm_size (absent
+ * when no_size), is_cpu_op. */
+static et_node *comm(et_arena *a, uint64_t id, int type, uint64_t dur, const uint64_t *data,
+                     int ctype, int64_t size, bool no_size, bool cpu)
+{
+	et_node *n = mk(a, id, type, dur, data, data ? 1 : 0, NULL, 0);
+	et_attr_set_bool(a, n, "is_cpu_op", cpu);
+	if (ctype >= 0)
+		et_attr_set_int64(a, n, "comm_type", ctype);
+	if (!no_size)
+		et_attr_set_int64(a, n, "comm_size", size);
+	return n;
+}
+
+/* Every statistic against numbers counted by hand. By index: id, type,
+ * duration (us), data deps (ids), what else matters.
+ *    0  1  METADATA     0
+ *    1  2  COMP        10  <- 1
+ *    2  3  COMP        20  <- 1
+ *    3  4  COLL         5  <- 2, 3  ALL_REDUCE 1000 B
+ *    4  5  COLL         7  <- 3     ALL_GATHER 300 B, ctrl dep on 99 (dangling)
+ *    5  6  COLL         1  <- 4     comm_type 42 (unknown), 50 B
+ *    6  7  COLL         1  <- 4     no comm_type (unknown), 60 B
+ *    7  8  COLL         1  <- 1     ALL_REDUCE 999 B, is_cpu_op true: no bytes
+ *    8  9  COLL         1  <- 1     ALL_REDUCE, no comm_size: no bytes
+ *    9 10  COLL         1  <- 1     BROADCAST, comm_size -5: 0 B
+ *   10 11  SEND         2  <- 12    64 B (a forward dep)
+ *   11 12  RECV         3           64 B: RECVs are not counted
+ *   12 13  SEND         0  <- 13    36 B (a self dep)
+ *   13 14  MEM_LOAD     0
+ *   14 15  type 42      0           (unknown)
+ *   15 16  COMP         4  <- 17    (a forward dep) \ a cycle
+ *   16 17  COMP         4  <- 16                    /
+ * Kahn levels (longest path): {0, 11, 12, 13, 14}, {1, 2, 7, 8, 9, 10},
+ * {3, 4}, {5, 6}; 15 and 16 are unordered. Critical path by duration:
+ * 0 -> 2 -> 4, 27 us. */
+static void test_stats(et_graph *g, et_arena *a)
+{
+	static const uint64_t i1[] = {1}, i2[] = {2, 3}, i3[] = {3}, i4[] = {4}, i12[] = {12},
+	                      i13[] = {13}, i16[] = {16}, i17[] = {17}, c99[] = {99};
+	et_graph_add(g, mk(a, 1, ET_NODE_METADATA, 0, NULL, 0, NULL, 0));
+	et_graph_add(g, mk(a, 2, COMP, 10, i1, 1, NULL, 0));
+	et_graph_add(g, mk(a, 3, COMP, 20, i1, 1, NULL, 0));
+	et_node *n = comm(a, 4, COLL, 5, NULL, ET_COLL_ALL_REDUCE, 1000, false, false);
+	n->data_deps = (uint64_t *)i2;
+	n->n_data_deps = 2;
+	et_graph_add(g, n);
+	n = comm(a, 5, COLL, 7, i3, ET_COLL_ALL_GATHER, 300, false, false);
+	n->ctrl_deps = (uint64_t *)c99;
+	n->n_ctrl_deps = 1;
+	et_graph_add(g, n);
+	et_graph_add(g, comm(a, 6, COLL, 1, i4, 42, 50, false, false));
+	et_graph_add(g, comm(a, 7, COLL, 1, i4, -1, 60, false, false));
+	et_graph_add(g, comm(a, 8, COLL, 1, i1, ET_COLL_ALL_REDUCE, 999, false, true));
+	et_graph_add(g, comm(a, 9, COLL, 1, i1, ET_COLL_ALL_REDUCE, 0, true, false));
+	et_graph_add(g, comm(a, 10, COLL, 1, i1, ET_COLL_BROADCAST, -5, false, false));
+	et_graph_add(g, comm(a, 11, ET_NODE_SEND, 2, i12, -1, 64, false, false));
+	et_graph_add(g, comm(a, 12, ET_NODE_RECV, 3, NULL, -1, 64, false, false));
+	et_graph_add(g, comm(a, 13, ET_NODE_SEND, 0, i13, -1, 36, false, false));
+	et_graph_add(g, mk(a, 14, ET_NODE_MEM_LOAD, 0, NULL, 0, NULL, 0));
+	et_graph_add(g, mk(a, 15, 42, 0, NULL, 0, NULL, 0));
+	et_graph_add(g, mk(a, 16, COMP, 4, i17, 1, NULL, 0));
+	et_graph_add(g, mk(a, 17, COMP, 4, i16, 1, NULL, 0));
+	et_graph_finish(g);
+
+	et_graph_stats s;
+	memset(&s, 0xa5, sizeof s); /* every field must be written */
+	et_graph_get_stats(g, &s);
+	CHECK(s.nodes == 17);
+	static const uint64_t types[ET_GRAPH_STATS_TYPES] = {
+	    [ET_NODE_METADATA] = 1,  [ET_NODE_MEM_LOAD] = 1, [ET_NODE_COMP] = 4,
+	    [ET_NODE_SEND] = 2,      [ET_NODE_RECV] = 1,     [ET_NODE_COLL] = 7,
+	    [ET_NODE_TYPE_COUNT] = 1};
+	CHECK(memcmp(s.by_type, types, sizeof types) == 0);
+	CHECK(s.data_deps == 14 && s.ctrl_deps == 1);
+	CHECK(s.dangling_deps == 1 && s.self_deps == 1 && s.forward_deps == 2);
+	/* is_cpu_op true and no comm_size: not counted; a negative size: 0 B */
+	static const uint64_t bytes[ET_GRAPH_STATS_COLLS] = {
+	    [ET_COLL_ALL_REDUCE] = 1000, [ET_COLL_ALL_GATHER] = 300, [ET_COLL_TYPE_COUNT] = 110};
+	static const uint64_t count[ET_GRAPH_STATS_COLLS] = {[ET_COLL_ALL_REDUCE] = 1,
+	                                                     [ET_COLL_ALL_GATHER] = 1,
+	                                                     [ET_COLL_BROADCAST] = 1,
+	                                                     [ET_COLL_TYPE_COUNT] = 2};
+	CHECK(memcmp(s.coll_bytes, bytes, sizeof bytes) == 0);
+	CHECK(memcmp(s.coll_count, count, sizeof count) == 0);
+	CHECK(s.send_bytes == 100 && s.send_count == 2); /* RECVs are not counted */
+	CHECK(s.total_duration == 60);
+	CHECK(s.critical_duration == 27 && s.critical_nodes == 3);
+	CHECK(s.depth == 4 && s.max_width == 6 && s.unordered == 2);
+
+	/* An empty graph: all zero. */
+	et_graph_reset(g);
+	et_graph_finish(g);
+	et_graph_stats z, zero;
+	memset(&z, 0xa5, sizeof z);
+	memset(&zero, 0, sizeof zero);
+	et_graph_get_stats(g, &z);
+	CHECK(memcmp(&z, &zero, sizeof z) == 0);
+}
+
 int main(void)
 {
 	et_arena *a = et_arena_new();
@@ -175,6 +276,8 @@ int main(void)
 	test_attrs(g, a);
 	et_graph_reset(g);
 	test_comm_records(g, a);
+	et_graph_reset(g);
+	test_stats(g, a);
 	et_graph_reset(g);
 	test_diamond(g, a);
 	et_graph_reset(g);
