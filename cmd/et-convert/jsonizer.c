@@ -102,7 +102,7 @@ static void io(jz *z, const char *k, const ChakraProtoMsg__IOInfo *v)
 
 static void type(jz *z, int t)
 {
-	if (!t)
+	if (t == ET_NODE_INVALID) /* the proto3 default: not printed */
 		return;
 	jz_key(z, "type");
 	const char *name = et_node_type_name(t);

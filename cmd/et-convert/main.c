@@ -226,7 +226,8 @@ static int convert_rank(et_input *in, sink *s, const et_rank_info *ri, et_progre
 	int r = et_input_next_msg(in, &m, e);
 	if (r <= 0)
 		return r < 0 ? -1
-		             : et_fail(e, ET_EXIT_DATA, "%s: rank %u: no GlobalMetadata", ri->input, ri->rank);
+		             : et_fail(e, ET_EXIT_DATA, "%s: rank %u: no GlobalMetadata", ri->input,
+		                       ri->rank);
 	if (sink_begin(s, ri, &m, e) < 0)
 		return -1;
 	while ((r = et_input_next_msg(in, &m, e)) == 1) {

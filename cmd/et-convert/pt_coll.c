@@ -1,3 +1,4 @@
+#include "et_types.h"
 #include "pt_fix.h"
 
 #include <ctype.h>
@@ -18,10 +19,19 @@ int pt_coll_kind(const char *name)
 		const char *key;
 		int kind;
 	} map[] = {
-	    {"reducescatter", 7},   {"allreduce", 0},       {"allgather", 2}, {"alltoall", 6},
-	    {"sendrecv", 6},        {"broadcast", 5},       {"bcast", 5},     {"barrier", 9},
-	    {"send", PT_COLL_SEND}, {"recv", PT_COLL_RECV}, {"gather", 3},    {"scatter", 4},
-	    {"reduce", 1},
+	    {"reducescatter", ET_COLL_REDUCE_SCATTER},
+	    {"allreduce", ET_COLL_ALL_REDUCE},
+	    {"allgather", ET_COLL_ALL_GATHER},
+	    {"alltoall", ET_COLL_ALL_TO_ALL},
+	    {"sendrecv", ET_COLL_ALL_TO_ALL},
+	    {"broadcast", ET_COLL_BROADCAST},
+	    {"bcast", ET_COLL_BROADCAST},
+	    {"barrier", ET_COLL_BARRIER},
+	    {"send", PT_COLL_SEND},
+	    {"recv", PT_COLL_RECV},
+	    {"gather", ET_COLL_GATHER},
+	    {"scatter", ET_COLL_SCATTER},
+	    {"reduce", ET_COLL_REDUCE},
 	};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (strstr(s, map[i].key))

@@ -3,14 +3,13 @@
  * quirk, the depth-first dependency walk, dangling-node removal, ascending
  * ids. Where the reference crashes, we stop with an error instead. */
 #include "et_attr.h"
+#include "et_types.h"
 #include "pt.h"
 #include "pt_emit.h"
 #include "pt_tree.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-enum { T_METADATA = 1, T_COMP = 4, T_SEND = 5, T_RECV = 6, T_COLL = 7 };
 
 typedef struct cv {
 	pt_trace *t;
@@ -19,7 +18,7 @@ typedef struct cv {
 	uint32_t norder;
 	bool *in_map;
 	bool *has_ctrl;
-	uint8_t *type;
+	uint8_t *type; /* ET_NODE_* */
 	pt_deps deps;
 	et_error *e;
 } cv;
@@ -46,15 +45,15 @@ static int gpu_type(cv *c, uint32_t i)
 				n->pg_name = c->t->nodes[p].pg_name;
 		}
 		if (strstr(kw, "send"))
-			return T_SEND;
+			return ET_NODE_SEND;
 		if (strstr(kw, "recv"))
-			return T_RECV;
+			return ET_NODE_RECV;
 		if (strstr(kw, "nccl:all_to_all"))
-			return T_COLL;
+			return ET_NODE_COLL;
 	}
 	if (strstr(name, "ncclKernel") || strstr(name, "ncclDevKernel"))
-		return T_COLL;
-	return T_COMP;
+		return ET_NODE_COLL;
+	return ET_NODE_COMP;
 }
 
 static void add_to_map(cv *c, uint32_t i)
@@ -67,7 +66,7 @@ static void add_to_map(cv *c, uint32_t i)
 	if (pt_is_gpu(n))
 		c->type[i] = (uint8_t)gpu_type(c, i);
 	else
-		c->type[i] = pt_is_metadata_name(nm(c, i)) ? T_METADATA : T_COMP;
+		c->type[i] = pt_is_metadata_name(nm(c, i)) ? ET_NODE_METADATA : ET_NODE_COMP;
 }
 
 /* Every non-GPU node in input order, each followed by its GPU children. */
@@ -100,8 +99,8 @@ static int walk(cv *c, uint32_t root, uint32_t *stack, uint32_t *visit, uint32_t
 	int64_t bad = pt_chain_walk(c->t, &c->tr, c->in_map, &c->deps, root, stack, visit, gen,
 	                            keep_all, NULL);
 	if (bad >= 0)
-		return et_fail(c->e, ET_EXIT_DATA, "%s: node %lld: too many data dependencies", c->t->input,
-		               (long long)c->t->nodes[bad].id);
+		return et_fail(c->e, ET_EXIT_DATA, "%s: node %lld: too many data dependencies",
+		               c->t->input, (long long)c->t->nodes[bad].id);
 	return 0;
 }
 
@@ -157,8 +156,8 @@ static int write_node(cv *c, pt_out *w, uint32_t i)
 	if ((n->flags & PT_HAS_EXCL) && !strstr(name, "Optimizer.step"))
 		o->duration_micros = (uint64_t)(int64_t)n->excl_dur;
 	const char *pg = pt_str(c->t, n->pg_name);
-	if (type == T_COLL || type == T_SEND || type == T_RECV) {
-		if (type == T_COLL) {
+	if (et_node_is_comm(type)) {
+		if (type == ET_NODE_COLL) {
 			int ct = pt_ref_comm_type(name);
 			if (ct < 0)
 				return et_fail(c->e, ET_EXIT_DATA,

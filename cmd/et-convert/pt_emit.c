@@ -1,5 +1,6 @@
 #include "pt_emit.h"
 #include "et_attr.h"
+#include "et_types.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -93,15 +94,15 @@ int pt_ref_comm_type(const char *name)
 	static const struct {
 		const char *key;
 		int type;
-	} map[] = {{"allreduce", 0},
-	           {"alltoall", 6},
-	           {"allgather", 2},
-	           {"reducescatter", 7},
-	           {"broadcast", 5}};
+	} map[] = {{"allreduce", ET_COLL_ALL_REDUCE},
+	           {"alltoall", ET_COLL_ALL_TO_ALL},
+	           {"allgather", ET_COLL_ALL_GATHER},
+	           {"reducescatter", ET_COLL_REDUCE_SCATTER},
+	           {"broadcast", ET_COLL_BROADCAST}};
 	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
 		if (strstr(norm, map[i].key))
 			return map[i].type;
 	if (strstr(name, "ncclDevKernel_SendRecv"))
-		return 6;
+		return ET_COLL_ALL_TO_ALL;
 	return -1;
 }

@@ -13,16 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_METADATA = 1, T_COMP = 4, T_SEND = 5, T_RECV = 6, T_COLL = 7 };
-
 typedef struct fx {
 	pt_trace *t;
 	const pt_opts *o;
 	const et_rank_info *ri;
 	pt_tree tr;
 	bool *in_map, *cpu;
-	uint8_t *type;
-	int8_t *ctype; /* collective type of COMM_COLL nodes */
+	uint8_t *type; /* ET_NODE_* */
+	int8_t *ctype; /* ET_COLL_* of COMM_COLL nodes */
 	int64_t *size; /* comm_size of COMM nodes */
 	int64_t *pg;   /* pool offset of pg_name, or -1 */
 	pt_deps deps;
@@ -53,7 +51,7 @@ static void select_nodes(fx *c)
 		c->in_map[i] =
 		    !pt_is_gpu(&c->t->nodes[i]) || (p >= 0 && !pt_is_gpu(&c->t->nodes[p]));
 		c->cpu[i] = !pt_is_gpu(&c->t->nodes[i]);
-		c->type[i] = pt_is_metadata_name(nm(c, i)) ? T_METADATA : T_COMP;
+		c->type[i] = pt_is_metadata_name(nm(c, i)) ? ET_NODE_METADATA : ET_NODE_COMP;
 		c->pg[i] = -1;
 	}
 }
@@ -118,8 +116,10 @@ static int64_t call_bytes(const fx *c, uint32_t i, int64_t backend)
 static void make_comm(fx *c, uint32_t i, int kind, int64_t bytes, int64_t pg_from)
 {
 	c->cpu[i] = false;
-	c->type[i] = kind == PT_COLL_SEND ? T_SEND : kind == PT_COLL_RECV ? T_RECV : T_COLL;
-	c->ctype[i] = (int8_t)(kind >= 0 ? kind : 0);
+	c->type[i] = kind == PT_COLL_SEND   ? ET_NODE_SEND
+	             : kind == PT_COLL_RECV ? ET_NODE_RECV
+	                                    : ET_NODE_COLL;
+	c->ctype[i] = (int8_t)(kind >= 0 ? kind : ET_COLL_ALL_REDUCE);
 	c->size[i] = bytes > 0 ? bytes : 0;
 	uint32_t pg = pg_from >= 0 ? c->t->nodes[pg_from].pg_name : c->t->nodes[i].pg_name;
 	c->pg[i] = pg == PT_NONE ? -1 : (int64_t)pg;
@@ -199,7 +199,7 @@ static void gpu_collectives(fx *c)
 		if (kind == PT_COLL_NONE) {
 			et_warn("%s: node %lld: unknown NCCL kernel '%s' taken as ALL_REDUCE",
 			        c->t->input, (long long)c->t->nodes[i].id, name);
-			kind = 0;
+			kind = ET_COLL_ALL_REDUCE;
 		}
 		int64_t p = c->tr.parent[i];
 		int64_t rpc = p >= 0 && strstr(nm(c, (uint32_t)p), "record_param_comms") ? p : -1;

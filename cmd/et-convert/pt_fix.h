@@ -4,10 +4,12 @@
 #ifndef ET_CONVERT_PT_FIX_H
 #define ET_CONVERT_PT_FIX_H
 
+#include "et_types.h"
 #include "pt.h"
 #include "pt_tree.h"
 
-/* Collective kinds: CollectiveCommType values 0..9, plus send and recv. */
+/* Collective kinds: the ET_COLL_* values, plus send and recv (beyond every
+ * CollectiveCommType). */
 enum { PT_COLL_NONE = -1, PT_COLL_SEND = 100, PT_COLL_RECV = 101 };
 
 /* Kind of a collective from an op name without its namespace
@@ -20,8 +22,8 @@ typedef struct pt_fix_ctx {
 	pt_trace *t;
 	pt_tree *tr;
 	bool *in_map, *cpu;
-	uint8_t *type;
-	int8_t *ctype;
+	uint8_t *type; /* ET_NODE_* */
+	int8_t *ctype; /* ET_COLL_* of COMM_COLL nodes */
 	int64_t *size, *pg;
 	pt_deps *deps;
 	const pt_opts *o;

@@ -3,8 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_METADATA = 1, T_COMP = 4, T_COLL = 7 };
-
 static int too_many(pt_fix_ctx *c, uint32_t i, et_error *e)
 {
 	return et_fail(e, ET_EXIT_DATA, "%s: node %lld: more than 8 data dependencies", c->t->input,
@@ -60,20 +58,15 @@ static int stream_order(pt_fix_ctx *c, et_error *e)
 	return r;
 }
 
-static bool astra_unsupported(int ctype)
-{
-	return !(ctype == 0 || ctype == 2 || ctype == 5 || ctype == 6 || ctype == 7);
-}
-
 /* --for astra-sim: METADATA nodes go (their dependents take over their
  * deps); collectives ASTRA-sim aborts on become compute. */
 static int astra_elide(pt_fix_ctx *c, bool *keep, et_error *e)
 {
 	uint32_t n = c->t->n;
 	for (uint32_t i = 0; i < n; i++) {
-		if (c->type[i] == T_COLL && astra_unsupported(c->ctype[i]))
-			c->type[i] = T_COMP;
-		if (keep[i] && c->type[i] == T_METADATA)
+		if (c->type[i] == ET_NODE_COLL && !et_astra_supports_coll(c->ctype[i]))
+			c->type[i] = ET_NODE_COMP;
+		if (keep[i] && c->type[i] == ET_NODE_METADATA)
 			keep[i] = false;
 	}
 	for (uint32_t i = 0; i < n; i++) {
@@ -86,7 +79,7 @@ static int astra_elide(pt_fix_ctx *c, bool *keep, et_error *e)
 		for (int k = 0; k < no; k++) {
 			int64_t j = pt_find(c->t, old[k]);
 			bool ok = true;
-			if (j >= 0 && !keep[j] && c->type[j] == T_METADATA)
+			if (j >= 0 && !keep[j] && c->type[j] == ET_NODE_METADATA)
 				for (int q = 0; q < c->deps->n[j] && ok; q++)
 					ok = pt_deps_add(c->deps, i, c->deps->dep[j][q]);
 			else

@@ -7,8 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { T_COMP = 4, T_SEND = 5, T_RECV = 6, T_COLL = 7 };
-
 /* Nearest written ancestor: ctrl_deps never dangle. */
 static int64_t ctrl_parent(pt_fix_ctx *c, uint32_t i)
 {
@@ -22,13 +20,13 @@ static void comm_attrs(pt_fix_ctx *c, pt_out *w, et_node *o, uint32_t i)
 {
 	et_arena *a = w->arena;
 	int type = c->type[i];
-	if (type == T_COLL)
+	if (type == ET_NODE_COLL)
 		et_attr_set_int64(a, o, "comm_type", c->ctype[i]);
 	et_attr_set_int64(a, o, "comm_size", c->size[i]);
 	const char *pg = c->pg[i] >= 0 ? pt_str(c->t, (uint32_t)c->pg[i]) : NULL;
 	if (pg && *pg)
 		et_attr_set_str(a, o, "pg_name", pg);
-	if (type != T_SEND && type != T_RECV)
+	if (type != ET_NODE_SEND && type != ET_NODE_RECV)
 		return;
 	/* c10d::send(tensors, dst, tag) / recv_(tensors, src, tag): the first
 	 * Int argument is the peer, the second the tag. */
@@ -36,8 +34,8 @@ static void comm_attrs(pt_fix_ctx *c, pt_out *w, et_node *o, uint32_t i)
 	if (n->n_int_args == 0)
 		return;
 	int32_t me = (int32_t)c->ri->rank, peer = (int32_t)n->int_args[0];
-	et_attr_set_int32(a, o, "comm_src", type == T_SEND ? me : peer);
-	et_attr_set_int32(a, o, "comm_dst", type == T_SEND ? peer : me);
+	et_attr_set_int32(a, o, "comm_src", type == ET_NODE_SEND ? me : peer);
+	et_attr_set_int32(a, o, "comm_dst", type == ET_NODE_SEND ? peer : me);
 	et_attr_set_int32(a, o, "comm_tag", n->n_int_args > 1 ? (int32_t)n->int_args[1] : 0);
 }
 
@@ -62,7 +60,7 @@ static int write_node(pt_fix_ctx *c, pt_out *w, uint32_t i, et_error *e)
 		o->duration_micros = (uint64_t)(int64_t)n->excl_dur;
 	if ((n->flags & PT_HAS_TS) && n->ts > 0)
 		o->start_time_micros = (uint64_t)n->ts;
-	if (type == T_COLL || type == T_SEND || type == T_RECV)
+	if (et_node_is_comm(type))
 		comm_attrs(c, w, o, i);
 	return pt_out_write(w, o, e);
 }

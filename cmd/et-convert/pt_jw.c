@@ -13,8 +13,8 @@ int jw_fail(jw *w, size_t at, const char *what)
 			line++;
 			start = base + i + 1;
 		}
-	return et_fail(w->e, ET_EXIT_DATA, "%s: line %llu, column %llu: %s", w->name, (unsigned long long)line,
-	               (unsigned long long)(base + at - start + 1), what);
+	return et_fail(w->e, ET_EXIT_DATA, "%s: line %llu, column %llu: %s", w->name,
+	               (unsigned long long)line, (unsigned long long)(base + at - start + 1), what);
 }
 
 void jw_consume(jw *w, size_t n)

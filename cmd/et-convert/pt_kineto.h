@@ -3,10 +3,14 @@
  *
  * The trace is read one event object at a time (pt_kineto_read.c); only
  * CPU ops, API calls that carry a correlation id, and GPU ops are kept, in
- * about 32 to 64 bytes each, with names deduplicated in a local pool. */
+ * about 32 to 64 bytes each, with names deduplicated in an et_strmap (a big
+ * trace repeats a few thousand names millions of times) and referred to by
+ * their id there. */
 #ifndef ET_CONVERT_PT_KINETO_H
 #define ET_CONVERT_PT_KINETO_H
 
+#include "et_hmap.h"
+#include "et_strmap.h"
 #include "pt.h"
 #include "pt_jw.h"
 
@@ -19,7 +23,7 @@ typedef struct kt_cpu {
 	double ts, dur, excl; /* ts relative to kt_data.ts_base */
 	int64_t rf, ext;      /* "Record function id", "External id"; PT_NO_ID */
 	uint32_t thr;         /* dense (pid, tid) index */
-	uint32_t name;        /* offset in kt_data.names */
+	uint32_t name;        /* id in kt_data.names */
 	uint32_t host;        /* matched host node index, KT_NONE */
 	uint32_t up;          /* innermost enclosing CPU op of the same thread, KT_NONE */
 	uint32_t seq;         /* event order in the file */
@@ -37,7 +41,7 @@ enum kt_gpu_cat { KT_KERNEL, KT_MEMCPY };
 typedef struct kt_gpu {
 	double ts, dur;
 	int64_t corr, stream;
-	uint32_t name, pg; /* offsets in kt_data.names; pg KT_NONE if absent */
+	uint32_t name, pg; /* ids in kt_data.names; pg KT_NONE if absent */
 	uint32_t seq;
 	uint8_t cat; /* kt_gpu_cat */
 	uint8_t has_stream;
@@ -55,12 +59,8 @@ typedef struct kt_data {
 	 * microsecond, and Kineto writes nanoseconds. */
 	bool has_base;
 	int64_t ts_base;
-	/* names: NUL-terminated strings, deduplicated through nslot */
-	et_buf names;
-	uint32_t *nslot, nslotn, nnames;
-	/* (pid, tid) -> dense thread index */
-	int64_t (*tkey)[2];
-	uint32_t *tslot, tslotn, tcap;
+	et_strmap names; /* event names, process group names, string pids/tids */
+	et_hmap thr;     /* (pid, tid) -> dense thread index */
 	/* CPU op indices by (ts, longer first, seq): all of them in by_ts, and
 	 * per thread in by_thr, thread k at by_thr[thr_off[k] .. thr_off[k+1])
 	 * (pt_kineto_time.c) */
@@ -83,14 +83,19 @@ int kt_event(krd *r);
 
 /* Records by an int64 id, duplicates chained in index (= file) order: a hash
  * table, so that a million lookups cost no sort. Ids PT_NO_ID are left out.
- * The id of element i is the int64_t at base + i*stride + off. */
+ * The id of element i is the int64_t at base + i*stride + off.
+ *
+ * Not an et_hmap: built once from a known count and then only read, it is
+ * sized up front, and its 16-byte slots (the id kept in the slot: one cache
+ * miss per probe) take half the memory of et_hmap's; linking a 1 M-op trace
+ * through et_hmap took twice as long in kt_match and kt_attach_gpu. */
 typedef struct kt_slot {
 	int64_t id;
 	uint32_t head; /* element index + 1 of the chain head; 0 = empty */
 } kt_slot;
 
 typedef struct kt_idx {
-	kt_slot *slot;  /* the id kept in the slot: one cache miss per probe */
+	kt_slot *slot;
 	uint32_t *next; /* per element: the next with the same id, or KT_NONE */
 	uint32_t mask;
 } kt_idx;
@@ -100,9 +105,10 @@ void kt_idx_build(kt_idx *x, const void *base, size_t stride, size_t off, uint32
 uint32_t kt_idx_first(const kt_idx *x, int64_t id);
 void kt_idx_free(kt_idx *x);
 
-static inline const char *kt_name(const kt_data *d, uint32_t off)
+/* The name of an id of d->names. */
+static inline const char *kt_name(const kt_data *d, uint32_t id)
 {
-	return (const char *)d->names.data + off;
+	return et_strmap_key(&d->names, id);
 }
 
 /* pt_kineto_read.c: read the whole trace into d (zeroed by the caller). */
@@ -111,11 +117,7 @@ int kt_read(kt_data *d, const char *path, et_error *e);
  * pt_link_kineto does after reading. */
 int pt_link_kineto_data(pt_trace *t, kt_data *d, const char *path, const pt_opts *o, et_error *e);
 void kt_free(kt_data *d);
-/* Offset of s in d->names (added if new). */
-uint32_t kt_intern(kt_data *d, const char *s, size_t n);
-/* Offset of s in d->names, or KT_NONE if no event has that string. */
-uint32_t kt_lookup(const kt_data *d, const char *s);
-/* Dense index of thread (pid, tid). */
+/* Dense index of thread (pid, tid), in order of first appearance. */
 uint32_t kt_thread(kt_data *d, int64_t pid, int64_t tid);
 
 /* pt_kineto_match.c: set cpu[].host; returns the number of matched ops. */
@@ -133,7 +135,8 @@ void kt_thread_deps(const kt_data *d, pt_trace *t);
  * is linked as new host nodes; returns the number attached, -1 on error. */
 int64_t kt_attach_gpu(const kt_data *d, pt_trace *t, et_error *e);
 
-/* Grow an array of elements of size sz to hold n+1. */
+/* Grow an array of elements of size sz to hold n+1 (et_mem's policy when
+ * that is beyond any trace we could read). */
 void kt_grow(void **p, uint32_t *cap, uint32_t n, size_t sz);
 
 #endif

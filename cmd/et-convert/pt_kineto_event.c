@@ -133,7 +133,7 @@ static int64_t thread_part(krd *r, pj_span v)
 	int64_t x = 0;
 	if (!v.p || pj_int(v, &x))
 		return x;
-	return INT64_MIN + 1 + (int64_t)kt_intern(r->d, v.p, v.n);
+	return INT64_MIN + 1 + (int64_t)et_strmap_intern(&r->d->names, v.p, v.n);
 }
 
 static uint32_t thread_of(krd *r, const kev *ev)
@@ -202,12 +202,12 @@ static int read_times(krd *r, const kev *ev, const char *p, double *ts, double *
 	return 0;
 }
 
-static int read_name(krd *r, const kev *ev, const char *p, uint32_t *off)
+static int read_name(krd *r, const kev *ev, const char *p, uint32_t *id)
 {
 	pj_span v = ev->m[M_NAME];
 	if (!v.p || !pj_string(v, &r->s))
 		return bad_member(r, p, v, "trace event without a string \"name\"");
-	*off = kt_intern(r->d, (const char *)r->s.data, r->s.len - 1);
+	*id = et_strmap_intern(&r->d->names, (const char *)r->s.data, r->s.len - 1);
 	return 0;
 }
 
@@ -248,7 +248,7 @@ static void store_gpu(krd *r, const kargs *a, int kind, double ts, double dur, u
 	kt_data *d = r->d;
 	uint32_t pg = KT_NONE;
 	if (a->pg.p && pj_string(a->pg, &r->s))
-		pg = kt_intern(d, (const char *)r->s.data, r->s.len - 1);
+		pg = et_strmap_intern(&d->names, (const char *)r->s.data, r->s.len - 1);
 	kt_grow((void **)&d->gpu, &d->capgpu, d->ngpu, sizeof *d->gpu);
 	d->gpu[d->ngpu++] = (kt_gpu){.ts = ts,
 	                             .dur = dur,

@@ -81,29 +81,20 @@ static int cmp_attach(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* Local name offset -> host pool offset, so each distinct kernel name is
- * copied into the host pool once. */
-typedef struct smap {
-	uint32_t (*kv)[2]; /* key+1, value */
-	uint32_t n;        /* power of two */
-} smap;
-
-static uint32_t to_pool(smap *m, const kt_data *d, pt_trace *t, uint32_t off)
+/* Kineto name id -> host pool offset (PT_NONE until first used), so each
+ * distinct kernel name is copied into the host pool once. */
+static uint32_t to_pool(uint32_t *pool_off, const kt_data *d, pt_trace *t, uint32_t id)
 {
-	uint32_t mask = m->n - 1, h = (off * 2654435761u) & mask;
-	while (m->kv[h][0] && m->kv[h][0] != off + 1)
-		h = (h + 1) & mask;
-	if (!m->kv[h][0]) {
-		const char *s = kt_name(d, off);
-		m->kv[h][0] = off + 1;
-		m->kv[h][1] = pt_intern(t, s, strlen(s));
+	if (pool_off[id] == PT_NONE) {
+		const char *s = kt_name(d, id);
+		pool_off[id] = pt_intern(t, s, strlen(s));
 	}
-	return m->kv[h][1];
+	return pool_off[id];
 }
 
 static uint32_t collect(const kt_data *d, const pt_trace *t, attach *a)
 {
-	gctx g = {d, {0}, {0}};
+	gctx g = {.d = d};
 	kt_idx_build(&g.ln, d->ln, sizeof *d->ln, offsetof(kt_launch, corr), d->nln);
 	kt_idx_build(&g.ext, d->cpu, sizeof *d->cpu, offsetof(kt_cpu, ext), d->ncpu);
 	uint32_t n = 0;
@@ -118,7 +109,7 @@ static uint32_t collect(const kt_data *d, const pt_trace *t, attach *a)
 	return n;
 }
 
-static void append(pt_trace *t, const kt_data *d, const attach *a, int64_t id, smap *m,
+static void append(pt_trace *t, const kt_data *d, const attach *a, int64_t id, uint32_t *pool_off,
                    const uint32_t cat[2])
 {
 	const kt_gpu *op = &d->gpu[a->gpu];
@@ -126,7 +117,7 @@ static void append(pt_trace *t, const kt_data *d, const attach *a, int64_t id, s
 	*n = t->nodes[a->host]; /* io, attrs, op_schema, comm sizes, process group */
 	n->parent = n->id;
 	n->id = id;
-	n->name = to_pool(m, d, t, op->name);
+	n->name = to_pool(pool_off, d, t, op->name);
 	n->cat = cat[op->cat];
 	n->ts = (double)d->ts_base + op->ts;
 	n->incl_dur = n->excl_dur = op->dur;
@@ -135,7 +126,7 @@ static void append(pt_trace *t, const kt_data *d, const attach *a, int64_t id, s
 	n->stream = op->has_stream ? op->stream : 0;
 	n->inter_thread_dep = 0;
 	if (op->pg != KT_NONE)
-		n->pg_name = to_pool(m, d, t, op->pg);
+		n->pg_name = to_pool(pool_off, d, t, op->pg);
 	n->pos = t->n++;
 }
 
@@ -160,15 +151,15 @@ static int64_t max_id(const pt_trace *t)
 /* Fresh ids after the largest host id, in GPU start order. */
 static void append_all(pt_trace *t, const kt_data *d, const attach *a, uint32_t n, int64_t top)
 {
-	smap m = {NULL, 64};
-	while ((uint64_t)m.n < (uint64_t)n * 4 + 64 && m.n < (1u << 31))
-		m.n *= 2;
-	m.kv = et_xcalloc(m.n, sizeof *m.kv);
+	uint32_t names = et_strmap_count(&d->names);
+	uint32_t *pool_off = et_xmalloc(((size_t)names + 1) * sizeof *pool_off);
+	for (uint32_t k = 0; k < names; k++)
+		pool_off[k] = PT_NONE;
 	reserve(t, n);
 	uint32_t cat[2] = {pt_intern(t, "kernel", 6), pt_intern(t, "gpu_memcpy", 10)};
 	for (uint32_t i = 0; i < n; i++)
-		append(t, d, &a[i], top + 1 + i, &m, cat);
-	free(m.kv);
+		append(t, d, &a[i], top + 1 + i, pool_off, cat);
+	free(pool_off);
 }
 
 int64_t kt_attach_gpu(const kt_data *d, pt_trace *t, et_error *e)
@@ -178,7 +169,8 @@ int64_t kt_attach_gpu(const kt_data *d, pt_trace *t, et_error *e)
 	int64_t top = max_id(t);
 	int r = 0;
 	if (n && (top > INT64_MAX - (int64_t)n || (uint64_t)t->n + n >= UINT32_MAX))
-		r = et_fail(e, ET_EXIT_DATA, "%s: no room for %u GPU ops: host node ids or count too large",
+		r = et_fail(e, ET_EXIT_DATA,
+		            "%s: no room for %u GPU ops: host node ids or count too large",
 		            t->input, n);
 	else if (n)
 		append_all(t, d, a, n, top);

@@ -11,8 +11,9 @@
 #include <string.h>
 
 typedef struct ord {
-	int64_t key; /* host id, or Kineto start rank */
-	uint32_t name, rank, ix;
+	int64_t key;   /* host id, or Kineto start rank */
+	uint32_t name; /* id in kt_data.names; ET_STRMAP_NONE: no Kineto op has it */
+	uint32_t rank, ix;
 } ord;
 
 static int cmp_key(const void *a, const void *b)
@@ -63,7 +64,7 @@ static uint32_t host_ops(const kt_data *d, const pt_trace *t, ord *o)
 		const char *name = pt_str(t, h->name);
 		if (h->cat != PT_NONE || strncmp(name, "[pytorch|profiler|", 18) == 0)
 			continue; /* thread and process roots are not profiled ops */
-		o[n++] = (ord){h->id, kt_lookup(d, name), 0, i};
+		o[n++] = (ord){h->id, et_strmap_find(&d->names, name), 0, i};
 	}
 	rank_sorted(o, n);
 	return n;

@@ -1,6 +1,7 @@
-/* Storage of the Kineto records: growable arrays, the deduplicated name pool
- * (a big trace repeats a few thousand names millions of times) and the
- * (pid, tid) -> thread index table. */
+/* Storage of the Kineto records: growable arrays, the (pid, tid) -> thread
+ * index (an et_hmap) and the id -> records index (kt_idx). Names are interned
+ * straight into the et_strmap kt_data.names. */
+#include "et_mem.h"
 #include "pt_kineto.h"
 
 #include <stdlib.h>
@@ -10,100 +11,20 @@ void kt_grow(void **p, uint32_t *cap, uint32_t n, size_t sz)
 {
 	if (n < *cap)
 		return;
+	/* 2^31 records cannot come from a file we could read */
 	if (*cap >= UINT32_MAX / 2)
-		abort(); /* 2^31 records cannot come from a file we could read */
+		et_oom((size_t)*cap * 2 * sz);
 	*cap = *cap ? *cap * 2 : 1024;
 	*p = et_xrealloc(*p, (size_t)*cap * sz);
 }
 
-static uint64_t fnv(const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ s[i]) * 0x100000001b3ull;
-	return h;
-}
-
-static uint32_t *name_slot(const kt_data *d, const char *s, size_t n)
-{
-	uint32_t mask = d->nslotn - 1, h = (uint32_t)fnv(s, n) & mask;
-	for (;; h = (h + 1) & mask) {
-		uint32_t v = d->nslot[h];
-		if (!v)
-			return &d->nslot[h];
-		const char *o = kt_name(d, v - 1);
-		if (strncmp(o, s, n) == 0 && o[n] == 0)
-			return &d->nslot[h];
-	}
-}
-
-static void name_rehash(kt_data *d)
-{
-	uint32_t *old = d->nslot, oldn = d->nslotn;
-	d->nslotn = oldn ? oldn * 2 : 1024;
-	d->nslot = et_xcalloc(d->nslotn, sizeof *d->nslot);
-	for (uint32_t i = 0; i < oldn; i++)
-		if (old[i]) {
-			const char *s = kt_name(d, old[i] - 1);
-			*name_slot(d, s, strlen(s)) = old[i];
-		}
-	free(old);
-}
-
-uint32_t kt_intern(kt_data *d, const char *s, size_t n)
-{
-	if (d->nnames * 2 >= d->nslotn)
-		name_rehash(d);
-	uint32_t *slot = name_slot(d, s, n);
-	if (*slot)
-		return *slot - 1;
-	if (d->names.len + n + 1 >= UINT32_MAX)
-		abort(); /* 4 GB of distinct names: not a trace we could hold */
-	uint32_t off = (uint32_t)d->names.len;
-	et_buf_append(&d->names, s, n);
-	et_buf_putc(&d->names, 0);
-	*slot = off + 1;
-	d->nnames++;
-	return off;
-}
-
-uint32_t kt_lookup(const kt_data *d, const char *s)
-{
-	if (!d->nslotn)
-		return KT_NONE;
-	uint32_t v = *name_slot(d, s, strlen(s));
-	return v ? v - 1 : KT_NONE;
-}
-
-static uint32_t *thr_slot(const kt_data *d, int64_t pid, int64_t tid)
-{
-	int64_t k[2] = {pid, tid};
-	uint32_t mask = d->tslotn - 1, h = (uint32_t)fnv(k, sizeof k) & mask;
-	for (;; h = (h + 1) & mask) {
-		uint32_t v = d->tslot[h];
-		if (!v || (d->tkey[v - 1][0] == pid && d->tkey[v - 1][1] == tid))
-			return &d->tslot[h];
-	}
-}
-
 uint32_t kt_thread(kt_data *d, int64_t pid, int64_t tid)
 {
-	if (d->nthr * 2 >= d->tslotn) {
-		free(d->tslot);
-		d->tslotn = d->tslotn ? d->tslotn * 2 : 64;
-		d->tslot = et_xcalloc(d->tslotn, sizeof *d->tslot);
-		for (uint32_t i = 0; i < d->nthr; i++)
-			*thr_slot(d, d->tkey[i][0], d->tkey[i][1]) = i + 1;
-	}
-	uint32_t *slot = thr_slot(d, pid, tid);
-	if (*slot)
-		return *slot - 1;
-	kt_grow((void **)&d->tkey, &d->tcap, d->nthr, sizeof *d->tkey);
-	d->tkey[d->nthr][0] = pid;
-	d->tkey[d->nthr][1] = tid;
-	*slot = ++d->nthr;
-	return d->nthr - 1;
+	/* a new thread takes the next index: existing ones are all below it */
+	uint64_t *ix = et_hmap_put(&d->thr, (uint64_t)pid, (uint64_t)tid, d->nthr);
+	if (*ix == d->nthr)
+		d->nthr++;
+	return (uint32_t)*ix;
 }
 
 static uint32_t idx_hash(const kt_idx *x, int64_t id)
@@ -154,10 +75,8 @@ void kt_free(kt_data *d)
 	free(d->cpu);
 	free(d->ln);
 	free(d->gpu);
-	et_buf_free(&d->names);
-	free(d->nslot);
-	free(d->tkey);
-	free(d->tslot);
+	et_strmap_free(&d->names);
+	et_hmap_free(&d->thr);
 	free(d->by_ts);
 	free(d->by_thr);
 	free(d->thr_off);

@@ -50,7 +50,8 @@ static int read_object(krd *r, const char *path)
 	if (jw_members(r->w, doc_member, &d) < 0)
 		return -1;
 	if (!d.found)
-		return et_fail(r->w->e, ET_EXIT_DATA, "%s: no \"traceEvents\" key: not a Kineto trace", path);
+		return et_fail(r->w->e, ET_EXIT_DATA,
+		               "%s: no \"traceEvents\" key: not a Kineto trace", path);
 	return 0;
 }
 

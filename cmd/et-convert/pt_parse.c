@@ -460,8 +460,8 @@ static int parse_doc(pctx *c, jw *w)
 	if (jw_peek(w) != -2)
 		return jw_fail(w, 0, "unexpected data after the JSON document");
 	if (!c->schema_ok)
-		return et_fail(w->e, ET_EXIT_DATA, "%s: no \"schema\" key: not a PyTorch execution trace",
-		               w->name);
+		return et_fail(w->e, ET_EXIT_DATA,
+		               "%s: no \"schema\" key: not a PyTorch execution trace", w->name);
 	return 0;
 }
 

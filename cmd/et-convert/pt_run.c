@@ -215,7 +215,8 @@ int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto,
 	if (r == 0 && host.n == 0)
 		r = et_fail(e, ET_EXIT_USAGE, "no PyTorch host execution trace among the inputs");
 	if (r == 0 && set_rank >= 0 && host.n > 1)
-		r = et_fail(e, ET_EXIT_USAGE, "--set-rank needs a single host trace (%d given)", host.n);
+		r = et_fail(e, ET_EXIT_USAGE, "--set-rank needs a single host trace (%d given)",
+		            host.n);
 	if (r == 0 && kin.n > 0 && kin.n != host.n)
 		r = et_fail(e, ET_EXIT_USAGE, "%d host traces but %d Kineto traces", host.n, kin.n);
 	for (int i = 0; i < host.n && r == 0; i++) {

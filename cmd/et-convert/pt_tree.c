@@ -199,10 +199,11 @@ int pt_check_graph(const pt_trace *t, const bool *keep, const pt_deps *d, et_err
 		for (int k = 0; keep[i] && k < d->n[i]; k++) {
 			int64_t j = pt_find(t, d->dep[i][k]);
 			if (j < 0 || !keep[j])
-				return et_fail(
-				    e, ET_EXIT_DATA, "%s: node %lld (%s): data dep on missing node %lld",
-				    t->input, (long long)t->nodes[i].id,
-				    pt_str(t, t->nodes[i].name), (long long)d->dep[i][k]);
+				return et_fail(e, ET_EXIT_DATA,
+				               "%s: node %lld (%s): data dep on missing node %lld",
+				               t->input, (long long)t->nodes[i].id,
+				               pt_str(t, t->nodes[i].name),
+				               (long long)d->dep[i][k]);
 		}
 	/* Kahn over reversed edges: indeg[i] = number of deps of i. */
 	uint32_t *indeg = et_xcalloc(n ? n : 1, sizeof *indeg);

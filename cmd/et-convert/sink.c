@@ -116,8 +116,8 @@ static et_meta *json_meta(sink *s, const et_rank_info *ri, const et_msg *meta, e
 	et_arena_reset(s->arena);
 	et_meta *m = et_meta_decode(s->arena, meta->data, meta->len);
 	if (!m) {
-		et_fail(e, ET_EXIT_DATA, "%s: rank %u: byte 0: GlobalMetadata does not parse", ri->input,
-		        ri->rank);
+		et_fail(e, ET_EXIT_DATA, "%s: rank %u: byte 0: GlobalMetadata does not parse",
+		        ri->input, ri->rank);
 		return NULL;
 	}
 	uint32_t field = 0;
@@ -207,9 +207,9 @@ static int decode_node(sink *s, const et_msg *m, et_node **n, et_error *e)
 	et_arena_reset(s->arena);
 	*n = et_node_decode(s->arena, m->data, m->len);
 	if (!*n)
-		return et_fail(e, ET_EXIT_DATA, "%s: rank %u: byte %llu: node message %llu does not parse",
-		               s->input, s->rank, (unsigned long long)m->offset,
-		               (unsigned long long)m->index);
+		return et_fail(
+		    e, ET_EXIT_DATA, "%s: rank %u: byte %llu: node message %llu does not parse",
+		    s->input, s->rank, (unsigned long long)m->offset, (unsigned long long)m->index);
 	uint32_t field = 0;
 	bool found = et_node_unknown(*n, &field);
 	note_unknown(s, found, field, (*n)->id, false);

@@ -4,19 +4,8 @@
 #include "draw.h"
 #include "style.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-void viz_set(void *obj, const char *attr, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof buf, fmt, ap);
-	va_end(ap);
-	agsafeset(obj, (char *)attr, buf, "");
-}
 
 static void graph_defaults(const conf *c, Agraph_t *g)
 {

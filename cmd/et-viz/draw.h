@@ -19,8 +19,4 @@ void viz_legend(const conf *c, const model *m, Agraph_t *g);
 
 int viz_render(const conf *c, Agraph_t *g, et_error *e);
 
-/* agsafeset with a formatted value. */
-void viz_set(void *obj, const char *attr, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 #endif

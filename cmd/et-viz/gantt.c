@@ -4,6 +4,7 @@
  * only emulate at a cost. Direct SVG is linear in the events, exact, and a
  * well-formed XML document by construction. One row per track, with up to
  * MAX_LANES sub-rows for events that overlap (nested host ops). */
+#include "et_types.h"
 #include "style.h"
 #include "timeline.h"
 
@@ -97,20 +98,20 @@ static row *make_rows(const timeline *t)
 static const node_style *type_style(const tl_event *ev, const char *track)
 {
 	switch (ev->type) {
-	case 1:
+	case ET_NODE_METADATA:
 		return &viz_styles[ST_META];
-	case 2:
-	case 3:
+	case ET_NODE_MEM_LOAD:
+	case ET_NODE_MEM_STORE:
 		return &viz_styles[ST_MEM];
-	case 4:
+	case ET_NODE_COMP:
 		return &viz_styles[strncmp(track, "stream", 6) == 0 || strcmp(track, "comp") == 0
 		                       ? ST_COMP_DEV
 		                       : ST_COMP_HOST];
-	case 5:
+	case ET_NODE_SEND:
 		return &viz_styles[ST_SEND];
-	case 6:
+	case ET_NODE_RECV:
 		return &viz_styles[ST_RECV];
-	case 7:
+	case ET_NODE_COLL:
 		return &viz_styles[ST_COLL];
 	default:
 		return &viz_styles[ST_OTHER];

@@ -21,20 +21,20 @@ const node_style viz_styles[ST_COUNT] = {
 style_id viz_style_id(const et_graph *g, uint32_t i)
 {
 	switch (g->type[i]) {
-	case 1:
+	case ET_NODE_METADATA:
 		return ST_META;
-	case 2:
-	case 3:
+	case ET_NODE_MEM_LOAD:
+	case ET_NODE_MEM_STORE:
 		return ST_MEM;
-	case 4:
+	case ET_NODE_COMP:
 		/* is_cpu_op false marks a device kernel; absent means host */
 		return (g->flags[i] & ET_GF_CPU_SET) && !(g->flags[i] & ET_GF_CPU) ? ST_COMP_DEV
 		                                                                   : ST_COMP_HOST;
-	case 5:
+	case ET_NODE_SEND:
 		return ST_SEND;
-	case 6:
+	case ET_NODE_RECV:
 		return ST_RECV;
-	case 7:
+	case ET_NODE_COLL:
 		return ST_COLL;
 	default:
 		return ST_OTHER;
@@ -48,17 +48,17 @@ static void comm_line(const et_graph *g, uint32_t i, et_buf *b)
 	if (g->flags[i] & ET_GF_COMM_SIZE)
 		viz_fmt_bytes(c->size, size, sizeof size);
 	uint8_t t = g->type[i];
-	if (t == 7) {
+	if (t == ET_NODE_COLL) {
 		const char *ct =
 		    g->flags[i] & ET_GF_COMM_TYPE ? et_coll_type_name(c->type) : "no comm_type";
 		et_buf_printf(b, "\\n%s%s%s", ct ? ct : "bad comm_type", *size ? " · " : "", size);
-	} else if (t == 5 && (g->flags[i] & ET_GF_COMM_DST)) {
+	} else if (t == ET_NODE_SEND && (g->flags[i] & ET_GF_COMM_DST)) {
 		et_buf_printf(b, "\\nto %d%s%s", c->dst, *size ? " · " : "", size);
-	} else if (t == 6 && (g->flags[i] & ET_GF_COMM_SRC)) {
+	} else if (t == ET_NODE_RECV && (g->flags[i] & ET_GF_COMM_SRC)) {
 		et_buf_printf(b, "\\nfrom %d%s%s", c->src, *size ? " · " : "", size);
 	} else if (*size) {
 		et_buf_printf(b, "\\n%s", size);
-	} else if ((t == 2 || t == 3) && (g->flags[i] & ET_GF_TENSOR_SIZE)) {
+	} else if (et_node_is_mem(t) && (g->flags[i] & ET_GF_TENSOR_SIZE)) {
 		viz_fmt_bytes((int64_t)g->tensor_size[i], size, sizeof size);
 		et_buf_printf(b, "\\n%s", size);
 	}

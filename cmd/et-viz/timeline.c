@@ -9,9 +9,10 @@ uint32_t tl_track_of(timeline *t, uint32_t rank, const char *name, int order)
 {
 	char key[80];
 	snprintf(key, sizeof key, "%u/%.47s", rank, name);
-	strmap_ent *ix = strmap_get(&t->track_ix, key, VIZ_NONE);
-	if (ix->a != VIZ_NONE)
-		return ix->a;
+	uint32_t ix = et_strmap_intern_str(&t->track_ix, key);
+	if (ix < t->ntr)
+		return ix;
+	/* a new key: tracks are added in the order of their keys' ids */
 	if (t->ntr == t->captr) {
 		t->captr = t->captr ? t->captr * 2 : 16;
 		t->tr = et_xrealloc(t->tr, (size_t)t->captr * sizeof *t->tr);
@@ -20,7 +21,7 @@ uint32_t tl_track_of(timeline *t, uint32_t rank, const char *name, int order)
 	tr->rank = rank;
 	tr->order = order;
 	snprintf(tr->name, sizeof tr->name, "%s", name);
-	return ix->a = t->ntr++;
+	return t->ntr++;
 }
 
 void tl_add(timeline *t, const tl_event *ev, const char *name)
@@ -44,7 +45,7 @@ static void tl_free(timeline *t)
 {
 	free(t->ev);
 	free(t->tr);
-	strmap_free(&t->track_ix);
+	et_strmap_free(&t->track_ix);
 	et_buf_free(&t->names);
 }
 

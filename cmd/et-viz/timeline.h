@@ -8,7 +8,7 @@
 #define TIMELINE_H
 
 #include "et_buf.h"
-#include "strmap.h"
+#include "et_strmap.h"
 #include "viz.h"
 
 #include <stdio.h>
@@ -33,7 +33,7 @@ typedef struct timeline {
 	size_t n, cap;
 	tl_track *tr;
 	uint32_t ntr, captr;
-	strmap track_ix; /* "rank/name" -> track index */
+	et_strmap track_ix; /* "rank/name"; its id is the track's index in tr */
 	et_buf names;
 	uint64_t origin_ns, end_ns;
 	const char *source; /* "trace" or "schedule" */

@@ -3,6 +3,7 @@
  * device stream and per host thread; nodes with neither time are skipped
  * (the converter leaves a few untimed nodes, such as the thread root). */
 #include "et_attr.h"
+#include "et_types.h"
 #include "timeline.h"
 
 #include <string.h>
@@ -24,7 +25,7 @@ static uint32_t track_of(timeline *t, const vrank *vr, uint32_t i)
 		snprintf(name, sizeof name, "thread %lld", (long long)tid);
 		order = (int)(tid & 0xffff);
 	} else {
-		bool comm = ty >= 5 && ty <= 7, mem = ty == 2 || ty == 3;
+		bool comm = et_node_is_comm(ty), mem = et_node_is_mem(ty);
 		snprintf(name, sizeof name, "%s", comm ? "comm" : mem ? "memory" : "compute");
 		order = 100000 + (comm ? 2 : mem ? 1 : 0);
 	}

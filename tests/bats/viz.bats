@@ -98,6 +98,25 @@ is_png() { [ "$(hexbytes "$1" 0 8)" = "89 50 4e 47 0d 0a 1a 0a" ]; }
 	is_png mb.png
 }
 
+# "tail -> head" of the send -> recv links (green) of a DOT file, one a line
+p2p_links() {
+	gvpr 'E [color == "#4d9a3a"] { printf("%s -> %s\n", tail.name, head.name); }' "$1"
+}
+
+@test "send/recv pairs linked across ranks, by occurrence even in a selection" {
+	et-synth p2p --pattern ring --size 4K --world 4 --count 2 -o ring.etz
+	et-viz ring.etz --link-collectives -o ring.dot
+	[ "$(p2p_links ring.dot | wc -l)" = 8 ]
+	p2p_links ring.dot | grep -qx 'r3_0 -> r0_1'
+	# only the second round drawn: its sends still pair with its receives
+	et-viz ring.etz --link-collectives --ids 2-3 -o sel.dot
+	run p2p_links sel.dot
+	assert_output "$(printf 'r%d_2 -> r%d_3\n' 0 1 1 2 2 3 3 0)"
+	et-synth p2p --pattern all --size 1K --world 4 --count 2 --tag 5 -o all.etz
+	et-viz all.etz --link-collectives -o all.dot
+	[ "$(p2p_links all.dot | wc -l)" = 24 ]
+}
+
 @test "per-rank set: --ranks selects ranks" {
 	et-viz "$REPO/samples/all_reduce_8/all_reduce" --ranks 0-2,5 -o s.dot
 	[ "$(gv_counts s.dot)" = "4 0" ]
