@@ -104,7 +104,8 @@ static int add_prefix_set(et_input *in, const char *prefix, et_error *e)
 		if (in->o.world ? n >= in->o.world : !is_file(p))
 			break;
 		if (!is_file(p)) {
-			et_fail(e, ET_EXIT_IO, "%s: missing per-rank file of a %u-rank set (--world %u)", p,
+			et_fail(e, ET_EXIT_IO,
+			        "%s: missing per-rank file of a %u-rank set (--world %u)", p,
 			        in->o.world, in->o.world);
 			free(p);
 			return -1;
@@ -144,7 +145,8 @@ int et_input_open(et_input **out, int argc, char *const argv[], const et_input_o
 				return -1;
 			continue;
 		}
-		return et_fail(e, ET_EXIT_IO, "%s: no such file (nor a per-rank set %s.N.et)", a, a);
+		return et_fail(e, ET_EXIT_IO, "%s: no such file (nor a per-rank set %s.N.et)", a,
+		               a);
 	}
 	return 0;
 }
@@ -220,7 +222,8 @@ static int open_next_item(et_input *in, et_error *e)
 	if (et_src_sniff_container(in->src, &mode, e) < 0)
 		return -1;
 	if (in->o.format == ET_FMT_STREAM && mode != ET_SRC_SECTION)
-		return et_fail(e, ET_EXIT_DATA, "%s: byte 0: not an ET stream (no ETSTREAM header)", it->path);
+		return et_fail(e, ET_EXIT_DATA, "%s: byte 0: not an ET stream (no ETSTREAM header)",
+		               it->path);
 	if (mode == ET_SRC_SECTION) {
 		in->fmt = ET_FMT_STREAM;
 		return 0;
@@ -235,7 +238,8 @@ static int open_next_item(et_input *in, et_error *e)
 	if (in->fmt == ET_FMT_JSON)
 		return et_json_reader_open(&in->jr, in->src, &in->o, e);
 	if (in->fmt != ET_FMT_ET)
-		return et_fail(e, ET_EXIT_USAGE, "%s: %s input is not readable here (use et-convert --from %s)",
+		return et_fail(e, ET_EXIT_USAGE,
+		               "%s: %s input is not readable here (use et-convert --from %s)",
 		               it->path, et_format_name(in->fmt), et_format_name(in->fmt));
 	return 0;
 }
@@ -273,7 +277,8 @@ static int source_next_rank(et_input *in, et_error *e)
 	item *it = in->cur_item;
 	int64_t r = in->o.set_rank >= 0 ? in->o.set_rank : it->rank >= 0 ? it->rank : 0;
 	if (r > UINT32_MAX)
-		return et_fail(e, ET_EXIT_USAGE, "%s: rank %lld out of range", it->path, (long long)r);
+		return et_fail(e, ET_EXIT_USAGE, "%s: rank %lld out of range", it->path,
+		               (long long)r);
 	ri->rank = (uint32_t)r;
 	ri->world_size = in->o.world ? in->o.world : it->set_size;
 	return 1;
@@ -302,8 +307,8 @@ static int next_any_rank(et_input *in, et_rank_info *ri, et_error *e)
 			return -1;
 	}
 	if (in->o.check_dup && !seen_add(in, in->ri.rank))
-		return et_fail(e, ET_EXIT_DATA, "%s: rank %u appears twice in the input", in->ri.input,
-		               in->ri.rank);
+		return et_fail(e, ET_EXIT_DATA, "%s: rank %u appears twice in the input",
+		               in->ri.input, in->ri.rank);
 	set_context(in);
 	in->rank_open = true;
 	in->msg_index = 0;

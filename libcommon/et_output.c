@@ -113,7 +113,8 @@ static int close_file(et_output *o, et_error *e)
 	if (o->path || o->direct)
 		bad |= fclose(o->f) != 0;
 	if (bad)
-		return et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_name(o), strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_name(o),
+		               strerror(errno));
 	return 0;
 }
 
@@ -124,7 +125,8 @@ int et_output_commit(et_output *o, et_error *e)
 		return -1;
 	}
 	if (o->path && rename(o->tmp, o->path) != 0) {
-		et_fail(e, ET_EXIT_IO, "%s: cannot rename into place: %s", o->path, strerror(errno));
+		et_fail(e, ET_EXIT_IO, "%s: cannot rename into place: %s", o->path,
+		        strerror(errno));
 		et_output_abort(o);
 		return -1;
 	}

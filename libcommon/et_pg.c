@@ -174,8 +174,8 @@ static int file_groups(cJSON *root, const char *name, et_pg_group_fn fn, void *c
 		return -1;
 	int rc = 0;
 	if (!cJSON_IsObject(root))
-		rc = et_fail(e, ET_EXIT_DATA, "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}",
-		             name);
+		rc = et_fail(e, ET_EXIT_DATA,
+		             "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}", name);
 	for (const cJSON *g = rc ? NULL : root->child; g && rc == 0; g = g->next)
 		rc = file_group(root, g, name, fn, ctx, e);
 	cJSON_Delete(root);

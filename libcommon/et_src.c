@@ -97,7 +97,8 @@ static int64_t file_fill(et_src *s, size_t need, et_error *e)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
-			return et_fail(e, ET_EXIT_IO, "%s: read error: %s", s->name, strerror(errno));
+			return et_fail(e, ET_EXIT_IO, "%s: read error: %s", s->name,
+			               strerror(errno));
 		if (r == 0)
 			s->feof = true;
 		s->flen += (size_t)r;

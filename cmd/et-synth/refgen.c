@@ -172,7 +172,8 @@ static int write_file(const refgen_conf *c, const struct workload *w, uint32_t r
 static int run(const refgen_conf *c, et_error *e)
 {
 	if (mkdir(c->dir, 0777) < 0 && errno != EEXIST)
-		return et_fail(e, ET_EXIT_IO, "%s: cannot create directory: %s", c->dir, strerror(errno));
+		return et_fail(e, ET_EXIT_IO, "%s: cannot create directory: %s", c->dir,
+		               strerror(errno));
 	et_arena *a = et_arena_new();
 	uint64_t id = 0;
 	int r = 0;

@@ -144,7 +144,8 @@ static int read_rank(const xf_opts *x, et_input *in, xf_rank *r, et_arena *a, et
 	et_msg m;
 	int rc = et_input_next_msg(in, &m, e);
 	if (rc <= 0)
-		return rc < 0 ? -1 : et_fail(e, ET_EXIT_DATA, "rank %u: no GlobalMetadata", r->rank);
+		return rc < 0 ? -1
+		              : et_fail(e, ET_EXIT_DATA, "rank %u: no GlobalMetadata", r->rank);
 	r->meta.len = r->nodes.len = 0;
 	r->n_nodes = 0;
 	et_buf_append(&r->meta, m.data, m.len);
@@ -157,8 +158,8 @@ static int read_rank(const xf_opts *x, et_input *in, xf_rank *r, et_arena *a, et
 		}
 		et_node *n = et_node_decode(a, m.data, m.len);
 		if (!n)
-			return et_fail(e, ET_EXIT_DATA, "rank %u: byte %llu: node does not parse", r->rank,
-			               (unsigned long long)m.offset);
+			return et_fail(e, ET_EXIT_DATA, "rank %u: byte %llu: node does not parse",
+			               r->rank, (unsigned long long)m.offset);
 		xf_node(x, a, n);
 		et_node_encode(n, &r->nodes);
 		et_arena_reset(a);

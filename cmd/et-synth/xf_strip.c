@@ -104,7 +104,8 @@ static int load(graph *g, const xf_rank *r, et_arena *a, et_error *e)
 		int k = et_varint_get(r->nodes.data + pos, r->nodes.len - pos, &len);
 		et_node *n = et_node_decode(a, r->nodes.data + pos + k, len);
 		if (!n)
-			return et_fail(e, ET_EXIT_DATA, "rank %u: node #%zu does not parse", r->rank, i + 1);
+			return et_fail(e, ET_EXIT_DATA, "rank %u: node #%zu does not parse",
+			               r->rank, i + 1);
 		g->id[i] = n->id;
 		g->off[i] = pos;
 		g->removed[i] = cpu_only(n);

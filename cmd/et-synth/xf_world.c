@@ -48,8 +48,8 @@ static int each_node(const xf_rank *r, et_arena *a, node_fn fn, void *ctx, et_er
 		uint64_t len;
 		int k = et_varint_get(r->nodes.data + pos, r->nodes.len - pos, &len);
 		et_node *n = et_node_decode(a, r->nodes.data + pos + k, len);
-		int rc =
-		    n ? fn(ctx, n, e) : et_fail(e, ET_EXIT_DATA, "rank %u: a node does not parse", r->rank);
+		int rc = n ? fn(ctx, n, e)
+		           : et_fail(e, ET_EXIT_DATA, "rank %u: a node does not parse", r->rank);
 		et_arena_reset(a);
 		if (rc < 0)
 			return -1;
