@@ -1,22 +1,39 @@
-/* et_cli: the conventions every tool shares.
+/* et_cli: one option table per command, from which both the parsing and the
+ * --help text come (the way git's parse-options serves its builtins).
  *
- * Each tool lists its own getopt_long options and appends ET_CLI_COMMON_OPTS;
- * et_cli_common() handles -h/--help, --version, -o/--output, -q/--quiet and
- * --progress, returning true when it consumed the option. Usage errors exit 2
- * with "prog: message" and a hint to run --help. */
+ * A command lists its options as an array of et_opt ending in ET_OPT_END;
+ * entries may be headings (ET_OPT_HEADING) and groups shared by the suite
+ * (ET_OPTS_COMMON, ET_OPTS_INPUT, ET_OPTS_WRITE below), so an option the
+ * suite shares is declared, worded and checked in one place. et_cli_parse()
+ * handles every entry, including -h/--help and --version, and leaves the
+ * operands in c->args.
+ *
+ * Short options mean one thing across the suite: each letter belongs to one
+ * long name (et_cli_letter_owner); a table that binds a letter to another
+ * name is a programming error, reported when the table is parsed. A
+ * deprecated alias (ET_OPT_DEPRECATED) is hidden from --help and warns when
+ * used.
+ *
+ * Usage errors print "prog: message" (control characters scrubbed, as
+ * et_fail does) and "Try 'prog --help' for more information.", and exit 2.
+ * The hidden option --help-table prints the table, one visible option per
+ * line ("group<TAB>-x<TAB>--long<TAB>ARG<TAB>help"), for the test that checks
+ * --help against the tables. */
 #ifndef ET_CLI_H
 #define ET_CLI_H
+
+#include "et_input.h"
+#include "et_ranklist.h"
 
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifndef ETKIT_VERSION
 #define ETKIT_VERSION "0.1.0"
-#endif
-
+/* --- until every command is on tables (deleted then) --------------------- */
 enum { ET_OPT_VERSION = 0x1000, ET_OPT_PROGRESS, ET_OPT_FIRST_TOOL = 0x1100 };
-
 #define ET_CLI_COMMON_SHORT "ho:q"
 #define ET_CLI_COMMON_OPTS                                                                         \
 	{"help", no_argument, 0, 'h'}, {"version", no_argument, 0, ET_OPT_VERSION},                \
@@ -25,31 +42,156 @@ enum { ET_OPT_VERSION = 0x1000, ET_OPT_PROGRESS, ET_OPT_FIRST_TOOL = 0x1100 };
 	{                                                                                          \
 		0, 0, 0, 0                                                                         \
 	}
-
-typedef struct et_cli {
-	const char *prog;
-	const char *usage;  /* full --help text */
-	const char *output; /* -o, NULL = stdout */
-	int progress;       /* -1 = quiet, 0 = auto (stderr is a tty), 1 = forced */
-} et_cli;
-
 void et_cli_init(et_cli *c, const char *prog, const char *usage);
 bool et_cli_common(et_cli *c, int opt, const char *arg);
+
+#endif
+
+typedef struct et_cli et_cli;
+typedef struct et_opt et_opt;
+
+/* What an entry's argument is and how it is stored at its target. */
+typedef enum et_arg {
+	ET_ARG_END = 0,
+	ET_ARG_HEADING, /* not an option: a line of --help (help = the line) */
+	ET_ARG_FLAG,    /* no argument; *(bool *)target = true */
+	ET_ARG_SET,     /* no argument; *(int *)target = value */
+	ET_ARG_STR,     /* *(const char **)target = the argument (argv memory) */
+	ET_ARG_INT,     /* *(int *)target, within [min, max] */
+	ET_ARG_U32,     /* *(uint32_t *)target, within [min, max] */
+	ET_ARG_I64,     /* *(int64_t *)target, within [min, max] */
+	ET_ARG_SIZE,    /* *(uint64_t *)target: 4096, 64K, 1M, 2G */
+	ET_ARG_DOUBLE,  /* *(double *)target, finite */
+	ET_ARG_CHOICE,  /* *(int *)target = index of the argument in choices */
+	ET_ARG_FN,      /* fn(c, opt, arg) does the work (arg NULL if no argname) */
+} et_arg;
+
+enum {
+	ET_OPT_HIDDEN = 1,     /* parsed, not listed by --help */
+	ET_OPT_DEPRECATED = 3, /* hidden, and warns: alias kept for a release */
+	ET_OPT_SHARED = 4,     /* declared by a suite group: same text everywhere */
+};
+
+struct et_opt {
+	char shrt;                  /* short letter, 0 = none */
+	const char *lng;            /* long name without "--", NULL = short only */
+	et_arg kind;                /* ET_ARG_* */
+	const char *argname;        /* "N", "FILE"; NULL = no argument (FLAG, SET, FN) */
+	const char *help;           /* --help text, one paragraph (wrapped for you) */
+	void *target;               /* where the value goes (see et_arg) */
+	int64_t min, max;           /* INT, U32, I64 bounds (both 0: the type's range) */
+	int value;                  /* SET: the value stored */
+	const char *const *choices; /* CHOICE: NULL-terminated names */
+	int (*fn)(et_cli *c, const et_opt *o, const char *arg); /* FN; usage error on < 0 */
+	unsigned flags;                                         /* ET_OPT_* */
+	const char *alias_of; /* DEPRECATED short alias: the long name it stands for */
+	const et_opt *group;  /* a nested table, listed in place (kind END) */
+};
+
+#define ET_OPT_END                                                                                 \
+	{                                                                                          \
+		0                                                                                  \
+	}
+#define ET_OPT_HEADING(text)                                                                       \
+	{                                                                                          \
+		.kind = ET_ARG_HEADING, .help = (text)                                             \
+	}
+#define ET_OPT_GROUP(table)                                                                        \
+	{                                                                                          \
+		.group = (table)                                                                   \
+	}
+
+struct et_cli {
+	const char *prog;   /* "et-convert", "et-synth coll" */
+	const char *usage;  /* the lines before the options ("Usage: ...\n...\n") */
+	const char *footer; /* the lines after them ("Exit status: ...\n") */
+	const et_opt *opts;
+	/* filled by the shared groups */
+	const char *output; /* -o: NULL = stdout */
+	int progress;       /* -q: -1, --progress: 1, else 0 (auto: stderr is a tty) */
+	/* operands, after parsing (argv order, options removed) */
+	int nargs;
+	char **args;
+};
+
+/* Parse argv[1..] against c->opts (set prog, usage, footer and opts first).
+ * Exits 0 for --help/--version, 2 on a usage error; returns otherwise. */
+void et_cli_parse(et_cli *c, int argc, char **argv);
+
+/* Usage error naming the program; exits 2. */
 _Noreturn void et_cli_usage_error(const et_cli *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* The same for an error found by a library call (code 2 or not). */
+_Noreturn void et_cli_usage_error_e(const et_cli *c, const char *msg);
 
-/* Strict number parsing for option values; exit 2 naming the option. */
+/* Strict number parsing for option values; usage error naming opt. */
 int64_t et_cli_int(const et_cli *c, const char *opt, const char *arg, int64_t min, int64_t max);
 uint64_t et_cli_size(const et_cli *c, const char *opt, const char *arg); /* 4096, 64K, 1M, 2G */
 double et_cli_double(const et_cli *c, const char *opt, const char *arg);
 
-/* A rank list "0-3,7,9-10" as a predicate over ranks. */
-typedef struct et_ranklist {
-	uint32_t (*ranges)[2];
-	int n;
-} et_ranklist;
-int et_ranklist_parse(et_ranklist *rl, const char *s);   /* 0 ok, -1 bad */
-bool et_ranklist_has(const et_ranklist *rl, uint32_t r); /* empty list = all */
-void et_ranklist_free(et_ranklist *rl);
+/* Print the --help text of c (what --help prints). */
+void et_cli_print_help(const et_cli *c, FILE *f);
+
+/* The long name that owns letter ch in the suite, NULL if none. */
+const char *et_cli_letter_owner(char ch);
+
+/* --- shared groups -------------------------------------------------------
+ * -h/--help, --version, -o/--output, -q/--quiet, --progress; targets c. */
+#define ET_OPTS_COMMON(c) ET_OPT_GROUP(et_cli_common_opts(c))
+const et_opt *et_cli_common_opts(et_cli *c);
+
+/* The input options of a command that reads traces through et_input:
+ * -f/--from, --ranks, --set-rank, --world, --max-msg. The ranks list lives
+ * here; in->o.ranks points at it. reads_pytorch: the command reads PyTorch
+ * host traces itself (et-convert); others answer --from pytorch with the
+ * command that does. */
+typedef struct et_cli_in {
+	et_input_opts o;
+	et_ranklist ranks;
+	bool reads_pytorch;
+	unsigned omit; /* ET_IN_*: options this command does not offer */
+} et_cli_in;
+enum { ET_IN_RANKS = 1, ET_IN_SET_RANK = 2, ET_IN_WORLD = 4, ET_IN_MAX_MSG = 8 };
+void et_cli_in_init(et_cli_in *in, bool reads_pytorch, unsigned omit);
+void et_cli_in_free(et_cli_in *in);
+#define ET_OPTS_INPUT(in) ET_OPT_GROUP(et_cli_input_opts(in))
+const et_opt *et_cli_input_opts(et_cli_in *in);
+
+/* The options of a command that writes traces through et_writer:
+ * -t/--to, --split, --name, -l/--level, -T/--threads. */
+typedef enum et_out_format {
+	ET_OUT_STREAM = 0,
+	ET_OUT_ET,
+	ET_OUT_JSON,
+	ET_OUT_JSONL,
+	ET_OUT_CUSTOM, /* a layout the command adds (et-convert's jsonizer) */
+} et_out_format;
+typedef struct et_cli_out {
+	int format;         /* et_out_format */
+	const char *split;  /* --split PREFIX */
+	const char *name;   /* --name */
+	int level;          /* zstd level, default 3 */
+	int threads;        /* zstd workers, default 0 */
+	const char *custom; /* name of ET_OUT_CUSTOM ("jsonizer"), NULL = none */
+} et_cli_out;
+void et_cli_out_init(et_cli_out *o, const char *custom);
+#define ET_OPTS_WRITE(o) ET_OPT_GROUP(et_cli_write_opts(o))
+const et_opt *et_cli_write_opts(et_cli_out *o);
+/* Usage errors for combinations: --split only with --to et, raw ET of a
+ * multi-rank input only with --split (world 0 = not known yet). */
+void et_cli_out_check(const et_cli *c, const et_cli_out *o);
+
+/* --- until every command is on tables (deleted then) --------------------- */
+enum { ET_OPT_VERSION = 0x1000, ET_OPT_PROGRESS, ET_OPT_FIRST_TOOL = 0x1100 };
+#define ET_CLI_COMMON_SHORT "ho:q"
+#define ET_CLI_COMMON_OPTS                                                                         \
+	{"help", no_argument, 0, 'h'}, {"version", no_argument, 0, ET_OPT_VERSION},                \
+	    {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},                 \
+	    {"progress", no_argument, 0, ET_OPT_PROGRESS},                                         \
+	{                                                                                          \
+		0, 0, 0, 0                                                                         \
+	}
+void et_cli_init(et_cli *c, const char *prog, const char *usage);
+bool et_cli_common(et_cli *c, int opt, const char *arg);
 
 #endif

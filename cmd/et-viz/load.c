@@ -99,7 +99,7 @@ static vrank *new_rank(model *m, const et_rank_info *ri)
 int viz_load(const conf *c, int argc, char **argv, model *m, et_error *e)
 {
 	et_input *in;
-	if (et_input_open(&in, argc, argv, &c->in, e) < 0) {
+	if (et_input_open(&in, argc, argv, &c->in.o, e) < 0) {
 		et_input_close(in);
 		return -1;
 	}
@@ -115,7 +115,7 @@ int viz_load(const conf *c, int argc, char **argv, model *m, et_error *e)
 	et_input_close(in);
 	if (r == 0 && m->n_ranks == 0)
 		r = et_fail(e, ET_EXIT_DATA, "no rank to draw%s",
-		            c->ranks.n ? ": --ranks matches none of the input's ranks" : "");
+		            c->in.ranks.n ? ": --ranks matches none of the input's ranks" : "");
 	return r;
 }
 

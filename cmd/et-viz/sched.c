@@ -78,7 +78,7 @@ static int one_event(const conf *c, timeline *t, const cJSON *o, const where *w,
 		return et_fail(e, ET_EXIT_DATA, "%s: line %llu: end_ns is before start_ns", w->file,
 		               w->line);
 	const char *name = get_str(o, "name", "");
-	if (!et_ranklist_has(&c->ranks, (uint32_t)rank) ||
+	if (!et_ranklist_has(&c->in.ranks, (uint32_t)rank) ||
 	    (c->match && regexec(&c->match_re, name, 0, NULL, 0) != 0))
 		return 0;
 	int ty = et_node_type_parse(get_str(o, "type", ""));

@@ -114,7 +114,7 @@ int viz_select(const conf *c, model *m, et_error *e)
 	if (c->around_set && !select_around(c, m))
 		return et_fail(e, ET_EXIT_DATA, "--around %llu: no node has this id%s",
 		               (unsigned long long)c->around,
-		               c->ranks.n ? " in the selected ranks" : "");
+		               c->in.ranks.n ? " in the selected ranks" : "");
 	m->n_selected = 0;
 	for (uint32_t r = 0; r < m->n_ranks; r++) {
 		filter_rank(c, &m->ranks[r]);

@@ -27,8 +27,7 @@ typedef struct id_range {
 
 typedef struct conf {
 	et_cli cli;
-	et_input_opts in;
-	et_ranklist ranks;
+	et_cli_in in; /* input options; in.ranks: the ranks to read */
 	viz_fmt fmt;
 	/* selection */
 	bool around_set;

@@ -1,0 +1,180 @@
+/* et_cli: the option groups the suite shares. Each is declared and worded
+ * once here; a command binds a group to its own storage when it builds its
+ * table (one table per process, so each group is one static array). */
+#include "et_cli.h"
+#include "et_cli_int.h"
+#include "et_err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- common: help, version, output, progress ------------------------------- */
+
+static int show_help(et_cli *c, const et_opt *o, const char *arg)
+{
+	(void)o, (void)arg;
+	et_cli_print_help(c, stdout);
+	exit(fflush(stdout) == 0 ? ET_EXIT_OK : ET_EXIT_IO);
+}
+
+static int show_table(et_cli *c, const et_opt *o, const char *arg)
+{
+	(void)o, (void)arg;
+	et_cli_print_table(c, stdout);
+	exit(fflush(stdout) == 0 ? ET_EXIT_OK : ET_EXIT_IO);
+}
+
+static int show_version(et_cli *c, const et_opt *o, const char *arg)
+{
+	(void)o, (void)arg;
+	const char *sp = strchr(c->prog, ' '); /* "et-synth coll": the program's name */
+	printf("%.*s (etkit) %s\n", sp ? (int)(sp - c->prog) : (int)strlen(c->prog), c->prog,
+	       ETKIT_VERSION);
+	exit(fflush(stdout) == 0 ? ET_EXIT_OK : ET_EXIT_IO);
+}
+
+#define SH ET_OPT_SHARED
+
+const et_opt *et_cli_common_opts(et_cli *c)
+{
+	static et_opt t[8];
+	et_opt v[] = {
+	    {'o', "output", ET_ARG_STR, "FILE", "write FILE (atomically) instead of stdout",
+	     &c->output, .flags = SH},
+	    {'q', "quiet", ET_ARG_SET, NULL, "no progress on stderr", &c->progress, .value = -1,
+	     .flags = SH},
+	    {0, "progress", ET_ARG_SET, NULL, "progress on stderr even when it is not a terminal",
+	     &c->progress, .value = 1, .flags = SH},
+	    {'h', "help", ET_ARG_FN, NULL, "this help", .fn = show_help, .flags = SH},
+	    {0, "version", ET_ARG_FN, NULL, "version", .fn = show_version, .flags = SH},
+	    {0, "help-table", ET_ARG_FN, NULL, NULL, .fn = show_table, .flags = ET_OPT_HIDDEN},
+	    ET_OPT_END,
+	};
+	memcpy(t, v, sizeof v);
+	return t;
+}
+
+/* --- input ------------------------------------------------------------------ */
+
+void et_cli_in_init(et_cli_in *in, bool reads_pytorch, unsigned omit)
+{
+	memset(in, 0, sizeof *in);
+	et_input_opts_init(&in->o);
+	in->o.ranks = &in->ranks;
+	in->reads_pytorch = reads_pytorch;
+	in->omit = omit;
+}
+
+void et_cli_in_free(et_cli_in *in)
+{
+	et_ranklist_free(&in->ranks);
+}
+
+/* One list of formats and one answer for the ones a command cannot read. */
+static int parse_from(et_cli *c, const et_opt *o, const char *arg)
+{
+	et_cli_in *in = o->target;
+	et_format f = strcmp(arg, "jsonl") == 0 ? ET_FMT_JSON : et_format_parse(arg);
+	if (f == ET_FMT_KINETO)
+		et_cli_usage_error(c, "--from kineto: a Kineto trace is read with its host trace: "
+		                      "et-convert --from pytorch HOST.json --kineto KINETO.json");
+	if (f == ET_FMT_PYTORCH && !in->reads_pytorch)
+		et_cli_usage_error(c,
+		                   "--from pytorch: PyTorch host traces are read by et-convert; "
+		                   "convert first: et-convert --from pytorch TRACE.json | %s",
+		                   c->prog);
+	if ((int)f < 0 || f == ET_FMT_AUTO)
+		et_cli_usage_error(c, "--from: expected stream, et, json or pytorch, got '%s'",
+		                   arg);
+	in->o.format = f;
+	return 0;
+}
+
+static int parse_ranks(et_cli *c, const et_opt *o, const char *arg)
+{
+	et_cli_in *in = o->target;
+	et_ranklist_free(&in->ranks);
+	if (et_ranklist_parse(&in->ranks, arg) < 0)
+		et_cli_usage_error(c, "--%s: expected a list such as 0-3,7, got '%s'", o->lng, arg);
+	return 0;
+}
+
+const et_opt *et_cli_input_opts(et_cli_in *in)
+{
+	static et_opt t[8];
+	et_opt all[] = {
+	    {'f', "from", ET_ARG_FN, "FORMAT",
+	     "read INPUT as FORMAT instead of sniffing it: stream, et, json (also JSONL) or "
+	     "pytorch",
+	     in, .fn = parse_from, .flags = SH},
+	    {0, "ranks", ET_ARG_FN, "LIST", "only these ranks (e.g. 0-3,7)", in, .fn = parse_ranks,
+	     .flags = SH},
+	    {0, "set-rank", ET_ARG_I64, "N", "rank of a header-less single-rank input",
+	     &in->o.set_rank, .min = 0, .max = UINT32_MAX, .flags = SH},
+	    {0, "world", ET_ARG_U32, "N",
+	     "the world size: a per-rank set PREFIX must have N files, streams written say N",
+	     &in->o.world, .min = 1, .max = UINT32_MAX, .flags = SH},
+	    {0, "max-msg", ET_ARG_SIZE, "SIZE", "per-message size limit (default 256M)",
+	     &in->o.max_msg, .flags = SH},
+	};
+	static const unsigned bit[] = {0, ET_IN_RANKS, ET_IN_SET_RANK, ET_IN_WORLD, ET_IN_MAX_MSG};
+	size_t n = 0;
+	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+		if (!(in->omit & bit[i]))
+			t[n++] = all[i];
+	t[n] = (et_opt)ET_OPT_END;
+	return t;
+}
+
+/* --- output ----------------------------------------------------------------- */
+
+void et_cli_out_init(et_cli_out *o, const char *custom)
+{
+	memset(o, 0, sizeof *o);
+	o->level = 3;
+	o->custom = custom;
+}
+
+static int parse_name(et_cli *c, const et_opt *o, const char *arg)
+{
+	if (strlen(arg) > 255)
+		et_cli_usage_error(c, "--name: at most 255 bytes");
+	*(const char **)o->target = arg;
+	return 0;
+}
+
+const et_opt *et_cli_write_opts(et_cli_out *o)
+{
+	static et_opt t[8];
+	static const char *fmts[6];
+	static char to_help[160];
+	const char *base[] = {"stream", "et", "json", "jsonl", o->custom, NULL};
+	memcpy(fmts, base, sizeof base);
+	snprintf(to_help, sizeof to_help, "stream (default), et, json or jsonl%s%s%s",
+	         o->custom ? "; also " : "", o->custom ? o->custom : "",
+	         o->custom ? " (see the man page)" : "");
+	et_opt v[] = {
+	    {'t', "to", ET_ARG_CHOICE, "FORMAT", to_help, &o->format, .choices = fmts,
+	     .flags = o->custom ? 0 : SH},
+	    {0, "split", ET_ARG_STR, "PREFIX", "with --to et: write PREFIX.<rank>.et, one per rank",
+	     &o->split, .flags = SH},
+	    {0, "name", ET_ARG_FN, "NAME", "workload name written to stream headers", &o->name,
+	     .fn = parse_name, .flags = SH},
+	    {'l', "level", ET_ARG_INT, "N", "zstd level of stream output (1-19, default 3)",
+	     &o->level, .min = 1, .max = 19, .flags = SH},
+	    {'T', "threads", ET_ARG_INT, "N", "zstd worker threads (0: compress inline)",
+	     &o->threads, .min = 0, .max = 64, .flags = SH},
+	    ET_OPT_END,
+	};
+	memcpy(t, v, sizeof v);
+	return t;
+}
+
+void et_cli_out_check(const et_cli *c, const et_cli_out *o)
+{
+	if (o->split && o->format != ET_OUT_ET)
+		et_cli_usage_error(c, "--split goes with --to et");
+	if (o->split && c->output)
+		et_cli_usage_error(c, "--split and -o exclude each other");
+}
