@@ -345,8 +345,10 @@ static void handle(et_cli *c, const et_opt *o)
  * operands behind the options ("--" ends the options). */
 void et_cli_parse(et_cli *c, int argc, char **argv)
 {
-	flat f;
-	gview g;
+	/* static: a usage error exits from inside the loop, and memory that a
+	 * global still points at is not a leak to valgrind */
+	static flat f;
+	static gview g;
 	if (!strchr(c->prog, ' ')) /* "et-synth coll" keeps "et-synth" for the rest */
 		et_err_set_prog(c->prog);
 	flat_build(c, &f);
@@ -363,6 +365,8 @@ void et_cli_parse(et_cli *c, int argc, char **argv)
 	c->nargs = argc - optind;
 	gview_free(&g);
 	flat_free(&f);
+	memset(&f, 0, sizeof f);
+	memset(&g, 0, sizeof g);
 }
 
 /* --- shared pieces used by et_cli_help.c --------------------------------- */

@@ -1,0 +1,127 @@
+#!/usr/bin/env bats
+# The option layer (libcommon/et_cli): every command's --help lists exactly
+# the options of its table (--help-table), the options the suite shares read
+# the same everywhere, and each short letter means one thing across the suite.
+load common
+
+COMMANDS=(et-convert et-validate et-sim et-viz "et-synth coll" "et-synth p2p"
+	"et-synth chain" "et-synth dag" "et-synth chakra-generator" "et-synth transform")
+
+# "-x --long" or ". --long" per option line of --help (the option column)
+help_options() {
+	$1 --help | awk '
+		/^  -[^-], --[a-z]/ { split($0, a, /[ ,]+/); print a[2], a[3]; next }
+		/^      --[a-z]/    { split($0, a, /[ ]+/); print ".", a[2]; next }
+		/^  -[^-] /         { split($0, a, /[ ]+/); print a[2], "." }'
+}
+
+table_options() {
+	$1 --help-table | awk -F'\t' '{ s = $2 == ".." ? "." : $2; print s, $3 }'
+}
+
+@test "every command has a table, and --help lists exactly its options" {
+	for cmd in "${COMMANDS[@]}"; do
+		run $cmd --help-table
+		assert_success
+		[ -n "$output" ] || fail "$cmd: empty --help-table"
+		diff <(help_options "$cmd" | sort) <(table_options "$cmd" | sort) ||
+			fail "$cmd: --help and its table differ (< help, > table)"
+	done
+}
+
+@test "the shared options have one letter and one help text across the suite" {
+	for cmd in "${COMMANDS[@]}"; do
+		$cmd --help-table | awk -F'\t' -v c="$cmd" '$1 == "shared" { print $3 "\t" $2 "\t" $4 "\t" $5 }'
+	done | sort -u >shared
+	[ -s shared ]
+	# one line per long name: anything else is two wordings of one option
+	dup=$(cut -f1 shared | uniq -d)
+	[ -z "$dup" ] || fail "worded differently across commands: $dup"
+	# the groups every command takes
+	for o in --output --quiet --progress --help --version; do
+		grep -q "^$o	" shared || fail "$o is not shared"
+	done
+}
+
+@test "each short letter belongs to one long option across the suite" {
+	for cmd in "${COMMANDS[@]}"; do
+		$cmd --help-table | awk -F'\t' '$2 != ".." { print $2, $3 }'
+	done | sort -u >letters
+	[ -s letters ]
+	dup=$(cut -d' ' -f1 letters | uniq -d)
+	[ -z "$dup" ] || fail "letters with two meanings: $dup ($(grep -- "^$dup " letters | tr '\n' ' '))"
+	grep -qx -- '-T --threads' letters
+	! grep -q -- '^-T --format' letters
+}
+
+@test "et-viz's old letters still work, hidden and warned" {
+	et-synth coll --type all_reduce --size 1M --world 2 -o ar.etz
+	run et-viz -F dot ar.etz
+	assert_success
+	expected=$output
+	run --separate-stderr et-viz -T dot ar.etz
+	assert_success
+	assert_output "$expected"
+	[[ $stderr == "et-viz: warning: -T is deprecated, use --format; -T is --threads" ]]
+	run et-viz --help
+	refute_output --partial "-T,"
+	refute_output --partial "-t,"
+	run --separate-stderr et-viz -C 'x' -F dot ar.etz
+	assert_success
+	[ -z "$stderr" ]
+}
+
+@test "--from: one list of formats and one answer for what a command cannot read" {
+	for cmd in et-validate et-sim et-viz; do
+		run --separate-stderr $cmd --from nope x
+		assert_failure 2
+		[[ $stderr == "$cmd: --from: expected stream, et, json or pytorch, got 'nope'"* ]]
+		run --separate-stderr $cmd --from pytorch x
+		assert_failure 2
+		[[ $stderr == "$cmd: --from pytorch: PyTorch host traces are read by et-convert; convert first: et-convert --from pytorch TRACE.json | $cmd"* ]]
+	done
+	for cmd in et-convert et-validate et-sim et-viz; do
+		run --separate-stderr $cmd --from kineto x
+		assert_failure 2
+		[[ $stderr == "$cmd: --from kineto: a Kineto trace is read with its host trace: et-convert --from pytorch HOST.json --kineto KINETO.json"* ]]
+	done
+}
+
+@test "usage errors: one line naming the command and the option, control characters scrubbed, exit 2" {
+	run --separate-stderr et-viz --rankdir $'a\x1b[31mb'
+	assert_failure 2
+	[ "$stderr" = "et-viz: --rankdir: expected TB or LR, got 'a?[31mb'
+Try 'et-viz --help' for more information." ]
+	run --separate-stderr et-sim --bogus
+	assert_failure 2
+	[ "${stderr%%$'\n'*}" = "et-sim: unknown option '--bogus'" ]
+	run --separate-stderr et-validate --strict=1
+	assert_failure 2
+	[ "${stderr%%$'\n'*}" = "et-validate: option '--strict' takes no argument" ]
+	run --separate-stderr et-validate --max-per-code
+	assert_failure 2
+	[ "${stderr%%$'\n'*}" = "et-validate: option '--max-per-code' needs an argument" ]
+	run --separate-stderr et-viz -d x
+	assert_failure 2
+	[ "${stderr%%$'\n'*}" = "et-viz: --depth: expected an integer from 0 to 1000000, got 'x'" ]
+	run --separate-stderr et-sim --format yaml
+	assert_failure 2
+	[ "${stderr%%$'\n'*}" = "et-sim: --format: expected text or json, got 'yaml'" ]
+}
+
+@test "options and operands mix; -- ends the options" {
+	et-synth coll --type all_reduce --size 1M --world 2 -o ar.etz
+	run et-validate ar.etz --strict
+	assert_success
+	cp ar.etz ./-x.etz
+	run et-validate --strict -- -x.etz
+	assert_success
+}
+
+@test "--version: the program's name and the suite's version" {
+	for cmd in "${COMMANDS[@]}"; do
+		run $cmd --version
+		assert_success
+		[[ $output =~ ^et-[a-z]+\ \(etkit\)\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "$cmd: $output"
+	done
+}
