@@ -55,3 +55,15 @@ unit_run() {
 		assert_output --partial "fuzz-replay: $(basename "$src" .c): "
 	done
 }
+
+@test "plain make builds and installs nothing; make test and make demo install through make deps" {
+	cd "$REPO"
+	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n -B all
+	assert_success
+	refute_output --partial "install-deps"
+	refute_output --partial "apt-get"
+	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n test
+	assert_output --partial "install-deps.sh"
+	run env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS make -n demo
+	assert_output --partial "install-deps.sh"
+}
