@@ -2,6 +2,7 @@
  * model edge, attributes from style.c. Nothing is printed here; the DOT
  * text (if any) comes from cgraph's own writer in render.c. */
 #include "draw.h"
+#include "gvids.h"
 #include "style.h"
 
 #include <stdio.h>
@@ -120,7 +121,7 @@ static void build(const conf *c, const model *m, Agraph_t *g)
 
 int viz_draw(const conf *c, model *m, et_error *e)
 {
-	Agraph_t *g = agopen("et", Agdirected, NULL);
+	Agraph_t *g = agopen("et", Agdirected, viz_gv_disc());
 	build(c, m, g);
 	int r = viz_render(c, g, e);
 	agclose(g);
