@@ -2,11 +2,36 @@
 #include "et_pg.h"
 #include "et_buf.h"
 #include "et_jsonfile.h"
+#include "et_mem.h"
+#include "et_output.h"
 
-#include <stdbool.h>
+#include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void et_pg_list_free(et_pg_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->g[i].name);
+		free(l->g[i].ranks);
+	}
+	free(l->g);
+	memset(l, 0, sizeof *l);
+}
+
+static void list_add(et_pg_list *l, const char *name, uint32_t *ranks, size_t n)
+{
+	/* one at a time: lists are short, and exact size keeps free simple */
+	l->g = et_xrealloc(l->g, (l->n + 1) * sizeof *l->g);
+	et_pg_group *g = &l->g[l->n++];
+	size_t len = strlen(name);
+	g->name = et_xmalloc(len + 1);
+	memcpy(g->name, name, len + 1);
+	g->ranks = ranks;
+	g->n_ranks = n;
+}
 
 static bool blank(char c)
 {
@@ -60,51 +85,18 @@ static cJSON *values_json(const char *v, et_pg_form *form)
 	return parse_whole(v, n);
 }
 
-static bool is_def(const cJSON *o)
-{
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "pg_name");
-	uint32_t *r;
-	long n = et_pg_ranks(cJSON_GetObjectItemCaseSensitive(o, "ranks"), &r);
-	free(r);
-	return cJSON_IsObject(o) && n >= 0 && (cJSON_IsString(name) || cJSON_IsNumber(name));
-}
-
-cJSON *et_pg_values_parse(const char *values, et_pg_form *form)
-{
-	et_pg_form f;
-	if (!values || !*values)
-		return NULL;
-	cJSON *root = values_json(values, &f);
-	bool ok = cJSON_IsArray(root) && root->child;
-	for (const cJSON *o = ok ? root->child : NULL; o && ok; o = o->next)
-		ok = is_def(o);
-	if (!ok) {
-		cJSON_Delete(root);
-		return NULL;
-	}
-	if (form)
-		*form = f;
-	return root;
-}
-
-const char *et_pg_def_name(const cJSON *def, char *num, size_t cap)
-{
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(def, "pg_name");
-	if (cJSON_IsString(name))
-		return name->valuestring;
-	snprintf(num, cap, "%.0f", cJSON_IsNumber(name) ? name->valuedouble : 0.0);
-	return num;
-}
-
-long et_pg_ranks(const cJSON *arr, uint32_t **out)
+/* The ranks of a JSON array, in input order: returns their number with
+ * *out malloc'ed (NULL when there are none), or -1 with *out NULL when arr
+ * is not an array of ranks. */
+static long json_ranks(const cJSON *arr, uint32_t **out)
 {
 	*out = NULL;
 	if (!cJSON_IsArray(arr))
 		return -1;
-	long n = 0;
-	for (const cJSON *x = arr->child; x; x = x->next)
-		n++;
-	uint32_t *r = et_xmalloc(((size_t)n + 1) * sizeof *r);
+	long n = cJSON_GetArraySize(arr);
+	if (n == 0)
+		return 0;
+	uint32_t *r = et_xmalloc((size_t)n * sizeof *r);
 	long k = 0;
 	for (const cJSON *x = arr->child; x; x = x->next) {
 		double d = x->valuedouble;
@@ -117,6 +109,160 @@ long et_pg_ranks(const cJSON *arr, uint32_t **out)
 	}
 	*out = r;
 	return k;
+}
+
+/* A definition's ranks, or -1 when o is not a definition. */
+static long def_ranks(const cJSON *o, uint32_t **r)
+{
+	*r = NULL;
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "pg_name");
+	if (!cJSON_IsObject(o) || !(cJSON_IsString(name) || cJSON_IsNumber(name)))
+		return -1;
+	return json_ranks(cJSON_GetObjectItemCaseSensitive(o, "ranks"), r);
+}
+
+/* The definitions' JSON, or NULL when values is not a definition list. */
+static cJSON *values_defs(const char *values, et_pg_form *form)
+{
+	if (!values || !*values)
+		return NULL;
+	cJSON *root = values_json(values, form);
+	bool ok = cJSON_IsArray(root) && root->child;
+	for (const cJSON *o = ok ? root->child : NULL; o && ok; o = o->next) {
+		uint32_t *r;
+		ok = def_ranks(o, &r) >= 0;
+		free(r);
+	}
+	if (!ok) {
+		cJSON_Delete(root);
+		return NULL;
+	}
+	return root;
+}
+
+int et_pg_values_parse(const char *values, et_pg_list *out)
+{
+	memset(out, 0, sizeof *out);
+	et_pg_form form;
+	cJSON *root = values_defs(values, &form);
+	if (!root)
+		return -1;
+	out->form = form;
+	for (const cJSON *o = root->child; o; o = o->next) {
+		const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "pg_name");
+		char num[32];
+		if (!cJSON_IsString(name))
+			snprintf(num, sizeof num, "%.0f", name->valuedouble);
+		uint32_t *r;
+		long n = def_ranks(o, &r);
+		list_add(out, cJSON_IsString(name) ? name->valuestring : num, r, (size_t)n);
+	}
+	cJSON_Delete(root);
+	return 0;
+}
+
+bool et_pg_whole_world(const uint32_t *ranks, size_t n, uint32_t world)
+{
+	if (n == 0)
+		return true;
+	if (n != world)
+		return false;
+	char *seen = et_xcalloc(world, 1);
+	bool ok = true;
+	for (size_t k = 0; k < n && ok; k++) {
+		ok = ranks[k] < world && !seen[ranks[k]];
+		if (ok)
+			seen[ranks[k]] = 1;
+	}
+	free(seen);
+	return ok;
+}
+
+/* json.dumps layout of a cJSON value. */
+static void dump(const cJSON *v, et_buf *b)
+{
+	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+		bool obj = cJSON_IsObject(v);
+		et_buf_putc(b, obj ? '{' : '[');
+		for (const cJSON *c = v->child; c; c = c->next) {
+			if (c != v->child)
+				et_buf_puts(b, ", ");
+			if (obj) {
+				cJSON key = {.type = cJSON_String, .valuestring = c->string};
+				dump(&key, b);
+				et_buf_puts(b, ": ");
+			}
+			dump(c, b);
+		}
+		et_buf_putc(b, obj ? '}' : ']');
+	} else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
+	           fabs(v->valuedouble) < 9e15) {
+		/* json.dumps writes integers without cJSON's exponent forms */
+		et_buf_printf(b, "%.0f", v->valuedouble);
+	} else {
+		char *s = cJSON_PrintUnformatted(v);
+		et_buf_puts(b, s ? s : "null");
+		free(s);
+	}
+}
+
+static void set_number(cJSON *o, const char *key, double v)
+{
+	cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+	if (cJSON_IsNumber(it))
+		cJSON_SetNumberValue(it, v);
+}
+
+/* The definitions' text back in the form the values were written in. */
+static char *rewrap(char *text, et_pg_form form)
+{
+	if (form == ET_PG_JSON)
+		return text;
+	et_buf b = {0};
+	if (form == ET_PG_PYREPR) {
+		et_buf_puts(&b, "['");
+		et_buf_puts(&b, text);
+		et_buf_puts(&b, "']");
+	} else {
+		cJSON *list = cJSON_CreateArray();
+		cJSON_AddItemToArray(list, cJSON_CreateString(text));
+		char *s = cJSON_PrintUnformatted(list);
+		et_buf_puts(&b, s);
+		free(s);
+		cJSON_Delete(list);
+	}
+	et_buf_putc(&b, 0);
+	free(text);
+	return (char *)b.data;
+}
+
+char *et_pg_values_resize_world(const char *values, uint32_t old_world, uint32_t new_world)
+{
+	et_pg_form form;
+	cJSON *root = values_defs(values, &form);
+	if (!root)
+		return NULL;
+	for (cJSON *o = root->child; o; o = o->next) {
+		uint32_t *r;
+		long n = def_ranks(o, &r);
+		bool whole = et_pg_whole_world(r, (size_t)n, old_world);
+		free(r);
+		if (!whole)
+			continue;
+		if (n) {
+			cJSON *nr = cJSON_CreateArray();
+			for (uint32_t k = 0; k < new_world; k++)
+				cJSON_AddItemToArray(nr, cJSON_CreateNumber(k));
+			cJSON_ReplaceItemInObjectCaseSensitive(o, "ranks", nr);
+		}
+		set_number(o, "group_size", new_world);
+		set_number(o, "pg_size", new_world);
+	}
+	et_buf b = {0};
+	dump(root, &b);
+	et_buf_putc(&b, 0);
+	cJSON_Delete(root);
+	return rewrap((char *)b.data, form);
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -145,31 +291,31 @@ static bool seen_before(const cJSON *root, const cJSON *g)
 	return false;
 }
 
-/* One group: checked, normalised and handed to fn. */
-static int file_group(const cJSON *root, const cJSON *g, const char *name, et_pg_group_fn fn,
-                      void *ctx, et_error *e)
+/* One group of a file: checked, normalised and added to out. */
+static int file_group(const cJSON *root, const cJSON *g, const char *name, et_pg_list *out,
+                      et_error *e)
 {
 	uint32_t *r;
-	long n = et_pg_ranks(g, &r);
-	int rc = 0;
+	long n = json_ranks(g, &r);
 	char id[96];
 	if (n < 0)
-		rc = et_fail(e, ET_EXIT_DATA, "%s: group %s: expected an array of ranks", name,
-		             et_quote(g->string, id, sizeof id));
-	else if (n == 0)
-		rc = et_fail(e, ET_EXIT_DATA, "%s: group %s has no ranks", name,
-		             et_quote(g->string, id, sizeof id));
-	else if (seen_before(root, g))
-		rc = et_fail(e, ET_EXIT_DATA, "%s: group %s is given twice", name,
-		             et_quote(g->string, id, sizeof id));
-	else
-		rc = fn(ctx, g->string, r, et_pg_ranks_unique(r, (size_t)n), e) < 0 ? -1 : 0;
-	free(r);
-	return rc;
+		return et_fail(e, ET_EXIT_DATA, "%s: group %s: expected an array of ranks", name,
+		               et_quote(g->string, id, sizeof id));
+	if (n == 0)
+		return et_fail(e, ET_EXIT_DATA, "%s: group %s has no ranks", name,
+		               et_quote(g->string, id, sizeof id));
+	if (seen_before(root, g)) {
+		free(r);
+		return et_fail(e, ET_EXIT_DATA, "%s: group %s is given twice", name,
+		               et_quote(g->string, id, sizeof id));
+	}
+	list_add(out, g->string, r, et_pg_ranks_unique(r, (size_t)n));
+	return 0;
 }
 
-static int file_groups(cJSON *root, const char *name, et_pg_group_fn fn, void *ctx, et_error *e)
+static int file_groups(cJSON *root, const char *name, et_pg_list *out, et_error *e)
 {
+	memset(out, 0, sizeof *out);
 	if (!root)
 		return -1;
 	int rc = 0;
@@ -177,18 +323,36 @@ static int file_groups(cJSON *root, const char *name, et_pg_group_fn fn, void *c
 		rc = et_fail(e, ET_EXIT_DATA,
 		             "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}", name);
 	for (const cJSON *g = rc ? NULL : root->child; g && rc == 0; g = g->next)
-		rc = file_group(root, g, name, fn, ctx, e);
+		rc = file_group(root, g, name, out, e);
 	cJSON_Delete(root);
+	if (rc < 0)
+		et_pg_list_free(out);
 	return rc;
 }
 
-int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_group_fn fn, void *ctx,
-                     et_error *e)
+int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_list *out, et_error *e)
 {
-	return file_groups(et_jsonfile_parse(text, len, name, e), name, fn, ctx, e);
+	return file_groups(et_jsonfile_parse(text, len, name, e), name, out, e);
 }
 
-int et_pg_file_read(const char *path, et_pg_group_fn fn, void *ctx, et_error *e)
+int et_pg_file_read(const char *path, et_pg_list *out, et_error *e)
 {
-	return file_groups(et_jsonfile_read(path, e), path, fn, ctx, e);
+	return file_groups(et_jsonfile_read(path, e), path, out, e);
+}
+
+int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_error *e)
+{
+	et_output *o;
+	if (et_output_open(&o, path, false, e) < 0)
+		return -1;
+	FILE *f = et_output_file(o);
+	fputc('{', f);
+	for (uint32_t id = 0; id < world / g; id++) {
+		fprintf(f, "%s\"%u\": [", id ? ", " : "", id + 1);
+		for (uint32_t k = 0; k < g; k++)
+			fprintf(f, "%s%u", k ? ", " : "", id * g + k);
+		fputc(']', f);
+	}
+	fputs("}\n", f);
+	return et_output_commit(o, e);
 }

@@ -1,6 +1,7 @@
 /* et_pg: process groups as traces and ASTRA-sim define them. One reader for
  * every tool, so that et-validate, et-sim and et-synth agree on what a
- * definition is.
+ * definition is. Callers see plain C types only: the JSON parser is this
+ * module's business.
  *
  * A process-group node (the PyTorch converter's METADATA node
  * "## process_group:init ##") holds in inputs.values a JSON list of
@@ -18,47 +19,73 @@
 #define ET_PG_H
 
 #include "et_err.h"
-#include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 typedef enum et_pg_form { ET_PG_JSON, ET_PG_PYREPR, ET_PG_JSON_LIST } et_pg_form;
 
+/* One group: a definition's pg_name or a comm-group file's id, and its
+ * ranks (NULL when n_ranks is 0). */
+typedef struct et_pg_group {
+	char *name;
+	uint32_t *ranks;
+	size_t n_ranks;
+} et_pg_group;
+
+/* Groups in the order they were written. The list owns every name and
+ * ranks array; a zeroed et_pg_list is empty. */
+typedef struct et_pg_list {
+	et_pg_group *g;
+	size_t n;
+	et_pg_form form; /* definitions only: how they were written */
+} et_pg_list;
+
+/* Frees what the list holds; it is empty (zeroed) afterwards. */
+void et_pg_list_free(et_pg_list *l);
+
 /* The definitions of a process-group node's inputs.values (surrounding
- * blanks ignored), or NULL when the text is not such a list: a non-empty
- * array of objects, each with a pg_name (string or number) and ranks (an
- * array of ranks). *form (if not NULL) says how it was written. Free the
- * result with cJSON_Delete. */
-cJSON *et_pg_values_parse(const char *values, et_pg_form *form);
+ * blanks ignored): a non-empty array of objects, each with a pg_name
+ * (string or number) and ranks (an array of ranks). Returns 0 with *out
+ * filled (n >= 1; a string name as is, a number as an integer, "%.0f";
+ * ranks in input order, repeats kept, n_ranks 0 for "all ranks"; form set),
+ * or -1 with *out zeroed when values is NULL or not such a list. */
+int et_pg_values_parse(const char *values, et_pg_list *out);
 
-/* A definition's pg_name as text: a string as is, a number written as an
- * integer ("%.0f") into num (cap bytes, 32 are enough), which is returned. */
-const char *et_pg_def_name(const cJSON *def, char *num, size_t cap);
+/* Whether ranks are the whole of a world of `world` ranks: none (which
+ * means all), or each of 0..world-1 exactly once in any order. */
+bool et_pg_whole_world(const uint32_t *ranks, size_t n, uint32_t world);
 
-/* The ranks of a JSON array, in input order: returns their number with
- * *out malloc'ed (never NULL on success, free it), or -1 with *out NULL when
- * arr is not an array of ranks. */
-long et_pg_ranks(const cJSON *arr, uint32_t **out);
+/* values with every definition whose ranks are the whole world of
+ * old_world ranks moved to a world of new_world ranks: non-empty ranks
+ * become [0, ..., new_world-1], numeric group_size and pg_size members
+ * become new_world; other definitions and members are kept. Written in the
+ * form values had, the JSON laid out as Python's json.dumps writes it
+ * (", " and ": "). Returns malloc'ed text, or NULL when values is not a
+ * definition list (as et_pg_values_parse). */
+char *et_pg_values_resize_world(const char *values, uint32_t old_world, uint32_t new_world);
 
 /* Sorts r and drops repeats; returns the new count. */
 size_t et_pg_ranks_unique(uint32_t *r, size_t n);
 
-/* Called once per group of a comm-group file, in file order, with its id
- * and its ranks sorted and unique (n >= 1). Returns < 0 (with e set) to
- * stop the parse with that error. */
-typedef int (*et_pg_group_fn)(void *ctx, const char *id, const uint32_t *ranks, size_t n,
-                              et_error *e);
-
 /* Parse the text of a comm-group file: len bytes, and text[len] must be
- * '\0' (`name` is the file's name in messages). Errors, code 3: not JSON
- * (with line and column), a NUL byte, not an object, a group that is not a
- * non-empty array of ranks, an id given twice (ids in messages are quoted
- * with et_quote). Returns 0, or -1 with e set (by it or by fn). */
-int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_group_fn fn, void *ctx,
-                     et_error *e);
+ * '\0' (`name` is the file's name in messages). Returns 0 with *out filled
+ * (groups in file order, name = the id, ranks sorted and unique, n_ranks
+ * >= 1), or -1 with e set and *out zeroed. Errors, code 3 (ET_EXIT_DATA):
+ * not JSON (with line and column), a NUL byte, not an object, a group that
+ * is not a non-empty array of ranks, an id given twice (ids in messages
+ * are quoted with et_quote). */
+int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_list *out, et_error *e);
 
 /* Read a comm-group file (et_jsonfile_read: at most 64 MiB, code 4 when it
- * cannot be read) and parse it. */
-int et_pg_file_read(const char *path, et_pg_group_fn fn, void *ctx, et_error *e);
+ * cannot be read) and parse it as et_pg_file_parse does. */
+int et_pg_file_read(const char *path, et_pg_list *out, et_error *e);
+
+/* Write the comm-group file of world / g groups of g consecutive ranks,
+ * ids from 1: {"1": [0, 1], "2": [2, 3]} and a newline (g > 0; ranks past
+ * the last whole group are left out). Through et_output, so the file
+ * appears whole or not at all ("-" is stdout). Returns 0, or -1 with e
+ * set. */
+int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_error *e);
 
 #endif

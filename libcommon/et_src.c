@@ -454,9 +454,3 @@ int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e)
 	et_src_set_mode(s, ET_SRC_SECTION);
 	return 1;
 }
-
-bool et_src_file_at_end(et_src *s, et_error *e)
-{
-	int64_t a = file_fill(s, 1, e);
-	return a == 0;
-}

@@ -37,8 +37,6 @@ void et_src_close(et_src *s);
 const char *et_src_name(const et_src *s);
 /* Text put after the name in error messages (e.g. "rank 3: "); copied. */
 void et_src_set_context(et_src *s, const char *ctx);
-/* True when no file bytes remain after what has been decoded. */
-bool et_src_file_at_end(et_src *s, et_error *e);
 
 /* What the file starts with: ET_SRC_SECTION for a stream (after skipping
  * foreign skippable frames), ET_SRC_ZSTD, ET_SRC_GZIP or ET_SRC_RAW.

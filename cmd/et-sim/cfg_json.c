@@ -76,24 +76,23 @@ int cfg_load_system(cfg *c, const char *path, et_error *e)
 }
 
 /* ASTRA-sim's group ids are numbers: pg_name "3" uses group 3. */
-static int add_group(void *ctx, const char *id_text, const uint32_t *ranks, size_t n, et_error *e)
+static int add_group(cfg *c, const et_pg_group *pg, et_error *e)
 {
-	cfg *c = ctx;
 	char *end;
 	errno = 0;
-	long id = strtol(id_text, &end, 10);
-	if (*end || !*id_text || id < 0 || id > INT32_MAX || errno) {
+	long id = strtol(pg->name, &end, 10);
+	if (*end || !*pg->name || id < 0 || id > INT32_MAX || errno) {
 		char q[96];
 		return et_fail(e, ET_EXIT_DATA, "%s: group id %s is not a number", c->grp_file,
-		               et_quote(id_text, q, sizeof q));
+		               et_quote(pg->name, q, sizeof q));
 	}
 	for (int i = 0; i < c->ngroups; i++)
 		if (c->groups[i].id == id)
 			return et_fail(e, ET_EXIT_DATA, "%s: group %ld is given twice", c->grp_file,
 			               id);
-	comm_group g = {.id = (int)id, .n = (uint32_t)n};
-	g.mem = et_xmalloc(n * sizeof *g.mem);
-	memcpy(g.mem, ranks, n * sizeof *g.mem);
+	comm_group g = {.id = (int)id, .n = (uint32_t)pg->n_ranks};
+	g.mem = et_xmalloc(pg->n_ranks * sizeof *g.mem);
+	memcpy(g.mem, pg->ranks, pg->n_ranks * sizeof *g.mem);
 	c->groups = et_xrealloc(c->groups, (size_t)(c->ngroups + 1) * sizeof *c->groups);
 	c->groups[c->ngroups++] = g;
 	return 0;
@@ -102,8 +101,13 @@ static int add_group(void *ctx, const char *id_text, const uint32_t *ranks, size
 int cfg_load_groups(cfg *c, const char *path, et_error *e)
 {
 	et_error in;
+	et_pg_list l;
 	snprintf(c->grp_file, sizeof c->grp_file, "%s", path);
-	if (et_pg_file_read(path, add_group, c, &in) < 0) {
+	int rc = et_pg_file_read(path, &l, &in);
+	for (size_t i = 0; i < l.n && rc == 0; i++)
+		rc = add_group(c, &l.g[i], &in);
+	et_pg_list_free(&l);
+	if (rc < 0) {
 		c->grp_file[0] = '\0';
 		return config_error(e, &in);
 	}

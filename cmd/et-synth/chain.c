@@ -5,6 +5,7 @@
  * each other on the communication stream (ctrl dep on the previous one, as
  * a single NCCL stream orders them). */
 #include "et_attr.h"
+#include "et_build.h"
 #include "et_types.h"
 #include "synth.h"
 
@@ -66,7 +67,7 @@ static void parse(chain_conf *c, int argc, char **argv)
 			break;
 		case OPT_COLL:
 			c->ctype = et_coll_type_parse(optarg);
-			if (c->ctype < 0 || c->ctype == 8)
+			if (c->ctype < 0 || c->ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
 				et_cli_usage_error(&c->so.cli, "--coll: unknown collective '%s'",
 				                   optarg);
 			break;
@@ -90,17 +91,17 @@ static int layer_nodes(const chain_conf *c, emitter *em, uint32_t l, uint64_t ba
 	char name[64], lab[32];
 	uint64_t comp = base + 2ull * l, coll = comp + 1;
 	snprintf(name, sizeof name, "layer%u_compute", l);
-	et_node *n = mk_comp(em->arena, comp, name, (uint64_t)c->compute_us, false);
+	et_node *n = et_build_comp(em->arena, comp, name, (uint64_t)c->compute_us, false);
 	if (l)
-		add_data_dep(em->arena, n, c->overlap ? comp - 2 : comp - 1);
+		et_build_data_dep(em->arena, n, c->overlap ? comp - 2 : comp - 1);
 	if (emit_node(em, n, e) < 0)
 		return -1;
 	coll_label(c->ctype, lab, sizeof lab);
 	snprintf(name, sizeof name, "layer%u_grad_%s", l, lab);
-	n = mk_coll(em->arena, coll, name, c->ctype, c->size);
-	add_data_dep(em->arena, n, comp);
+	n = et_build_coll(em->arena, coll, name, c->ctype, c->size);
+	et_build_data_dep(em->arena, n, comp);
 	if (l && c->overlap)
-		add_ctrl_dep(em->arena, n, coll - 2);
+		et_build_ctrl_dep(em->arena, n, coll - 2);
 	return emit_node(em, n, e);
 }
 

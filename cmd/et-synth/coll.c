@@ -3,6 +3,8 @@
  * exactly an ASTRA-sim example microbenchmark (one COMM_COLL_NODE named
  * <type>_<N>npus_<size>, metadata version 0.0.4). */
 #include "et_attr.h"
+#include "et_build.h"
+#include "et_pg.h"
 #include "et_types.h"
 #include "synth.h"
 
@@ -65,7 +67,8 @@ static void parse(coll_conf *c, int argc, char **argv)
 		switch (opt) {
 		case 't':
 			c->ctype = et_coll_type_parse(optarg);
-			if (c->ctype < 0 || c->ctype == 8) /* REDUCE_SCATTER_BLOCK: no consumer */
+			/* REDUCE_SCATTER_BLOCK: no consumer */
+			if (c->ctype < 0 || c->ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
 				et_cli_usage_error(&c->so.cli, "--type: unknown collective '%s'",
 				                   optarg);
 			break;
@@ -114,18 +117,18 @@ static int rank_nodes(const coll_conf *c, emitter *em, uint32_t rank, const char
 	for (uint32_t k = 0; k < c->count; k++) {
 		uint64_t id = base + (uint64_t)k * per_step;
 		if (c->compute_us) {
-			et_node *n = mk_comp(em->arena, id, "compute", c->compute_us, false);
+			et_node *n = et_build_comp(em->arena, id, "compute", c->compute_us, false);
 			if (k)
-				add_data_dep(em->arena, n, id - 1);
+				et_build_data_dep(em->arena, n, id - 1);
 			if (emit_node(em, n, e) < 0)
 				return -1;
 			id++;
 		}
-		et_node *n = mk_coll(em->arena, id, name, c->ctype, c->size);
+		et_node *n = et_build_coll(em->arena, id, name, c->ctype, c->size);
 		if (c->group < c->so.world)
 			et_attr_set_str(em->arena, n, "pg_name", pg);
 		if (k || c->compute_us)
-			add_data_dep(em->arena, n, id - 1);
+			et_build_data_dep(em->arena, n, id - 1);
 		if (emit_node(em, n, e) < 0)
 			return -1;
 	}
@@ -138,7 +141,7 @@ static int run(const coll_conf *c, et_error *e)
 	coll_label(c->ctype, lab, sizeof lab);
 	size_label((uint64_t)c->size, sz, sizeof sz);
 	snprintf(name, sizeof name, "%s_%unpus_%s", lab, c->so.world, sz);
-	if (c->cgroups && write_comm_groups(c->cgroups, c->so.world, c->group, e) < 0)
+	if (c->cgroups && et_pg_write_consecutive(c->cgroups, c->so.world, c->group, e) < 0)
 		return -1;
 	emitter em;
 	if (emit_open(&em, &c->so, name, e) < 0)

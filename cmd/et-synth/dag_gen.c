@@ -7,6 +7,9 @@
  * them in the same order on every rank. */
 #include "dag.h"
 #include "et_attr.h"
+#include "et_build.h"
+#include "et_rng.h"
+#include "et_types.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -37,52 +40,52 @@ static const struct {
 	const char *name;
 	double p; /* cumulative */
 } colls[] = {
-    {0, "nccl:all_reduce", 0.60},
-    {2, "nccl:all_gather", 0.75},
-    {7, "nccl:reduce_scatter", 0.90},
-    {6, "nccl:all_to_all", 1.00},
+    {ET_COLL_ALL_REDUCE, "nccl:all_reduce", 0.60},
+    {ET_COLL_ALL_GATHER, "nccl:all_gather", 0.75},
+    {ET_COLL_REDUCE_SCATTER, "nccl:reduce_scatter", 0.90},
+    {ET_COLL_ALL_TO_ALL, "nccl:all_to_all", 1.00},
 };
 
-static et_node *gpu_comp(et_arena *a, rng *r, uint64_t id)
+static et_node *gpu_comp(et_arena *a, et_rng *r, uint64_t id)
 {
-	const char *name = gpu_ops[rng_below(r, sizeof gpu_ops / sizeof gpu_ops[0])];
-	uint64_t dur = (uint64_t)llround(rng_log_uniform(r, 2, 2000));
-	double rate = rng_log_uniform(r, 1e12, 5e13);  /* achieved FLOP/s */
-	double intensity = rng_log_uniform(r, 1, 200); /* FLOP per byte */
+	const char *name = gpu_ops[et_rng_below(r, sizeof gpu_ops / sizeof gpu_ops[0])];
+	uint64_t dur = (uint64_t)llround(et_rng_log_uniform(r, 2, 2000));
+	double rate = et_rng_log_uniform(r, 1e12, 5e13);  /* achieved FLOP/s */
+	double intensity = et_rng_log_uniform(r, 1, 200); /* FLOP per byte */
 	int64_t ops = (int64_t)(rate * (double)dur * 1e-6);
-	et_node *n = mk_comp(a, id, name, dur, false);
+	et_node *n = et_build_comp(a, id, name, dur, false);
 	et_attr_set_known_int(a, n, "num_ops", ops);
 	et_attr_set_known_int(a, n, "tensor_size", (int64_t)((double)ops / intensity) & ~3ll);
 	return n;
 }
 
-static et_node *cpu_comp(et_arena *a, rng *r, uint64_t id)
+static et_node *cpu_comp(et_arena *a, et_rng *r, uint64_t id)
 {
-	const char *name = cpu_ops[rng_below(r, sizeof cpu_ops / sizeof cpu_ops[0])];
-	return mk_comp(a, id, name, (uint64_t)llround(rng_log_uniform(r, 1, 50)), true);
+	const char *name = cpu_ops[et_rng_below(r, sizeof cpu_ops / sizeof cpu_ops[0])];
+	return et_build_comp(a, id, name, (uint64_t)llround(et_rng_log_uniform(r, 1, 50)), true);
 }
 
-static et_node *coll(et_arena *a, rng *r, uint64_t id)
+static et_node *coll(et_arena *a, et_rng *r, uint64_t id)
 {
-	double u = rng_unit(r);
+	double u = et_rng_unit(r);
 	size_t k = 0;
 	while (k + 1 < sizeof colls / sizeof colls[0] && u >= colls[k].p)
 		k++;
-	int64_t size = 1ll << (12 + rng_below(r, 15)); /* 4 KiB .. 64 MiB */
-	return mk_coll(a, id, colls[k].name, colls[k].ctype, size);
+	int64_t size = 1ll << (12 + et_rng_below(r, 15)); /* 4 KiB .. 64 MiB */
+	return et_build_coll(a, id, colls[k].name, colls[k].ctype, size);
 }
 
-static void deps(const dag_conf *c, et_arena *a, rng *r, et_node *n, uint64_t i)
+static void deps(const dag_conf *c, et_arena *a, et_rng *r, et_node *n, uint64_t i)
 {
 	uint64_t layer = i / c->width;
 	if (!layer)
 		return;
 	uint64_t prev = (layer - 1) * c->width;
 	for (uint32_t j = 0; j < c->width; j++)
-		if (rng_unit(r) < c->edge_prob)
-			add_data_dep(a, n, prev + j);
+		if (et_rng_unit(r) < c->edge_prob)
+			et_build_data_dep(a, n, prev + j);
 	if (!n->n_data_deps)
-		add_data_dep(a, n, prev + rng_below(r, c->width));
+		et_build_data_dep(a, n, prev + et_rng_below(r, c->width));
 }
 
 /* Walk the fields of an encoded Node to the duration varint (field 7). */
@@ -132,24 +135,24 @@ static void record_patch(dag_tpl *t, size_t node_off, uint64_t dur)
 
 void dag_generate(const dag_conf *c, dag_tpl *t, bool want_patch)
 {
-	rng r;
-	rng_seed(&r, c->so.seed, 0);
+	et_rng r;
+	et_rng_seed(&r, c->so.seed, 0);
 	et_arena *a = et_arena_new();
 	uint64_t last_coll = UINT64_MAX;
 	for (uint64_t i = 0; i < c->nodes; i++) {
 		et_node *n;
-		if (rng_unit(&r) < c->comm_frac) {
+		if (et_rng_unit(&r) < c->comm_frac) {
 			n = coll(a, &r, i);
 			if (last_coll != UINT64_MAX)
-				add_ctrl_dep(a, n, last_coll);
+				et_build_ctrl_dep(a, n, last_coll);
 			last_coll = i;
 		} else {
-			n = rng_unit(&r) < c->cpu_frac ? cpu_comp(a, &r, i) : gpu_comp(a, &r, i);
+			n = et_rng_unit(&r) < c->cpu_frac ? cpu_comp(a, &r, i) : gpu_comp(a, &r, i);
 		}
 		deps(c, a, &r, n, i);
 		size_t off = t->bytes.len;
 		et_node_encode(n, &t->bytes);
-		if (want_patch && n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMP_NODE)
+		if (want_patch && n->type == ET_NODE_COMP)
 			record_patch(t, off, n->duration_micros);
 		et_arena_reset(a);
 	}

@@ -3,6 +3,7 @@
  * the varint changes size). A memcpy-speed pass instead of protobuf-c's
  * encoder, which would cap the generator at ~1.4 M nodes/s. */
 #include "dag.h"
+#include "et_rng.h"
 
 #include <math.h>
 #include <string.h>
@@ -25,15 +26,15 @@ static int varint_len(uint64_t v)
 
 void dag_patch_rank(const dag_conf *c, const dag_tpl *t, uint32_t rank, et_buf *out)
 {
-	rng r;
-	rng_seed(&r, c->so.seed, 1 + (uint64_t)rank);
+	et_rng r;
+	et_rng_seed(&r, c->so.seed, 1 + (uint64_t)rank);
 	const uint8_t *src = t->bytes.data;
 	size_t cur = 0;
 	out->len = 0;
 	et_buf_reserve(out, t->bytes.len + t->bytes.len / 8);
 	for (size_t i = 0; i < t->n_patch; i++) {
 		const dag_patch *p = &t->patch[i];
-		double f = 1 + c->jitter * (2 * rng_unit(&r) - 1);
+		double f = 1 + c->jitter * (2 * et_rng_unit(&r) - 1);
 		uint64_t dur = (uint64_t)llround(p->dur * f);
 		if (!dur)
 			dur = 1;

@@ -2,6 +2,7 @@
  * matching receive (same src, dst, tag, size, occurrence), so the set
  * validates and replays without deadlock: sends never wait (ASTRA-sim
  * buffers them) and a round starts only after the last round's receives. */
+#include "et_build.h"
 #include "synth.h"
 
 #include <stdio.h>
@@ -117,10 +118,10 @@ static int round_nodes(const p2p_conf *c, emitter *em, uint32_t r, uint32_t k, u
 		bool send = s < np;
 		uint32_t p = peer(c, r, send ? s : s - np, send);
 		snprintf(name, sizeof name, send ? "send_to_%u" : "recv_from_%u", p);
-		et_node *n = mk_p2p(em->arena, first + s, name, send, (int32_t)(send ? r : p),
-		                    (int32_t)(send ? p : r), c->tag + (int32_t)k, c->size);
+		et_node *n = et_build_p2p(em->arena, first + s, name, send, (int32_t)(send ? r : p),
+		                          (int32_t)(send ? p : r), c->tag + (int32_t)k, c->size);
 		for (uint32_t j = 0; k && j < np; j++)
-			add_data_dep(em->arena, n, prev + np + j); /* last round's receives */
+			et_build_data_dep(em->arena, n, prev + np + j); /* last round's receives */
 		if (emit_node(em, n, e) < 0)
 			return -1;
 	}

@@ -5,6 +5,7 @@
  * which makes every file byte-identical to the reference's. */
 #include "refgen.h"
 #include "et_attr.h"
+#include "et_build.h"
 #include "et_types.h"
 
 #include <errno.h>
@@ -46,20 +47,13 @@ static const struct workload {
 	int kind;
 	int ctype;
 } workloads[] = {
-    {"one_metadata_node_all_types", W_META, 0},
-    {"one_remote_mem_load_node", W_LOAD, 0},
-    {"one_remote_mem_store_node", W_STORE, 0},
-    {"one_comp_node", W_COMP1, 0},
-    {"two_comp_nodes_independent", W_INDEP, 0},
-    {"two_comp_nodes_dependent", W_DEP, 0},
-    {"ALL_REDUCE", W_COLL, 0},
-    {"ALL_TO_ALL", W_COLL, 6},
-    {"ALL_GATHER", W_COLL, 2},
-    {"REDUCE_SCATTER", W_COLL, 7},
-    {"BROADCAST", W_COLL, 5},
-    {"BARRIER", W_COLL, 9},
-    {"one_comm_send_node", W_SEND, 0},
-    {"one_comm_recv_node", W_RECV, 0},
+    {"one_metadata_node_all_types", W_META, 0}, {"one_remote_mem_load_node", W_LOAD, 0},
+    {"one_remote_mem_store_node", W_STORE, 0},  {"one_comp_node", W_COMP1, 0},
+    {"two_comp_nodes_independent", W_INDEP, 0}, {"two_comp_nodes_dependent", W_DEP, 0},
+    {"ALL_REDUCE", W_COLL, ET_COLL_ALL_REDUCE}, {"ALL_TO_ALL", W_COLL, ET_COLL_ALL_TO_ALL},
+    {"ALL_GATHER", W_COLL, ET_COLL_ALL_GATHER}, {"REDUCE_SCATTER", W_COLL, ET_COLL_REDUCE_SCATTER},
+    {"BROADCAST", W_COLL, ET_COLL_BROADCAST},   {"BARRIER", W_COLL, ET_COLL_BARRIER},
+    {"one_comm_send_node", W_SEND, 0},          {"one_comm_recv_node", W_RECV, 0},
 };
 
 typedef struct refgen_conf {
@@ -106,7 +100,7 @@ static void parse(refgen_conf *c, int argc, char **argv)
 
 static et_node *mem_node(et_arena *a, uint64_t id, int type, uint64_t size)
 {
-	et_node *n = mk_node(a, id, et_node_type_name(type), type);
+	et_node *n = et_build_node(a, id, et_node_type_name(type), type);
 	et_attr_set_bool(a, n, "is_cpu_op", false);
 	et_attr_set_uint64(a, n, "tensor_size", size);
 	return n;
@@ -127,18 +121,21 @@ static void workload_nodes(const refgen_conf *c, const struct workload *w, et_ar
 		case W_STORE:
 		case W_SEND:
 		case W_RECV: {
-			static const int t[] = {
-			    [W_LOAD] = 2, [W_STORE] = 3, [W_SEND] = 5, [W_RECV] = 6};
+			static const int t[] = {[W_LOAD] = ET_NODE_MEM_LOAD,
+			                        [W_STORE] = ET_NODE_MEM_STORE,
+			                        [W_SEND] = ET_NODE_SEND,
+			                        [W_RECV] = ET_NODE_RECV};
 			n = mem_node(a, *id, t[w->kind], c->tensor_size);
 			break;
 		}
 		case W_COLL:
-			n = mk_coll(a, *id, w->name, w->ctype, w->ctype == 9 ? 0 : c->comm_size);
+			n = et_build_coll(a, *id, w->name, w->ctype,
+			                  w->ctype == ET_COLL_BARRIER ? 0 : c->comm_size);
 			break;
 		default:
-			n = mk_comp(a, *id, "COMP_NODE", c->runtime, false);
+			n = et_build_comp(a, *id, "COMP_NODE", c->runtime, false);
 			if (w->kind == W_DEP && k)
-				add_data_dep(a, n, *id - 1);
+				et_build_data_dep(a, n, *id - 1);
 		}
 		et_node_encode(n, out);
 		et_arena_reset(a);

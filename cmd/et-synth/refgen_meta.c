@@ -2,6 +2,8 @@
  * attribute per oneof member, the scalars with a doc_string (fixed* and
  * sfixed* and bytes without, as the reference writes them). */
 #include "et_attr.h"
+#include "et_build.h"
+#include "et_types.h"
 #include "refgen.h"
 
 #include <stdio.h>
@@ -122,7 +124,7 @@ static void texts(et_arena *a, et_node *n)
 
 et_node *refgen_metadata_node(et_arena *a, uint64_t id)
 {
-	et_node *n = mk_node(a, id, "METADATA_NODE", CHAKRA_PROTO_MSG__NODE_TYPE__METADATA_NODE);
+	et_node *n = et_build_node(a, id, "METADATA_NODE", ET_NODE_METADATA);
 	floats(a, n);
 	varints(a, n);
 	fixed(a, n);

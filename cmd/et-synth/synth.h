@@ -1,5 +1,6 @@
 /* et-synth: shared pieces of the subcommands — options every generator
- * takes, the stream emitter, the random source and the node builders. */
+ * takes, the stream emitter and small naming helpers (the random source and
+ * the node builders are libcommon's et_rng and et_build). */
 #ifndef ET_SYNTH_H
 #define ET_SYNTH_H
 
@@ -29,8 +30,6 @@ typedef struct synth_opts {
 /* Long-option codes of the shared options (after ET_OPT_FIRST_TOOL). */
 enum {
 	SO_SEED = ET_OPT_FIRST_TOOL,
-	SO_LEVEL,
-	SO_THREADS,
 	SO_NAME,
 	SO_IDS,
 	SO_WORLD,
@@ -99,33 +98,11 @@ int emit_finish(emitter *em, int r, et_error *e);
 /* A subcommand's exit status from its run's result (prints the error). */
 int synth_exit(int r, const et_error *e);
 
-/* --- deterministic random numbers (splitmix64) ------------------------- */
-typedef struct rng {
-	uint64_t s;
-} rng;
-
-void rng_seed(rng *r, uint64_t seed, uint64_t stream);
-uint64_t rng_next(rng *r);
-double rng_unit(rng *r);                /* [0, 1) */
-uint64_t rng_below(rng *r, uint64_t n); /* [0, n), n > 0 */
-double rng_log_uniform(rng *r, double lo, double hi);
-
-/* --- node builders (arena memory) -------------------------------------- */
-et_node *mk_node(et_arena *a, uint64_t id, const char *name, int type);
-et_node *mk_comp(et_arena *a, uint64_t id, const char *name, uint64_t dur_us, bool cpu);
-et_node *mk_coll(et_arena *a, uint64_t id, const char *name, int ctype, int64_t size);
-et_node *mk_p2p(et_arena *a, uint64_t id, const char *name, bool send, int32_t src, int32_t dst,
-                int32_t tag, int64_t size);
-void add_data_dep(et_arena *a, et_node *n, uint64_t dep);
-void add_ctrl_dep(et_arena *a, et_node *n, uint64_t dep);
-
 /* --- small helpers ------------------------------------------------------ */
 /* "1MB", "64KB", "3B": the size part of ASTRA-sim's microbenchmark names. */
 void size_label(uint64_t bytes, char *out, size_t cap);
 /* Lower-case collective name ("all_reduce"), for node and workload names. */
 void coll_label(int ctype, char *out, size_t cap);
-/* Write {"1": [ranks of group 1], ...}: groups of g consecutive ranks. */
-int write_comm_groups(const char *path, uint32_t world, uint32_t g, et_error *e);
 
 /* --- subcommands --------------------------------------------------------- */
 int cmd_coll(int argc, char **argv);

@@ -43,8 +43,9 @@ int xf_world_emit(const xf_opts *x, const xf_rank *rep, uint32_t old_world, emit
                   et_error *e);
 
 /* Process-group definitions (inputs.values of "## process_group:init ##").
- * Calls fn for each group; rewrite (may be NULL) receives the world-size
- * rewrite: groups of all old_world ranks become all new_world ranks. */
+ * Calls fn for each group, in order; returns their number, or -1 when values
+ * is not a definition list. (The world-size rewrite is
+ * et_pg_values_resize_world.) */
 typedef struct pg_info {
 	const char *name;
 	bool whole_world; /* empty ranks list, or every rank of the old world */
@@ -52,7 +53,5 @@ typedef struct pg_info {
 } pg_info;
 int xf_pg_scan(const char *values, uint32_t old_world, void (*fn)(void *, const pg_info *),
                void *ctx);
-/* The rewritten inputs.values (malloc'd), or NULL if it does not parse. */
-char *xf_pg_rewrite(const char *values, uint32_t old_world, uint32_t new_world);
 
 #endif

@@ -1,6 +1,7 @@
 /* Per-node edits of et-synth transform: scaling, collective retyping and
  * obfuscation. Attributes keep the oneof member they came in. */
 #include "et_attr.h"
+#include "et_types.h"
 #include "xf.h"
 
 #include <math.h>
@@ -69,9 +70,7 @@ static void scale_attr(et_node *n, const char *name, double f)
 
 static bool is_comm(const et_node *n)
 {
-	return n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_COLL_NODE ||
-	       n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_SEND_NODE ||
-	       n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_RECV_NODE;
+	return et_node_is_comm(n->type);
 }
 
 static void retype(const xf_opts *x, et_node *n)
@@ -100,7 +99,7 @@ static void retype(const xf_opts *x, et_node *n)
 
 void xf_node(const xf_opts *x, et_arena *a, et_node *n)
 {
-	if (n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMP_NODE && x->scale_compute != 1) {
+	if (n->type == ET_NODE_COMP && x->scale_compute != 1) {
 		/* num_ops and tensor_size together keep the arithmetic intensity, so
 		 * a roofline prices the node F times as long too */
 		n->duration_micros = scale_u(n->duration_micros, x->scale_compute);
@@ -111,7 +110,7 @@ void xf_node(const xf_opts *x, et_arena *a, et_node *n)
 		scale_attr(n, "comm_size", x->scale_comm);
 		n->duration_micros = scale_u(n->duration_micros, x->scale_comm);
 	}
-	if (x->retype && n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_COLL_NODE)
+	if (x->retype && n->type == ET_NODE_COLL)
 		retype(x, n);
 	if (x->obfuscate)
 		xf_obfuscate(x, a, n);

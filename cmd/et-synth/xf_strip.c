@@ -6,6 +6,7 @@
  * nodes is kept). A dependency keeps its kind (data or ctrl) as seen from
  * the kept node. Dependencies on ids not in the rank are kept as they are. */
 #include "et_attr.h"
+#include "et_types.h"
 #include "xf.h"
 
 #include <stdlib.h>
@@ -90,8 +91,7 @@ static void free_graph(graph *g)
 static bool cpu_only(const et_node *n)
 {
 	bool cpu = false;
-	return n->type != CHAKRA_PROTO_MSG__NODE_TYPE__METADATA_NODE &&
-	       et_attr_bool(n, "is_cpu_op", &cpu) && cpu;
+	return n->type != ET_NODE_METADATA && et_attr_bool(n, "is_cpu_op", &cpu) && cpu;
 }
 
 /* Pass 1: ids, deps and the removal flag of every node. */

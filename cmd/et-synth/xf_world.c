@@ -9,6 +9,8 @@
  *    replicates the model, so per-rank work and gradient sizes do not
  *    depend on the number of replicas (weak scaling). */
 #include "et_attr.h"
+#include "et_pg.h"
+#include "et_types.h"
 #include "xf.h"
 
 #include <stdio.h>
@@ -76,7 +78,7 @@ static int collect_pg(void *ctx, et_node *n, et_error *e)
 static int check_coll(void *ctx, et_node *n, et_error *e)
 {
 	check_ctx *c = ctx;
-	if (n->type != CHAKRA_PROTO_MSG__NODE_TYPE__COMM_COLL_NODE)
+	if (n->type != ET_NODE_COLL)
 		return 0;
 	const char *pg = et_attr_str(n, "pg_name");
 	if (!pg || !*pg || strcmp(pg, "0") == 0)
@@ -148,11 +150,10 @@ static int emit_copy(void *ctx, et_node *n, et_error *e)
 	emit_ctx *c = ctx;
 	char *pg = NULL;
 	if (xf_is_pg_def(n)) {
-		pg = xf_pg_rewrite(n->inputs->values, c->old_world, c->x->world);
+		pg = et_pg_values_resize_world(n->inputs->values, c->old_world, c->x->world);
 		n->inputs->values = pg;
-	} else if (n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_SEND_NODE ||
-	           n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_RECV_NODE) {
-		bool recv = n->type == CHAKRA_PROTO_MSG__NODE_TYPE__COMM_RECV_NODE;
+	} else if (n->type == ET_NODE_SEND || n->type == ET_NODE_RECV) {
+		bool recv = n->type == ET_NODE_RECV;
 		patch_peer(n, "comm_src", c, recv);
 		patch_peer(n, "comm_dst", c, recv);
 	}

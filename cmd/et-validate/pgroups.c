@@ -4,7 +4,6 @@
 #include "et_pg.h"
 #include "et_strmap.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,33 +126,27 @@ int groups_define(groups *gs, const char *name, const uint32_t *ranks, size_t n,
 	return rc;
 }
 
-static int file_group(void *ctx, const char *id, const uint32_t *ranks, size_t n, et_error *e)
-{
-	(void)e;
-	uint32_t gid;
-	groups_define(ctx, id, ranks, n, true, -1, &gid);
-	return 0;
-}
-
 int groups_load_file(groups *gs, const char *path, et_error *e)
 {
-	return et_pg_file_read(path, file_group, gs, e);
+	et_pg_list l;
+	if (et_pg_file_read(path, &l, e) < 0)
+		return -1;
+	for (size_t i = 0; i < l.n; i++) {
+		uint32_t gid;
+		groups_define(gs, l.g[i].name, l.g[i].ranks, l.g[i].n_ranks, true, -1, &gid);
+	}
+	et_pg_list_free(&l);
+	return 0;
 }
 
 int pg_parse_values(const char *values, pg_def_fn def, void *ctx)
 {
-	cJSON *root = et_pg_values_parse(values, NULL);
-	if (!root)
+	et_pg_list l;
+	if (et_pg_values_parse(values, &l) < 0)
 		return -1;
-	int count = 0;
-	for (const cJSON *o = root->child; o; o = o->next, count++) {
-		char num[32];
-		const char *name = et_pg_def_name(o, num, sizeof num);
-		uint32_t *r;
-		long n = et_pg_ranks(cJSON_GetObjectItemCaseSensitive(o, "ranks"), &r);
-		def(ctx, name, r, (size_t)n);
-		free(r);
-	}
-	cJSON_Delete(root);
+	int count = (int)l.n;
+	for (size_t i = 0; i < l.n; i++)
+		def(ctx, l.g[i].name, l.g[i].ranks, l.g[i].n_ranks);
+	et_pg_list_free(&l);
 	return count;
 }

@@ -155,7 +155,7 @@ check_d() { # impl topo n ct S
 	[ "$got" = "$want" ] || { echo "$impl $topo n=$n type=$ct S=$S: got $got, want $want"; return 1; }
 }
 
-# D.14 for n ranks: every type at three sizes on a Ring, and a Switch and
+# doc/astra-sim.md D.14 for n ranks: every type at three sizes on a Ring, and a Switch and
 # a FullyConnected case.
 d14() {
 	local n=$1 S ct
@@ -186,7 +186,7 @@ d14() {
 	d14 16
 }
 
-# D.15 for n ranks: two sizes on a Ring, a Switch and a FullyConnected network.
+# doc/astra-sim.md D.15 for n ranks: two sizes on a Ring, a Switch and a FullyConnected network.
 d15() {
 	local n=$1 S ct
 	for S in 1048576 3000000; do
@@ -208,7 +208,7 @@ d15() {
 	d15 16
 }
 
-# D.16 for n ranks: two sizes on a Ring and on a Switch.
+# doc/astra-sim.md D.16 for n ranks: two sizes on a Ring and on a Switch.
 d16() {
 	local n=$1 S ct
 	for S in 1048576 5000000; do

@@ -22,19 +22,79 @@ unit_run() {
 	done
 }
 
-@test "every unit test program passes" {
-	failed=""
-	n=0
-	for t in "$ETKIT_UNIT"/test_*; do
-		[ -x "$t" ] || continue
-		n=$((n + 1))
-		if ! out=$(cd "$REPO" && unit_run "$t" "$DATA" 2>&1); then
-			failed="$failed $(basename "$t")"
-			printf '%s:\n%s\n' "$(basename "$t")" "$out"
-		fi
+# One program, run from the repository root with the test data folder as
+# its argument; its output is shown when it fails.
+unit_test() {
+	local bin="${ETKIT_UNIT:?set by make test}/$1"
+	[ -x "$bin" ] || fail "not built: $bin"
+	cd "$REPO"
+	run unit_run "$bin" "$DATA"
+	assert_success
+}
+
+# Each program is its own test, so that one failing hides none of the others;
+# the next test keeps this list complete.
+@test "every tests/unit/test_*.c has its own test in unit.bats" {
+	for src in "$REPO"/tests/unit/test_*.c; do
+		t=$(basename "$src" .c)
+		grep -q "^@test \"unit: $t\" {" "$BATS_TEST_FILENAME" || fail "no test runs $t"
 	done
-	[ "$n" -gt 0 ] || fail "no unit test programs in $ETKIT_UNIT"
-	[ -z "$failed" ] || fail "failed:$failed"
+}
+
+@test "unit: test_base64" {
+	unit_test test_base64
+}
+
+@test "unit: test_build_rng" {
+	unit_test test_build_rng
+}
+
+@test "unit: test_core" {
+	unit_test test_core
+}
+
+@test "unit: test_graph" {
+	unit_test test_graph
+}
+
+@test "unit: test_hmap" {
+	unit_test test_hmap
+}
+
+@test "unit: test_json" {
+	unit_test test_json
+}
+
+@test "unit: test_json_num" {
+	unit_test test_json_num
+}
+
+@test "unit: test_json_reader" {
+	unit_test test_json_reader
+}
+
+@test "unit: test_jsonizer" {
+	unit_test test_jsonizer
+}
+
+@test "unit: test_jsonscan" {
+	unit_test test_jsonscan
+}
+
+@test "unit: test_pg" {
+	unit_test test_pg
+}
+
+@test "unit: test_pt_kineto" {
+	unit_test test_pt_kineto
+}
+
+@test "unit: test_pyrepr" {
+	unit_test test_pyrepr
+}
+
+@test "unit: test_strmap" {
+	unit_test test_strmap
 }
 
 @test "the C sources follow .clang-format (make format fixes them)" {

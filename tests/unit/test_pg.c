@@ -1,12 +1,12 @@
 /* Unit tests of et_pg: the three written forms of a process-group node's
- * definitions, what is not a definition, and the comm-group file reader's
- * normalisation and error messages (with et_jsonfile's, which it reads
- * through). */
+ * definitions, what is not a definition, the world-size rewrite, the
+ * comm-group file reader's normalisation and error messages (with
+ * et_jsonfile's, which it reads through) and the comm-group file writer. */
 #include "check.h"
 #include "et_buf.h"
-#include "et_jsonfile.h"
 #include "et_pg.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,20 +15,20 @@
  * and the first definition's name and ranks as "name:r,r,r". */
 static int parse(const char *values, char *first, size_t cap)
 {
-	et_pg_form form;
-	cJSON *root = et_pg_values_parse(values, &form);
-	if (!root)
+	et_pg_list l;
+	if (et_pg_values_parse(values, &l) < 0) {
+		CHECK(l.n == 0 && l.g == NULL); /* nothing to free on failure */
 		return -1;
-	char num[32];
-	const char *name = et_pg_def_name(root->child, num, sizeof num);
-	uint32_t *r;
-	long n = et_pg_ranks(cJSON_GetObjectItemCaseSensitive(root->child, "ranks"), &r);
-	size_t at = (size_t)snprintf(first, cap, "%s:", name);
-	for (long k = 0; k < n && at < cap; k++)
-		at += (size_t)snprintf(first + at, cap - at, k ? ",%u" : "%u", r[k]);
-	free(r);
-	cJSON_Delete(root);
-	return (int)form;
+	}
+	CHECK(l.n >= 1);
+	const et_pg_group *g = &l.g[0];
+	size_t at = (size_t)snprintf(first, cap, "%s:", g->name);
+	for (size_t k = 0; k < g->n_ranks && at < cap; k++)
+		at += (size_t)snprintf(first + at, cap - at, k ? ",%u" : "%u", g->ranks[k]);
+	int form = (int)l.form;
+	et_pg_list_free(&l);
+	CHECK(l.n == 0 && l.g == NULL);
+	return form;
 }
 
 static void test_forms(void)
@@ -44,6 +44,18 @@ static void test_forms(void)
 	CHECK(parse("  [{\"pg_name\": \"x\", \"ranks\": [4294967295]}]\n", got, sizeof got) ==
 	      ET_PG_JSON);
 	CHECK(strcmp(got, "x:4294967295") == 0);
+	/* every definition is listed; input order and repeats are kept */
+	et_pg_list l;
+	CHECK(et_pg_values_parse("[{\"pg_name\": 2.0, \"ranks\": [3, 3, 1]}, "
+	                         "{\"pg_name\": \"b\", \"ranks\": [], \"x\": 1}]",
+	                         &l) == 0);
+	CHECK(l.n == 2);
+	if (l.n == 2) {
+		CHECK(strcmp(l.g[0].name, "2") == 0 && l.g[0].n_ranks == 3);
+		CHECK(l.g[0].ranks[0] == 3 && l.g[0].ranks[1] == 3 && l.g[0].ranks[2] == 1);
+		CHECK(strcmp(l.g[1].name, "b") == 0 && l.g[1].n_ranks == 0 && !l.g[1].ranks);
+	}
+	et_pg_list_free(&l);
 }
 
 static void test_not_definitions(void)
@@ -79,29 +91,69 @@ static void test_unique(void)
 	CHECK(et_pg_ranks_unique(r, 0) == 0);
 }
 
-/* Collects "id=r,r;" per group; fails on id "stop". */
-static int collect(void *ctx, const char *id, const uint32_t *ranks, size_t n, et_error *e)
+static void test_whole_world(void)
 {
-	if (strcmp(id, "stop") == 0)
-		return et_fail(e, 3, "stopped at %s", id);
-	et_buf *b = ctx;
-	et_buf_printf(b, "%s=", id);
-	for (size_t k = 0; k < n; k++)
-		et_buf_printf(b, k ? ",%u" : "%u", ranks[k]);
-	et_buf_putc(b, ';');
-	return 0;
+	uint32_t all4[] = {2, 0, 3, 1}, rep[] = {0, 1, 1, 3}, big[] = {0, 1, 2, 4};
+	CHECK(et_pg_whole_world(NULL, 0, 8)); /* none: all ranks */
+	CHECK(et_pg_whole_world(all4, 4, 4));
+	CHECK(!et_pg_whole_world(all4, 4, 5));
+	CHECK(!et_pg_whole_world(all4, 3, 4));
+	CHECK(!et_pg_whole_world(rep, 4, 4));
+	CHECK(!et_pg_whole_world(big, 4, 4));
 }
 
-/* The groups of a file's text, or the error message. */
+/* et_pg_values_resize_world gives want (NULL: fails); the text is freed. */
+static bool resized(const char *values, uint32_t from, uint32_t to, const char *want)
+{
+	char *got = et_pg_values_resize_world(values, from, to);
+	bool ok = want ? got && strcmp(got, want) == 0 : got == NULL;
+	if (!ok)
+		fprintf(stderr, "  got: %s\n", got ? got : "(null)");
+	free(got);
+	return ok;
+}
+
+static void test_resize(void)
+{
+	/* a whole-world group moves, a subgroup and other members stay; the
+	 * converter's repr form is kept, the JSON spaced as json.dumps does */
+	CHECK(resized(
+	    "['[{\"pg_name\":\"0\",\"ranks\":[1,0],\"group_size\":2,\"pg_desc\":\"x\"},"
+	    "{\"pg_name\":\"1\",\"ranks\":[0],\"pg_size\":1}]']",
+	    2, 4,
+	    "['[{\"pg_name\": \"0\", \"ranks\": [0, 1, 2, 3], \"group_size\": 4, "
+	    "\"pg_desc\": \"x\"}, {\"pg_name\": \"1\", \"ranks\": [0], \"pg_size\": 1}]']"));
+	/* empty ranks stay empty (all ranks); the sizes still follow */
+	CHECK(resized("[{\"pg_name\": 5, \"ranks\": [], \"pg_size\": 8}]", 8, 2,
+	              "[{\"pg_name\": 5, \"ranks\": [], \"pg_size\": 2}]"));
+	/* the JSON-list form is written back as a JSON list of one string */
+	CHECK(resized("[\"[{\\\"pg_name\\\": \\\"a\\\", \\\"ranks\\\": [0]}]\"]", 1, 2,
+	              "[\"[{\\\"pg_name\\\": \\\"a\\\", \\\"ranks\\\": [0, 1]}]\"]"));
+	CHECK(resized("not a definition", 2, 4, NULL));
+	CHECK(resized(NULL, 2, 4, NULL));
+}
+
+/* The groups of a file's text as "id=r,r;" per group, or the error
+ * message. */
 static void file(const char *text, size_t len, char *out, size_t cap)
 {
-	et_buf b = {0};
+	et_pg_list l;
 	et_error e = {0};
-	if (et_pg_file_parse(text, len, "g.json", collect, &b, &e) < 0)
+	if (et_pg_file_parse(text, len, "g.json", &l, &e) < 0) {
 		snprintf(out, cap, "%d %s", e.code, e.msg);
-	else
-		snprintf(out, cap, "%.*s", (int)b.len, b.len ? (const char *)b.data : "");
+		CHECK(l.n == 0 && l.g == NULL);
+		return;
+	}
+	et_buf b = {0};
+	for (size_t i = 0; i < l.n; i++) {
+		et_buf_printf(&b, "%s=", l.g[i].name);
+		for (size_t k = 0; k < l.g[i].n_ranks; k++)
+			et_buf_printf(&b, k ? ",%u" : "%u", l.g[i].ranks[k]);
+		et_buf_putc(&b, ';');
+	}
+	snprintf(out, cap, "%.*s", (int)b.len, b.len ? (const char *)b.data : "");
 	et_buf_free(&b);
+	et_pg_list_free(&l);
 }
 #define FILE_IS(text, want)                                                                        \
 	do {                                                                                       \
@@ -122,7 +174,9 @@ static void test_file(void)
 	FILE_IS("{\"1\": [1.5]}", "3 g.json: group \"1\": expected an array of ranks");
 	FILE_IS("{\"1\": []}", "3 g.json: group \"1\" has no ranks");
 	FILE_IS("{\"1\": [0], \"1\": [0]}", "3 g.json: group \"1\" is given twice");
-	FILE_IS("{\"1\": [0], \"stop\": [1]}", "3 stopped at stop");
+	/* an error after good groups: the list is left empty all the same */
+	FILE_IS("{\"1\": [0], \"2\": [1], \"3\": {}}",
+	        "3 g.json: group \"3\": expected an array of ranks");
 	FILE_IS("{\"1\": [0]} x", "3 g.json: line 1, column 12: invalid JSON");
 	char nul[] = "{\"1\": [0]}\0 ";
 	char got[1024];
@@ -133,9 +187,10 @@ static void test_file(void)
 static void test_file_read(void)
 {
 	et_error e = {0};
-	et_buf b = {0};
-	CHECK(et_pg_file_read("/nonexistent/g.json", collect, &b, &e) == -1);
+	et_pg_list l;
+	CHECK(et_pg_file_read("/nonexistent/g.json", &l, &e) == -1);
 	CHECK(e.code == 4 && strncmp(e.msg, "/nonexistent/g.json: cannot open", 32) == 0);
+	CHECK(l.n == 0 && l.g == NULL);
 	/* a real file: read whole, and the size bound */
 	char path[] = "/tmp/test_pg_XXXXXX";
 	int fd = mkstemp(path);
@@ -143,8 +198,10 @@ static void test_file_read(void)
 	const char text[] = "{\"2\": [1, 0]}\n";
 	CHECK(write(fd, text, sizeof text - 1) == (ssize_t)(sizeof text - 1));
 	close(fd);
-	CHECK(et_pg_file_read(path, collect, &b, &e) == 0);
-	CHECK(b.len == 6 && memcmp(b.data, "2=0,1;", 6) == 0);
+	CHECK(et_pg_file_read(path, &l, &e) == 0);
+	CHECK(l.n == 1 && strcmp(l.g[0].name, "2") == 0 && l.g[0].n_ranks == 2 &&
+	      l.g[0].ranks[0] == 0 && l.g[0].ranks[1] == 1);
+	et_pg_list_free(&l);
 	et_buf t = {0};
 	CHECK(et_buf_read_file(&t, path, 8, &e) == -1);
 	CHECK(e.code == 3 && strstr(e.msg, ": larger than 8 bytes") != NULL);
@@ -152,11 +209,29 @@ static void test_file_read(void)
 	CHECK(et_buf_read_file(&t, path, sizeof text - 1, &e) == 0);
 	CHECK(t.len == sizeof text - 1 && t.data[t.len] == '\0');
 	et_buf_free(&t);
-	cJSON *j = et_jsonfile_read(path, &e);
-	CHECK(cJSON_IsObject(j));
-	cJSON_Delete(j);
 	unlink(path);
-	et_buf_free(&b);
+}
+
+/* The writer's text, that it reads back, and a path that cannot be made. */
+static void test_write(void)
+{
+	char path[] = "/tmp/test_pg_w_XXXXXX";
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	close(fd);
+	et_error e = {0};
+	CHECK(et_pg_write_consecutive(path, 7, 3, &e) == 0); /* rank 6 is left out */
+	et_buf t = {0};
+	CHECK(et_buf_read_file(&t, path, 1024, &e) == 0);
+	const char want[] = "{\"1\": [0, 1, 2], \"2\": [3, 4, 5]}\n";
+	CHECK(t.len == sizeof want - 1 && memcmp(t.data, want, t.len) == 0);
+	et_buf_free(&t);
+	et_pg_list l;
+	CHECK(et_pg_file_read(path, &l, &e) == 0 && l.n == 2 && l.g[1].n_ranks == 3);
+	et_pg_list_free(&l);
+	CHECK(et_pg_write_consecutive("/nonexistent/dir/g.json", 4, 2, &e) == -1);
+	CHECK(e.code == 4 && strstr(e.msg, "/nonexistent/dir/g.json") != NULL);
+	unlink(path);
 }
 
 int main(void)
@@ -164,7 +239,10 @@ int main(void)
 	test_forms();
 	test_not_definitions();
 	test_unique();
+	test_whole_world();
+	test_resize();
 	test_file();
 	test_file_read();
+	test_write();
 	return check_failures();
 }
