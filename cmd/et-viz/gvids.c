@@ -84,7 +84,7 @@ static void ids_register(void *state, int objtype, void *obj)
 	(void)state, (void)objtype, (void)obj;
 }
 
-static Agiddisc_t id_disc = {ids_open, ids_map,   ids_alloc,   ids_free,
+static Agiddisc_t id_disc = {ids_open,  ids_map,   ids_alloc,   ids_free,
                              ids_print, ids_close, ids_register};
 
 Agdisc_t *viz_gv_disc(void)

@@ -49,6 +49,10 @@ unit_test() {
 	unit_test test_build_rng
 }
 
+@test "unit: test_cli" {
+	unit_test test_cli
+}
+
 @test "unit: test_core" {
 	unit_test test_core
 }
