@@ -72,16 +72,49 @@ static int write_out(et_stream_writer *w, const void *p, size_t n, et_error *e)
 	return 0;
 }
 
-int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
-                         et_error *e)
+/* The section's header as a skippable frame. */
+static int put_header(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
+                      et_error *e)
 {
 	uint8_t frame[8 + 22 + 255];
 	size_t n = et_stream_header_encode(frame + 8, rank, world, name);
 	put_le32(frame, ET_STREAM_MAGIC);
 	put_le32(frame + 4, (uint32_t)n);
+	return write_out(w, frame, 8 + n, e);
+}
+
+int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
+                         et_error *e)
+{
 	w->in_rank = 1;
 	ZSTD_CCtx_reset(w->cc, ZSTD_reset_session_only);
-	return write_out(w, frame, 8 + n, e);
+	return put_header(w, rank, world, name, e);
+}
+
+int et_stream_put_frame(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
+                        const void *frame, size_t n, et_error *e)
+{
+	if (put_header(w, rank, world, name, e) < 0)
+		return -1;
+	return write_out(w, frame, n, e);
+}
+
+int et_stream_compress_frame(const void *p, size_t n, int level, int threads, et_buf *out,
+                             et_error *e)
+{
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, level);
+	ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1);
+	if (threads > 0)
+		ZSTD_CCtx_setParameter(cc, ZSTD_c_nbWorkers, threads);
+	out->len = 0;
+	et_buf_reserve(out, ZSTD_compressBound(n));
+	size_t k = ZSTD_compress2(cc, out->data, out->cap, p, n);
+	ZSTD_freeCCtx(cc);
+	if (ZSTD_isError(k))
+		return et_fail(e, ET_EXIT_IO, "zstd compression failed: %s", ZSTD_getErrorName(k));
+	out->len = k;
+	return 0;
 }
 
 static int compress(et_stream_writer *w, const void *p, size_t n, ZSTD_EndDirective mode,

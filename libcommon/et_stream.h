@@ -6,6 +6,7 @@
 #ifndef ET_STREAM_H
 #define ET_STREAM_H
 
+#include "et_buf.h"
 #include "et_err.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -23,6 +24,18 @@ int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world, con
 /* Raw ET bytes of the current rank (length-prefixed messages). */
 int et_stream_write(et_stream_writer *w, const void *p, size_t n, et_error *e);
 int et_stream_end_rank(et_stream_writer *w, et_error *e);
+
+/* A whole rank's raw ET bytes compressed into one zstd frame (checksummed,
+ * as the writer's frames are), replacing out's contents. For ranks that
+ * are byte-identical: compress once, write the frame under each rank's
+ * header with et_stream_put_frame. */
+int et_stream_compress_frame(const void *p, size_t n, int level, int threads, et_buf *out,
+                             et_error *e);
+/* A complete section: the rank's header, then frame (bytes from
+ * et_stream_compress_frame), written unchanged. Not inside a rank begun
+ * with et_stream_begin_rank. */
+int et_stream_put_frame(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
+                        const void *frame, size_t n, et_error *e);
 
 /* Encode a section header payload into buf (>= 22+255 bytes), return its
  * length; used by the writer and by tests. */

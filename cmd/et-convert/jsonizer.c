@@ -137,3 +137,5 @@ void jsonizer_meta(const et_meta *m, et_buf *out)
 	attrs(&z, m->attr, m->n_attr);
 	jz_close(&z, '}');
 }
+
+const et_writer_layout jsonizer_layout = {"jsonizer", "--ranks R", jsonizer_meta, jsonizer_node};

@@ -7,8 +7,11 @@
 
 #include "et_buf.h"
 #include "et_codec.h"
+#include "et_writer.h"
 
 void jsonizer_meta(const et_meta *m, et_buf *out);
 void jsonizer_node(const et_node *n, et_buf *out);
+/* The layout as an et_writer output (--to jsonizer): one rank. */
+extern const et_writer_layout jsonizer_layout;
 
 #endif

@@ -5,8 +5,9 @@
 #include "et_err.h"
 #include "et_input.h"
 #include "et_progress.h"
+#include "et_writer.h"
+#include "jsonizer.h"
 #include "pt_run.h"
-#include "sink.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,8 +88,7 @@ static const struct option longopts[] = {
 typedef struct conf {
 	et_cli cli;
 	et_input_opts in;
-	sink_opts out;
-	sink_kind to;
+	et_writer_cfg out;
 	et_ranklist ranks;
 	pt_opts pt;
 	bool pytorch; /* --from pytorch */
@@ -101,8 +101,8 @@ static void parse_args(conf *c, int argc, char **argv)
 	et_cli_init(&c->cli, "et-convert", usage);
 	et_input_opts_init(&c->in);
 	c->in.ranks = &c->ranks;
-	c->out.level = 3;
-	c->to = SINK_STREAM;
+	et_writer_cfg_init(&c->out);
+	c->out.et_hint = "--split PREFIX or --ranks R";
 	int opt;
 	while ((opt = getopt_long(argc, argv, "t:f:l:T:k:v" ET_CLI_COMMON_SHORT, longopts, NULL)) !=
 	       -1) {
@@ -110,13 +110,15 @@ static void parse_args(conf *c, int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 't': {
-			int k = sink_kind_parse(optarg);
+			int k = strcmp(optarg, "jsonizer") == 0 ? ET_WRITER_LAYOUT
+			                                        : et_writer_format_parse(optarg);
 			if (k < 0)
 				et_cli_usage_error(&c->cli,
 				                   "--to: unknown format '%s' (stream, et, "
 				                   "json, jsonl, jsonizer)",
 				                   optarg);
-			c->to = (sink_kind)k;
+			c->out.format = (et_writer_format)k;
+			c->out.layout = &jsonizer_layout;
 			break;
 		}
 		case 'f':
@@ -191,11 +193,11 @@ static void parse_args(conf *c, int argc, char **argv)
 			et_cli_usage_error(&c->cli, "unexpected option");
 		}
 	}
-	if (c->out.split && c->to != SINK_ET)
+	if (c->out.split && c->out.format != ET_WRITER_ET)
 		et_cli_usage_error(&c->cli, "--split goes with --to et");
 	if (c->out.split && c->cli.output)
 		et_cli_usage_error(&c->cli, "--split and -o exclude each other");
-	c->out.output = c->cli.output;
+	c->out.path = c->cli.output;
 	if (c->pt.compat && c->pt.for_astra)
 		et_cli_usage_error(&c->cli,
 		                   "--compat chakra and --for astra-sim exclude each other");
@@ -218,8 +220,8 @@ static bool is_pytorch(conf *c, int argc, char **argv)
 	return k == PT_KIND_HOST || k == PT_KIND_KINETO;
 }
 
-/* Copy one rank from the input to the sink. */
-static int convert_rank(et_input *in, sink *s, const et_rank_info *ri, et_progress *pg,
+/* Copy one rank from the input to the writer. */
+static int convert_rank(et_input *in, et_writer *w, const et_rank_info *ri, et_progress *pg,
                         uint64_t *count, et_error *e)
 {
 	et_msg m;
@@ -228,26 +230,26 @@ static int convert_rank(et_input *in, sink *s, const et_rank_info *ri, et_progre
 		return r < 0 ? -1
 		             : et_fail(e, ET_EXIT_DATA, "%s: rank %u: no GlobalMetadata", ri->input,
 		                       ri->rank);
-	if (sink_begin(s, ri, &m, e) < 0)
+	if (et_writer_rank_begin(w, ri, e) < 0 || et_writer_msg(w, &m, e) < 0)
 		return -1;
 	while ((r = et_input_next_msg(in, &m, e)) == 1) {
-		if (sink_node(s, &m, e) < 0)
+		if (et_writer_msg(w, &m, e) < 0)
 			return -1;
 		et_progress_update(pg, ri->rank, ++*count);
 	}
-	return r < 0 ? -1 : sink_end(s, e);
+	return r < 0 ? -1 : et_writer_rank_end(w, e);
 }
 
 static int run_pytorch(conf *c, int argc, char **argv, et_error *e)
 {
 	if (c->ranks.n)
 		return et_fail(e, ET_EXIT_USAGE, "--ranks does not apply to PyTorch input");
-	sink *s = sink_open(c->to, &c->out, e);
-	if (!s)
+	et_writer *w;
+	if (et_writer_open(&w, &c->out, e) < 0)
 		return -1;
-	int r = pt_run(argc, argv, c->kineto, c->nkineto, c->in.set_rank, &c->pt, s, e);
+	int r = pt_run(argc, argv, c->kineto, c->nkineto, c->in.set_rank, &c->pt, w, e);
 	et_error e2;
-	if (sink_close(s, r == 0, &e2) < 0 && r == 0) {
+	if (et_writer_close(w, r == 0, &e2) < 0 && r == 0) {
 		*e = e2;
 		r = -1;
 	}
@@ -263,8 +265,8 @@ static int run(conf *c, int argc, char **argv, et_error *e)
 		et_input_close(in);
 		return -1;
 	}
-	sink *s = sink_open(c->to, &c->out, e);
-	if (!s) {
+	et_writer *w;
+	if (et_writer_open(&w, &c->out, e) < 0) {
 		et_input_close(in);
 		return -1;
 	}
@@ -274,12 +276,12 @@ static int run(conf *c, int argc, char **argv, et_error *e)
 	et_rank_info ri;
 	int r;
 	while ((r = et_input_next_rank(in, &ri, e)) == 1)
-		if ((r = convert_rank(in, s, &ri, &pg, &count, e)) < 0)
+		if ((r = convert_rank(in, w, &ri, &pg, &count, e)) < 0)
 			break;
 	et_progress_done(&pg);
 	et_input_close(in);
 	et_error e2;
-	if (sink_close(s, r == 0, &e2) < 0 && r == 0) {
+	if (et_writer_close(w, r == 0, &e2) < 0 && r == 0) {
 		*e = e2;
 		r = -1;
 	}

@@ -4,13 +4,13 @@
  * string pool), one node object at a time; pt_kineto.c links a Kineto trace
  * into it; pt_compat.c emits what chakra_converter 1.0.0 emits, byte for
  * byte; pt_fix.c emits the corrected conversion (the default). Both emit
- * through pt_emit.c into an et-convert sink. */
+ * through pt_emit.c into et-convert's et_writer. */
 #ifndef ET_CONVERT_PT_H
 #define ET_CONVERT_PT_H
 
 #include "et_buf.h"
 #include "et_err.h"
-#include "sink.h"
+#include "et_writer.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -102,9 +102,10 @@ void pt_index(pt_trace *t);
  * (including a pair that is not from the same run, unless allowed). */
 int pt_link_kineto(pt_trace *t, const char *path, const pt_opts *o, et_error *e);
 
-/* Emit the converted rank into the sink. */
-int pt_emit_compat(pt_trace *t, sink *s, const et_rank_info *ri, et_error *e);
-int pt_emit_fixed(pt_trace *t, sink *s, const et_rank_info *ri, const pt_opts *o, et_error *e);
+/* Emit the converted rank into the writer. */
+int pt_emit_compat(pt_trace *t, et_writer *out, const et_rank_info *ri, et_error *e);
+int pt_emit_fixed(pt_trace *t, et_writer *out, const et_rank_info *ri, const pt_opts *o,
+                  et_error *e);
 
 /* GlobalMetadata of a converted trace, encoded (without length prefix). */
 void pt_meta_bytes(const pt_trace *t, et_buf *out);

@@ -173,10 +173,10 @@ static int write_node(cv *c, pt_out *w, uint32_t i)
 	return pt_out_write(w, o, c->e);
 }
 
-static int emit(cv *c, const bool *keep, sink *s, const et_rank_info *ri)
+static int emit(cv *c, const bool *keep, et_writer *out, const et_rank_info *ri)
 {
 	pt_out w;
-	int r = pt_out_begin(&w, s, c->t, ri, c->e);
+	int r = pt_out_begin(&w, out, c->t, ri, c->e);
 	for (uint32_t k = 0; k < c->t->n && r == 0; k++)
 		if (keep[c->tr.by_id[k]])
 			r = write_node(c, &w, c->tr.by_id[k]);
@@ -187,7 +187,7 @@ static int emit(cv *c, const bool *keep, sink *s, const et_rank_info *ri)
 	return r;
 }
 
-int pt_emit_compat(pt_trace *t, sink *s, const et_rank_info *ri, et_error *e)
+int pt_emit_compat(pt_trace *t, et_writer *out, const et_rank_info *ri, et_error *e)
 {
 	cv c = {.t = t, .e = e};
 	uint32_t n = t->n;
@@ -205,7 +205,7 @@ int pt_emit_compat(pt_trace *t, sink *s, const et_rank_info *ri, et_error *e)
 		r = pt_check_graph(t, keep, &c.deps, e);
 	}
 	if (r == 0)
-		r = emit(&c, keep, s, ri);
+		r = emit(&c, keep, out, ri);
 	free(keep);
 	free(c.order);
 	free(c.in_map);

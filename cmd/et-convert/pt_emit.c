@@ -22,15 +22,17 @@ void pt_meta_bytes(const pt_trace *t, et_buf *out)
 	et_arena_free(a);
 }
 
-int pt_out_begin(pt_out *w, sink *s, const pt_trace *t, const et_rank_info *ri, et_error *e)
+int pt_out_begin(pt_out *w, et_writer *out, const pt_trace *t, const et_rank_info *ri, et_error *e)
 {
 	memset(w, 0, sizeof *w);
-	w->s = s;
+	w->out = out;
 	w->arena = et_arena_new();
 	pt_meta_bytes(t, &w->bytes);
 	et_msg m = {w->bytes.data, w->bytes.len, 0, 0};
 	w->index = 1;
-	return sink_begin(s, ri, &m, e);
+	if (et_writer_rank_begin(out, ri, e) < 0)
+		return -1;
+	return et_writer_msg(out, &m, e);
 }
 
 /* Strings point into the trace's pool: it outlives the node. */
@@ -72,12 +74,12 @@ int pt_out_write(pt_out *w, et_node *n, et_error *e)
 	w->bytes.len = 0;
 	et_node_pack(n, &w->bytes);
 	et_msg m = {w->bytes.data, w->bytes.len, 0, w->index++};
-	return sink_node(w->s, &m, e);
+	return et_writer_msg(w->out, &m, e);
 }
 
 int pt_out_end(pt_out *w, et_error *e)
 {
-	int r = sink_end(w->s, e);
+	int r = et_writer_rank_end(w->out, e);
 	et_buf_free(&w->bytes);
 	et_arena_free(w->arena);
 	return r;

@@ -1,4 +1,4 @@
-/* Building Chakra nodes from pt_node records and writing them to a sink. */
+/* Building Chakra nodes from pt_node records and writing them to the writer. */
 #ifndef ET_CONVERT_PT_EMIT_H
 #define ET_CONVERT_PT_EMIT_H
 
@@ -7,13 +7,13 @@
 #include "pt.h"
 
 typedef struct pt_out {
-	sink *s;
+	et_writer *out;
 	et_arena *arena;
 	et_buf bytes;
 	uint64_t index;
 } pt_out;
 
-int pt_out_begin(pt_out *w, sink *s, const pt_trace *t, const et_rank_info *ri, et_error *e);
+int pt_out_begin(pt_out *w, et_writer *out, const pt_trace *t, const et_rank_info *ri, et_error *e);
 /* A node in arena memory with id, name, type, IOInfo and the reference's
  * attribute prefix (rf_id ... op_schema, is_cpu_op, stream). */
 et_node *pt_out_node(pt_out *w, const pt_trace *t, const pt_node *n, int type, bool cpu);

@@ -211,7 +211,8 @@ static void gpu_collectives(fx *c)
 	}
 }
 
-int pt_emit_fixed(pt_trace *t, sink *s, const et_rank_info *ri, const pt_opts *o, et_error *e)
+int pt_emit_fixed(pt_trace *t, et_writer *out, const et_rank_info *ri, const pt_opts *o,
+                  et_error *e)
 {
 	fx c = {.t = t, .o = o, .ri = ri, .e = e};
 	uint32_t n = t->n ? t->n : 1;
@@ -229,7 +230,7 @@ int pt_emit_fixed(pt_trace *t, sink *s, const et_rank_info *ri, const pt_opts *o
 	pt_fix_ctx fc = {t, &c.tr, c.in_map, c.cpu, c.type, c.ctype, c.size, c.pg, &c.deps, o, ri};
 	int r = pt_fix_deps(&fc, e);
 	if (r == 0)
-		r = pt_fix_write(&fc, s, e);
+		r = pt_fix_write(&fc, out, e);
 	free(c.in_map);
 	free(c.cpu);
 	free(c.type);

@@ -34,6 +34,6 @@ typedef struct pt_fix_ctx {
  * removal, ctrl_deps to the nearest kept ancestor, --for astra-sim elision,
  * and the graph check. Sets in_map to the nodes that are written. */
 int pt_fix_deps(pt_fix_ctx *c, et_error *e);
-int pt_fix_write(pt_fix_ctx *c, sink *s, et_error *e);
+int pt_fix_write(pt_fix_ctx *c, et_writer *out, et_error *e);
 
 #endif

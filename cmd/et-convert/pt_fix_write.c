@@ -118,7 +118,7 @@ static int write_groups(const pt_trace *t, const char *path, et_error *e)
 	return r;
 }
 
-int pt_fix_write(pt_fix_ctx *c, sink *s, et_error *e)
+int pt_fix_write(pt_fix_ctx *c, et_writer *out, et_error *e)
 {
 	static bool groups_written; /* once per run: from the first rank */
 	if (c->o->comm_groups_out && !groups_written) {
@@ -127,7 +127,7 @@ int pt_fix_write(pt_fix_ctx *c, sink *s, et_error *e)
 		groups_written = true;
 	}
 	pt_out w;
-	int r = pt_out_begin(&w, s, c->t, c->ri, e);
+	int r = pt_out_begin(&w, out, c->t, c->ri, e);
 	for (uint32_t k = 0; k < c->t->n && r == 0; k++)
 		if (c->in_map[c->tr->by_id[k]])
 			r = write_node(c, &w, c->tr->by_id[k], e);

@@ -7,6 +7,7 @@
 #include "pt_json.h"
 #include "pt_jw.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -176,7 +176,7 @@ static int parse_and_link(pt_trace *t, const char *host, const char *kin, const 
 }
 
 static int convert_one(const char *host, const char *kin, uint32_t rank, uint32_t world,
-                       const pt_opts *o, sink *s, et_error *e)
+                       const pt_opts *o, et_writer *out, et_error *e)
 {
 	pt_trace t;
 	int r = parse_and_link(&t, host, kin, o, e);
@@ -187,7 +187,7 @@ static int convert_one(const char *host, const char *kin, uint32_t rank, uint32_
 	ri.input = host;
 	ri.format = ET_FMT_PYTORCH;
 	if (r == 0)
-		r = o->compat ? pt_emit_compat(&t, s, &ri, e) : pt_emit_fixed(&t, s, &ri, o, e);
+		r = o->compat ? pt_emit_compat(&t, out, &ri, e) : pt_emit_fixed(&t, out, &ri, o, e);
 	pt_trace_free(&t);
 	return r;
 }
@@ -204,7 +204,7 @@ static const char *pair_kineto(const flist *host, const flist *kin, int i)
 }
 
 int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto, int64_t set_rank,
-           const pt_opts *o, sink *s, et_error *e)
+           const pt_opts *o, et_writer *out, et_error *e)
 {
 	flist host = {0}, kin = {0};
 	int r = 0;
@@ -226,7 +226,7 @@ int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto,
 		               : num >= 0    ? num
 		                             : i;
 		r = convert_one(host.v[i], kin.n ? pair_kineto(&host, &kin, i) : NULL,
-		                (uint32_t)rank, (uint32_t)host.n, o, s, e);
+		                (uint32_t)rank, (uint32_t)host.n, o, out, e);
 	}
 	flist_free(&host);
 	flist_free(&kin);

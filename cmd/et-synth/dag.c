@@ -87,25 +87,21 @@ static void parse(dag_conf *c, int argc, char **argv)
 		et_cli_usage_error(&c->so.cli, "--ids global does not apply to dag");
 }
 
-/* Identical ranks: the metadata and nodes compressed once, one frame for
- * all. */
-static int shared_frame(const dag_conf *c, const dag_tpl *t, et_buf *frame, et_error *e)
+/* Identical ranks: the metadata and nodes serialized once, for all (the
+ * stream output compresses them once, too). */
+static void shared_rank(const dag_tpl *t, et_buf *raw)
 {
-	et_buf raw = {0};
 	et_meta m = CHAKRA_PROTO_MSG__GLOBAL_METADATA__INIT;
 	m.version = "0.0.4";
-	et_meta_encode(&m, &raw);
-	et_buf_append(&raw, t->bytes.data, t->bytes.len);
-	int r = frame_compress(raw.data, raw.len, c->so.level, c->so.threads, frame, e);
-	et_buf_free(&raw);
-	return r;
+	et_meta_encode(&m, raw);
+	et_buf_append(raw, t->bytes.data, t->bytes.len);
 }
 
 static int one_rank(const dag_conf *c, const dag_tpl *t, emitter *em, uint32_t rank,
-                    et_buf *scratch, et_error *e)
+                    et_buf *scratch, et_writer_shared *sh, et_error *e)
 {
 	if (c->jitter == 0)
-		return emit_frame_rank(em, rank, scratch, c->nodes, e);
+		return emit_shared_rank(em, rank, sh, e);
 	dag_patch_rank(c, t, rank, scratch);
 	if (emit_rank_begin(em, rank, "0.0.4", e) < 0 ||
 	    emit_raw(em, scratch->data, scratch->len, c->nodes, e) < 0)
@@ -121,16 +117,20 @@ static int run(const dag_conf *c, et_error *e)
 	dag_tpl t;
 	memset(&t, 0, sizeof t);
 	dag_generate(c, &t, c->jitter > 0);
-	et_buf scratch = {0}; /* the shared frame, or a patched rank */
+	et_buf raw = {0};     /* the rank all ranks share (no --jitter) */
+	et_buf scratch = {0}; /* a patched rank */
 	emitter em;
 	int r = emit_open(&em, &c->so, name, e);
 	if (r == 0 && c->jitter == 0)
-		r = shared_frame(c, &t, &scratch, e);
+		shared_rank(&t, &raw);
+	et_writer_shared sh = {raw.data, raw.len, c->nodes, {0}};
 	for (uint32_t rank = 0; rank < c->so.world && r == 0; rank++)
-		r = one_rank(c, &t, &em, rank, &scratch, e);
+		r = one_rank(c, &t, &em, rank, &scratch, &sh, e);
+	et_writer_shared_free(&sh);
+	et_buf_free(&raw);
 	et_buf_free(&scratch);
 	dag_tpl_free(&t);
-	if (!em.out)
+	if (!em.w)
 		return -1;
 	return emit_finish(&em, r, e);
 }

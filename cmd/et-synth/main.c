@@ -8,7 +8,8 @@
 
 static const char usage[] =
     "Usage: et-synth SUBCOMMAND [OPTIONS]\n"
-    "Write synthetic Chakra execution traces as a stream (.etz) on stdout or -o.\n"
+    "Write synthetic Chakra execution traces as a stream (.etz), raw ETs (--to et,\n"
+    "--split PREFIX for one file per rank), JSON or JSONL on stdout or -o.\n"
     "\n"
     "  coll              K collectives per rank (ASTRA-sim microbenchmarks)\n"
     "  p2p               send/receive patterns (ring, pairs, all)\n"
@@ -17,8 +18,7 @@ static const char usage[] =
     "  chakra-generator  the reference chakra_generator's set, as DIR/<workload>.<rank>.et\n"
     "  transform         scale, retype, re-target, obfuscate or strip an input stream\n"
     "\n"
-    "'et-synth SUBCOMMAND --help' lists a subcommand's options. Per-rank files:\n"
-    "et-synth ... | et-convert --to et --split PREFIX. See et-synth(1).\n";
+    "'et-synth SUBCOMMAND --help' lists a subcommand's options. See et-synth(1).\n";
 
 static const struct {
 	const char *name;

@@ -42,6 +42,18 @@ bool synth_opt(synth_opts *o, int opt, const char *arg)
 	case SO_WORLD:
 		o->world = (uint32_t)et_cli_int(&o->cli, "--world", arg, 1, 1 << 20);
 		return true;
+	case SO_TO: {
+		int k = et_writer_format_parse(arg);
+		if (k < 0)
+			et_cli_usage_error(
+			    &o->cli, "--to: unknown format '%s' (stream, et, json, jsonl)", arg);
+		o->to = (et_writer_format)k;
+		o->to_given = true;
+		return true;
+	}
+	case SO_SPLIT:
+		o->split = arg;
+		return true;
 	default:
 		return false;
 	}
@@ -53,4 +65,20 @@ void synth_opts_finish(synth_opts *o, int argc, char **argv, bool need_world)
 		et_cli_usage_error(&o->cli, "unexpected argument '%s'", argv[optind]);
 	if (need_world && !o->world)
 		et_cli_usage_error(&o->cli, "--world N is required");
+	synth_opts_output(o);
+}
+
+void synth_opts_output(synth_opts *o)
+{
+	if (o->split && o->to_given && o->to != ET_WRITER_ET)
+		et_cli_usage_error(&o->cli, "--split goes with --to et");
+	if (o->split && o->cli.output)
+		et_cli_usage_error(&o->cli, "--split and -o exclude each other");
+	if (o->split)
+		o->to = ET_WRITER_ET;
+	/* transform learns the world from its input: et_writer stops it there */
+	if (o->to == ET_WRITER_ET && !o->split && o->world > 1)
+		et_cli_usage_error(
+		    &o->cli, "--to et writes one rank, and --world is %u (use --split PREFIX)",
+		    o->world);
 }

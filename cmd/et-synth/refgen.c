@@ -91,6 +91,9 @@ static void parse(refgen_conf *c, int argc, char **argv)
 			et_cli_usage_error(&c->so.cli, "unexpected option");
 		}
 	}
+	if (c->so.to_given || c->so.split)
+		et_cli_usage_error(
+		    &c->so.cli, "--to and --split do not apply: files go to --out-dir as raw ETs");
 	synth_opts_finish(&c->so, argc, argv, true);
 	if (!c->dir)
 		et_cli_usage_error(&c->so.cli, "--out-dir DIR is required");

@@ -1,6 +1,6 @@
 /* et-synth: shared pieces of the subcommands — options every generator
- * takes, the stream emitter and small naming helpers (the random source and
- * the node builders are libcommon's et_rng and et_build). */
+ * takes, the emitter (over et_writer) and small naming helpers (the random
+ * source and the node builders are libcommon's et_rng and et_build). */
 #ifndef ET_SYNTH_H
 #define ET_SYNTH_H
 
@@ -11,7 +11,7 @@
 #include "et_err.h"
 #include "et_output.h"
 #include "et_progress.h"
-#include "et_stream.h"
+#include "et_writer.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,6 +25,9 @@ typedef struct synth_opts {
 	const char *name; /* --name: workload name in stream headers */
 	bool global_ids;  /* --ids global: ids count across ranks */
 	uint32_t world;
+	et_writer_format to; /* --to */
+	bool to_given;
+	const char *split; /* --split PREFIX: raw ET per rank */
 } synth_opts;
 
 /* Long-option codes of the shared options (after ET_OPT_FIRST_TOOL). */
@@ -33,13 +36,16 @@ enum {
 	SO_NAME,
 	SO_IDS,
 	SO_WORLD,
+	SO_TO,
+	SO_SPLIT,
 	SO_FIRST_SUB, /* subcommands number their own options from here */
 };
 
 #define SYNTH_SHARED_OPTS                                                                          \
 	{"seed", required_argument, 0, SO_SEED}, {"level", required_argument, 0, 'l'},             \
 	    {"threads", required_argument, 0, 'T'}, {"name", required_argument, 0, SO_NAME},       \
-	    {"ids", required_argument, 0, SO_IDS},                                                 \
+	    {"ids", required_argument, 0, SO_IDS}, {"to", required_argument, 0, SO_TO},            \
+	    {"split", required_argument, 0, SO_SPLIT},                                             \
 	{                                                                                          \
 		"world", required_argument, 0, SO_WORLD                                            \
 	}
@@ -48,6 +54,9 @@ enum {
 #define SYNTH_SHARED_HELP                                                                          \
 	"      --seed N         random seed (default 1); same seed, same output\n"                 \
 	"      --name NAME      workload name written to the stream headers\n"                     \
+	"      --to FORMAT      stream (default), et (raw ET: one rank, or per rank with\n"        \
+	"                       --split), json or jsonl\n"                                         \
+	"      --split PREFIX   one raw ET per rank, PREFIX.<rank>.et (implies --to et)\n"         \
 	"  -l, --level N        zstd level of the stream (1-19, default 3)\n"                      \
 	"  -T, --threads N      zstd worker threads (default 1; 0 = compress inline)\n"            \
 	"  -o, --output FILE    write FILE (atomically) instead of stdout\n"                       \
@@ -63,18 +72,16 @@ void synth_opts_init(synth_opts *o, const char *usage);
 bool synth_opt(synth_opts *o, int opt, const char *arg);
 /* Usage error unless --world was given; no positional arguments allowed. */
 void synth_opts_finish(synth_opts *o, int argc, char **argv, bool need_world);
+/* Usage errors of --to, --split and -o together; --split implies --to et
+ * (part of synth_opts_finish, for subcommands that take arguments). */
+void synth_opts_output(synth_opts *o);
 
-/* --- the stream emitter ------------------------------------------------ */
+/* --- the emitter: et_writer with the generators' rank headers ---------- */
 typedef struct emitter {
-	et_output *out;
-	et_stream_writer *sw;
+	et_writer *w;    /* NULL when emit_open failed */
 	et_arena *arena; /* node building memory, reset per node */
-	et_buf buf;      /* encoded bytes not yet handed to zstd */
-	uint32_t world;
+	uint32_t world;  /* world size and name of the ranks begun next */
 	const char *name;
-	uint64_t nodes;
-	uint32_t rank;
-	et_progress pg;
 } emitter;
 
 int emit_open(emitter *em, const synth_opts *o, const char *name, et_error *e);
@@ -87,10 +94,9 @@ int emit_node(emitter *em, const et_node *n, et_error *e);
 /* Already framed ET bytes (count = number of nodes they hold). */
 int emit_raw(emitter *em, const void *p, size_t n, uint64_t count, et_error *e);
 int emit_rank_end(emitter *em, et_error *e);
-/* A whole rank as one ready-made zstd frame (see frame.c). */
-int emit_frame_rank(emitter *em, uint32_t rank, const et_buf *frame, uint64_t nodes, et_error *e);
-int frame_compress(const void *p, size_t n, int level, int threads, et_buf *out, et_error *e);
-/* Finish the stream (ok) or remove the partial output (!ok). */
+/* A whole rank, identical for many ranks (et_writer_rank_shared). */
+int emit_shared_rank(emitter *em, uint32_t rank, et_writer_shared *s, et_error *e);
+/* Finish the output (ok) or remove the partial output (!ok). */
 int emit_close(emitter *em, bool ok, et_error *e);
 /* emit_close after a run that returned r: commits when r == 0, keeps the
  * first error; returns the run's result. */

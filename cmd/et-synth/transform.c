@@ -1,6 +1,6 @@
 /* et-synth transform: read a stream (or any input et_input reads), edit
- * it, write a stream. One rank is held in memory at a time (with --world,
- * only the representative rank). Edits apply in a fixed order: per node
+ * it, write it (a stream unless --to says otherwise). One rank is held in memory at a time (with
+ * --world, only the representative rank). Edits apply in a fixed order: per node
  * --set-comm-type, --scale-compute, --scale-comm, --obfuscate; then per
  * rank --strip-cpu; then --world. */
 #include "et_attr.h"
@@ -15,7 +15,7 @@
 static const char usage[] =
     "Usage: et-synth transform [OPTIONS] [INPUT...]\n"
     "Edit a trace: INPUT is a stream, raw/gzip/zstd .et, a per-rank set PREFIX or\n"
-    "our JSON/JSONL (default stdin); the output is a stream.\n"
+    "our JSON/JSONL (default stdin); the output is a stream unless --to says.\n"
     "\n"
     "      --scale-compute F  COMP nodes: duration_micros, num_ops and tensor_size\n"
     "                         times F\n"
@@ -30,6 +30,9 @@ static const char usage[] =
     "      --strip-cpu        remove is_cpu_op nodes, folding them into the\n"
     "                         dependencies of the others (reachability kept)\n"
     "      --name NAME        workload name of the output stream\n"
+    "      --to FORMAT        stream (default), et (one rank, or per rank with\n"
+    "                         --split), json or jsonl\n"
+    "      --split PREFIX     one raw ET per rank, PREFIX.<rank>.et (implies --to et)\n"
     "  -l, --level N          zstd level of the stream (1-19, default 3)\n"
     "  -T, --threads N        zstd worker threads (default 1; 0 = inline)\n"
     "  -o, --output FILE      write FILE (atomically) instead of stdout\n"
@@ -133,6 +136,7 @@ static void parse(xf_conf *c, int argc, char **argv)
 			et_cli_usage_error(&c->so.cli, "unexpected option");
 		}
 	}
+	synth_opts_output(&c->so);
 	c->x.world = c->so.world;
 	if (c->x.rep_rank >= 0 && !c->x.world)
 		et_cli_usage_error(&c->so.cli, "--rep-rank goes with --world");
@@ -252,7 +256,7 @@ static int run(const xf_conf *c, int argc, char **argv, et_error *e)
 	et_arena_free(s.a);
 	et_buf_free(&s.cur.meta), et_buf_free(&s.cur.nodes);
 	et_buf_free(&s.rep.meta), et_buf_free(&s.rep.nodes);
-	if (!s.em.out)
+	if (!s.em.w)
 		return -1;
 	et_error e2;
 	if (emit_close(&s.em, rc == 0, &e2) < 0 && rc == 0) {

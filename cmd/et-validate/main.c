@@ -5,12 +5,12 @@
 #include "et_err.h"
 #include "et_input.h"
 #include "et_output.h"
+#include "et_writer.h"
 #include "pgroups.h"
 #include "read.h"
 #include "report.h"
 #include "stats.h"
 #include "summary.h"
-#include "tee.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,11 +104,22 @@ static void print_timing(const vctx *v)
 	        (unsigned long long)v->xs->bytes, (double)v->t_cross_ns / 1e9);
 }
 
+/* --tee holds the copy until the input validates; --tee-always streams it
+ * as read. Either re-emits every rank as a stream section with the rank,
+ * world size and name of the input, holding the very message bytes read. */
+static int tee_open(et_writer **w, int mode, et_error *e)
+{
+	et_writer_cfg wc;
+	et_writer_cfg_init(&wc);
+	wc.hold = mode == 1;
+	return et_writer_open(w, &wc, e);
+}
+
 /* Runs everything; returns the exit status. The report is written only
  * when the input could be read in full. */
 static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 {
-	tee *t = NULL;
+	et_writer *t = NULL;
 	et_input *in = NULL;
 	et_output *rep = NULL;
 	if ((v->o.comm_groups && groups_load_file(v->grp, v->o.comm_groups, e) < 0) ||
@@ -118,7 +129,7 @@ static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 	    (c->in.ranks.n && v->n_ranks == 0 &&
 	     et_fail(e, ET_EXIT_DATA, "--ranks matches none of the input's ranks") < 0)) {
 		et_input_close(in);
-		tee_free(t);
+		et_writer_close(t, false, NULL);
 		et_output_abort(rep);
 		return -1;
 	}
@@ -128,7 +139,8 @@ static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 	check_deadlock(v);
 	v->t_cross_ns = cpu_ns() - t0;
 	int status = report_status(v);
-	if (tee_close(t, status == ET_EXIT_OK, e) < 0) {
+	/* --tee-always has copied everything already: the copy is complete */
+	if (et_writer_close(t, status == ET_EXIT_OK || v->o.tee_mode == 2, e) < 0) {
 		et_output_abort(rep);
 		return -1;
 	}

@@ -62,23 +62,23 @@ static void end_rank(vctx *v, const rb_batch *b)
 
 /* --tee: the batch's messages that were read in full, in input order, so
  * that the copy ends exactly where reading stopped. */
-static int tee_batch(tee *t, const rb_batch *b, et_error *e)
+static int tee_batch(et_writer *t, const rb_batch *b, et_error *e)
 {
 	for (int k = 0; k < b->n_whole; k++) {
 		const rb_msg *m = &b->msg[k];
 		et_msg msg = {b->bytes + m->off, m->len, m->offset, m->index};
-		if (tee_msg(t, &msg, e) < 0)
+		if (et_writer_msg(t, &msg, e) < 0)
 			return -1;
 	}
 	return 0;
 }
 
 /* One batch: its copy for --tee, then its checks. */
-static int take(vctx *v, tee *t, const rb_batch *b, et_progress *pr, et_error *e)
+static int take(vctx *v, et_writer *t, const rb_batch *b, et_progress *pr, et_error *e)
 {
 	switch (b->kind) {
 	case RB_RANK:
-		if (t && tee_begin_rank(t, &b->ri, e) < 0)
+		if (t && et_writer_rank_begin(t, &b->ri, e) < 0)
 			return -1;
 		begin_rank(v, &b->ri);
 		return 0;
@@ -88,7 +88,7 @@ static int take(vctx *v, tee *t, const rb_batch *b, et_progress *pr, et_error *e
 		add_nodes(v, b, pr);
 		return 0;
 	case RB_END_RANK:
-		if (t && tee_end_rank(t, e) < 0)
+		if (t && et_writer_rank_end(t, e) < 0)
 			return -1;
 		end_rank(v, b);
 		return 0;
@@ -103,7 +103,7 @@ static int take(vctx *v, tee *t, const rb_batch *b, et_progress *pr, et_error *e
 	return 0;
 }
 
-int read_all(vctx *v, et_input *in, tee *t, et_error *e)
+int read_all(vctx *v, et_input *in, et_writer *t, et_error *e)
 {
 	et_progress pr;
 	et_progress_init(&pr, v->o.timing ? -1 : v->o.progress);

@@ -98,7 +98,6 @@ finding *find_node(findings *fs, code c, int64_t rank, const et_graph *g, uint32
 typedef struct groups groups;
 typedef struct xsum xsum;
 typedef struct stats stats;
-typedef struct tee tee;
 
 typedef struct vopts {
 	bool astra, strict, want_stats, json, timing;

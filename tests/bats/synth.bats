@@ -402,6 +402,65 @@ pg_rank() { # RANK: a process-group node defining "5" = [0, 1] and "0" = all, an
 	for r in 0 3 7; do cmp a.$r.et b.$r.et; done
 }
 
+# --- output formats (--to, --split) ----------------------------------------------
+
+@test "--to jsonl and --to json: what et-convert writes of the stream, for every generator" {
+	for g in "coll --type all_reduce --size 1M --world 4 --count 2 --compute-us 5" \
+		"p2p --pattern ring --size 1K --world 3" \
+		"chain --layers 3 --compute-us 10 --size 1K --world 2" \
+		"dag --nodes 300 --world 3" "dag --nodes 300 --world 3 --jitter 0.2"; do
+		et-synth $g -o s.etz
+		et-synth $g --to jsonl -o s.jsonl
+		et-convert --to jsonl s.etz | cmp - s.jsonl
+		et-synth $g --to json | cmp - <(et-convert --to json s.etz)
+	done
+	et-synth coll --type all_reduce --size 1M --world 4 --to jsonl -o c.jsonl
+	assert_equal "$(jq -c 'select(.metadata) | .rank' c.jsonl | tr -d '\n')" "0123"
+	assert_equal "$(et-validate c.jsonl | tail -1)" "0 errors, 0 warnings, 0 info: OK"
+	et-synth transform --to jsonl s.etz | cmp - <(et-convert --to jsonl s.etz)
+}
+
+@test "--split PREFIX: one raw ET per rank, equal to et-convert --to et --split of the stream" {
+	for g in "coll --type all_to_all --size 64K --world 4" "dag --nodes 500 --world 3" \
+		"dag --nodes 500 --world 3 --jitter 0.3" "p2p --pattern pairs --size 1K --world 4"; do
+		rm -f s.* c.*
+		et-synth $g -o s.etz
+		et-synth $g --split s
+		et-convert --to et --split c s.etz
+		n=$(ls c.*.et | wc -l)
+		assert_equal "$(ls s.*.et | wc -l)" "$n"
+		for r in $(seq 0 $((n - 1))); do
+			cmp "c.$r.et" "s.$r.et"
+			et-convert --to jsonl "s.$r.et" >/dev/null
+		done
+	done
+	# --to et --split is the same; the set reads back as the stream's ranks
+	et-synth coll --type all_reduce --size 1M --world 3 --to et --split t
+	assert_equal "$(et-convert --to jsonl t | jq -c 'select(.metadata) | .rank' | tr -d '\n')" "012"
+	# transform splits its input's ranks
+	et-synth transform --split x s.etz
+	for r in 0 1 2 3; do cmp "c.$r.et" "x.$r.et"; done
+}
+
+@test "--to et: one rank; several ranks without --split are a usage error, no output" {
+	et-synth coll --type all_reduce --size 1M --world 1 --to et -o one.et
+	assert_equal "$(et-convert --to jsonl one.et | wc -l)" 2
+	run --separate-stderr et-synth coll --type all_reduce --size 1M --world 4 --to et -o x.et
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "et-synth: --to et writes one rank, and --world is 4 (use --split PREFIX)"
+	[ ! -e x.et ]
+	et-synth coll --type all_reduce --size 1M --world 4 -o s.etz
+	run --separate-stderr et-synth transform --to et s.etz -o x.et
+	assert_equal "$status" 2
+	assert_equal "$stderr" "et-synth: --to et writes one rank, and the input has several (use --split PREFIX)"
+	[ ! -e x.et ]
+	run -2 et-synth coll --type all_reduce --size 1M --world 4 --split a --to jsonl
+	run -2 et-synth coll --type all_reduce --size 1M --world 4 --split a -o b
+	run -2 et-synth coll --type all_reduce --size 1M --world 4 --to xml
+	run -2 et-synth chakra-generator --world 2 --out-dir d --split a
+	[ ! -e a.0.et ] && [ ! -e b ] && [ ! -e d ] && [ ! -e x.et ]
+}
+
 # --- everything generated validates clean ---------------------------------------
 
 @test "every generated stream validates with no error (cross-rank checks included)" {
