@@ -24,6 +24,7 @@
 
 #include "et_input.h"
 #include "et_ranklist.h"
+#include "et_writer.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -32,19 +33,6 @@
 
 #ifndef ETKIT_VERSION
 #define ETKIT_VERSION "0.1.0"
-/* --- until every command is on tables (deleted then) --------------------- */
-enum { ET_OPT_VERSION = 0x1000, ET_OPT_PROGRESS, ET_OPT_FIRST_TOOL = 0x1100 };
-#define ET_CLI_COMMON_SHORT "ho:q"
-#define ET_CLI_COMMON_OPTS                                                                         \
-	{"help", no_argument, 0, 'h'}, {"version", no_argument, 0, ET_OPT_VERSION},                \
-	    {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},                 \
-	    {"progress", no_argument, 0, ET_OPT_PROGRESS},                                         \
-	{                                                                                          \
-		0, 0, 0, 0                                                                         \
-	}
-void et_cli_init(et_cli *c, const char *prog, const char *usage);
-bool et_cli_common(et_cli *c, int opt, const char *arg);
-
 #endif
 
 typedef struct et_cli et_cli;
@@ -158,28 +146,21 @@ void et_cli_in_free(et_cli_in *in);
 const et_opt *et_cli_input_opts(et_cli_in *in);
 
 /* The options of a command that writes traces through et_writer:
- * -t/--to, --split, --name, -l/--level, -T/--threads. */
-typedef enum et_out_format {
-	ET_OUT_STREAM = 0,
-	ET_OUT_ET,
-	ET_OUT_JSON,
-	ET_OUT_JSONL,
-	ET_OUT_CUSTOM, /* a layout the command adds (et-convert's jsonizer) */
-} et_out_format;
+ * -t/--to, --split, --name, -l/--level, -T/--threads. They fill w; a
+ * command with a layout of its own (et-convert's jsonizer) names it in
+ * custom, and --to then takes its name too. */
 typedef struct et_cli_out {
-	int format;         /* et_out_format */
-	const char *split;  /* --split PREFIX */
-	const char *name;   /* --name */
-	int level;          /* zstd level, default 3 */
-	int threads;        /* zstd workers, default 0 */
-	const char *custom; /* name of ET_OUT_CUSTOM ("jsonizer"), NULL = none */
+	et_writer_cfg w;
+	bool to_given; /* --to was given */
+	const et_writer_layout *custom;
 } et_cli_out;
-void et_cli_out_init(et_cli_out *o, const char *custom);
+void et_cli_out_init(et_cli_out *o, const et_writer_layout *custom);
 #define ET_OPTS_WRITE(o) ET_OPT_GROUP(et_cli_write_opts(o))
 const et_opt *et_cli_write_opts(et_cli_out *o);
-/* Usage errors for combinations: --split only with --to et, raw ET of a
- * multi-rank input only with --split (world 0 = not known yet). */
-void et_cli_out_check(const et_cli *c, const et_cli_out *o);
+/* After parsing: -o and the progress setting go into w; --split means raw
+ * ET per rank (implied when --to is not given); usage error when --split
+ * meets another --to or -o. */
+void et_cli_out_finish(const et_cli *c, et_cli_out *o);
 
 /* --- until every command is on tables (deleted then) --------------------- */
 enum { ET_OPT_VERSION = 0x1000, ET_OPT_PROGRESS, ET_OPT_FIRST_TOOL = 0x1100 };

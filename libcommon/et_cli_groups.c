@@ -129,10 +129,10 @@ const et_opt *et_cli_input_opts(et_cli_in *in)
 
 /* --- output ----------------------------------------------------------------- */
 
-void et_cli_out_init(et_cli_out *o, const char *custom)
+void et_cli_out_init(et_cli_out *o, const et_writer_layout *custom)
 {
 	memset(o, 0, sizeof *o);
-	o->level = 3;
+	et_writer_cfg_init(&o->w);
 	o->custom = custom;
 }
 
@@ -144,37 +144,53 @@ static int parse_name(et_cli *c, const et_opt *o, const char *arg)
 	return 0;
 }
 
+static int parse_to(et_cli *c, const et_opt *o, const char *arg)
+{
+	et_cli_out *out = o->target;
+	int k = et_writer_format_parse(arg);
+	if (k < 0 && out->custom && strcmp(arg, out->custom->name) == 0)
+		k = ET_WRITER_LAYOUT;
+	if (k < 0)
+		et_cli_usage_error(c, "--to: expected stream, et, json%s or %s, got '%s'",
+		                   out->custom ? ", jsonl" : "", out->custom ? out->custom->name : "jsonl", arg);
+	out->w.format = (et_writer_format)k;
+	out->w.layout = k == ET_WRITER_LAYOUT ? out->custom : NULL;
+	out->to_given = true;
+	return 0;
+}
+
 const et_opt *et_cli_write_opts(et_cli_out *o)
 {
 	static et_opt t[8];
-	static const char *fmts[6];
 	static char to_help[160];
-	const char *base[] = {"stream", "et", "json", "jsonl", o->custom, NULL};
-	memcpy(fmts, base, sizeof base);
-	snprintf(to_help, sizeof to_help, "stream (default), et, json or jsonl%s%s%s",
-	         o->custom ? "; also " : "", o->custom ? o->custom : "",
-	         o->custom ? " (see the man page)" : "");
+	snprintf(to_help, sizeof to_help,
+	         "stream (default), et (raw ET: one rank, or per rank with --split), json or "
+	         "jsonl%s%s",
+	         o->custom ? "; also " : "", o->custom ? o->custom->name : "");
 	et_opt v[] = {
-	    {'t', "to", ET_ARG_CHOICE, "FORMAT", to_help, &o->format, .choices = fmts,
-	     .flags = o->custom ? 0 : SH},
-	    {0, "split", ET_ARG_STR, "PREFIX", "with --to et: write PREFIX.<rank>.et, one per rank",
-	     &o->split, .flags = SH},
-	    {0, "name", ET_ARG_FN, "NAME", "workload name written to stream headers", &o->name,
+	    {'t', "to", ET_ARG_FN, "FORMAT", to_help, o, .fn = parse_to, .flags = o->custom ? 0 : SH},
+	    {0, "split", ET_ARG_STR, "PREFIX",
+	     "one raw ET per rank, PREFIX.<rank>.et (implies --to et)", &o->w.split, .flags = SH},
+	    {0, "name", ET_ARG_FN, "NAME", "workload name written to stream headers", &o->w.name,
 	     .fn = parse_name, .flags = SH},
 	    {'l', "level", ET_ARG_INT, "N", "zstd level of stream output (1-19, default 3)",
-	     &o->level, .min = 1, .max = 19, .flags = SH},
+	     &o->w.level, .min = 1, .max = 19, .flags = SH},
 	    {'T', "threads", ET_ARG_INT, "N", "zstd worker threads (0: compress inline)",
-	     &o->threads, .min = 0, .max = 64, .flags = SH},
+	     &o->w.threads, .min = 0, .max = 64, .flags = SH},
 	    ET_OPT_END,
 	};
 	memcpy(t, v, sizeof v);
 	return t;
 }
 
-void et_cli_out_check(const et_cli *c, const et_cli_out *o)
+void et_cli_out_finish(const et_cli *c, et_cli_out *o)
 {
-	if (o->split && o->format != ET_OUT_ET)
+	if (o->w.split && o->to_given && o->w.format != ET_WRITER_ET)
 		et_cli_usage_error(c, "--split goes with --to et");
-	if (o->split && c->output)
+	if (o->w.split && c->output)
 		et_cli_usage_error(c, "--split and -o exclude each other");
+	if (o->w.split)
+		o->w.format = ET_WRITER_ET;
+	o->w.path = c->output;
+	o->w.progress = c->progress;
 }

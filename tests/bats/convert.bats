@@ -218,7 +218,7 @@ corpus_ets() {
 @test "usage errors exit 2; --help and --version exit 0" {
 	run et-convert --to xml
 	assert_failure 2
-	assert_output --partial "--to: unknown format 'xml'"
+	assert_output --partial "et-convert: --to: expected stream, et, json, jsonl or jsonizer, got 'xml'"
 	run et-convert --bogus
 	assert_failure 2
 	run et-convert --split p --to json
