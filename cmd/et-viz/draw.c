@@ -118,9 +118,76 @@ static void build(const conf *c, const model *m, Agraph_t *g)
 	viz_clusters_free(cl);
 }
 
+/* Object ids in creation order. Graphviz's own ids for named objects are
+ * the addresses of their interned names, and it writes subgraphs in id
+ * order: the picture would depend on where malloc put the names. Declining
+ * every name makes cgraph keep the names itself and take a sequential id
+ * from here. */
+typedef struct seq_ids {
+	IDTYPE next;
+} seq_ids;
+
+static void *ids_open(Agraph_t *g, Agdisc_t *d)
+{
+	(void)g;
+	(void)d;
+	seq_ids *s = et_xmalloc(sizeof *s);
+	s->next = 1;
+	return s;
+}
+
+static long ids_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
+{
+	(void)objtype;
+	if (str || !createflag)
+		return 0;
+	seq_ids *s = state;
+	*id = s->next;
+	s->next += 2; /* odd: what cgraph expects of an anonymous id */
+	return 1;
+}
+
+static long ids_alloc(void *state, int objtype, IDTYPE id)
+{
+	(void)state;
+	(void)objtype;
+	return id & 1; /* only ids this map handed out */
+}
+
+static void ids_free(void *state, int objtype, IDTYPE id)
+{
+	(void)state;
+	(void)objtype;
+	(void)id;
+}
+
+static char *ids_print(void *state, int objtype, IDTYPE id)
+{
+	(void)state;
+	(void)objtype;
+	(void)id;
+	return NULL;
+}
+
+static void ids_close(void *state)
+{
+	free(state);
+}
+
+static void ids_register(void *state, int objtype, void *obj)
+{
+	(void)state;
+	(void)objtype;
+	(void)obj;
+}
+
+static Agiddisc_t seq_id_disc = {ids_open,  ids_map,   ids_alloc,   ids_free,
+                                 ids_print, ids_close, ids_register};
+
 int viz_draw(const conf *c, model *m, et_error *e)
 {
-	Agraph_t *g = agopen("et", Agdirected, NULL);
+	Agdisc_t disc = {&AgMemDisc, &seq_id_disc, &AgIoDisc};
+	Agraph_t *g = agopen("et", Agdirected, &disc);
 	build(c, m, g);
 	int r = viz_render(c, g, e);
 	agclose(g);
