@@ -119,17 +119,9 @@ static int add_prefix_set(et_input *in, const char *prefix, et_error *e)
 	return 0;
 }
 
-int et_input_open(et_input **out, int argc, char *const argv[], const et_input_opts *o, et_error *e)
+/* The items of the arguments: files, "-", and PREFIX sets. */
+static int add_args(et_input *in, int argc, char *const argv[], et_error *e)
 {
-	et_input *in = et_xcalloc(1, sizeof *in);
-	if (o)
-		in->o = *o;
-	else
-		et_input_opts_init(&in->o);
-	if (!in->o.max_msg)
-		in->o.max_msg = 256u << 20;
-	in->arena = et_arena_new();
-	*out = in;
 	if (argc == 0)
 		add_item(in, "-", -1, 0);
 	for (int i = 0; i < argc; i++) {
@@ -148,6 +140,25 @@ int et_input_open(et_input **out, int argc, char *const argv[], const et_input_o
 		return et_fail(e, ET_EXIT_IO, "%s: no such file (nor a per-rank set %s.N.et)", a,
 		               a);
 	}
+	return 0;
+}
+
+int et_input_open(et_input **out, int argc, char *const argv[], const et_input_opts *o, et_error *e)
+{
+	et_input *in = et_xcalloc(1, sizeof *in);
+	if (o)
+		in->o = *o;
+	else
+		et_input_opts_init(&in->o);
+	if (!in->o.max_msg)
+		in->o.max_msg = 256u << 20;
+	in->arena = et_arena_new();
+	*out = NULL;
+	if (add_args(in, argc, argv, e) < 0) {
+		et_input_close(in);
+		return -1;
+	}
+	*out = in;
 	return 0;
 }
 

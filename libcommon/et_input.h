@@ -64,7 +64,9 @@ typedef struct et_msg {
 typedef struct et_input et_input;
 
 /* Opens a list of input arguments ("-" or no argument = stdin). An argument
- * that is not a file but has PREFIX.0.et beside it is a per-rank set. */
+ * that is not a file but has PREFIX.0.et beside it is a per-rank set.
+ * Returns 0 with *in set, or -1 with e set and *in NULL (nothing to close;
+ * et_input_close(NULL) does nothing). */
 int et_input_open(et_input **in, int argc, char *const argv[], const et_input_opts *o, et_error *e);
 void et_input_close(et_input *in);
 

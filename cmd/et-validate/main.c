@@ -6,6 +6,7 @@
 #include "et_input.h"
 #include "et_output.h"
 #include "et_writer.h"
+#include "et_progress.h"
 #include "pgroups.h"
 #include "read.h"
 #include "report.h"
@@ -120,24 +121,19 @@ static int tee_open(et_writer **w, int mode, et_error *e)
 static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 {
 	et_writer *t = NULL;
-	et_input *in = NULL;
 	et_output *rep = NULL;
 	if ((v->o.comm_groups && groups_load_file(v->grp, v->o.comm_groups, e) < 0) ||
 	    (c->cli.output && et_output_open(&rep, c->cli.output, false, e) < 0) ||
 	    (v->o.tee_mode && tee_open(&t, v->o.tee_mode, e) < 0) ||
-	    et_input_open(&in, argc, argv, &c->in.o, e) < 0 || read_all(v, in, t, e) < 0 ||
-	    (c->in.ranks.n && v->n_ranks == 0 &&
-	     et_fail(e, ET_EXIT_DATA, "--ranks matches none of the input's ranks") < 0)) {
-		et_input_close(in);
+	    read_all(v, argc, argv, &c->in.o, t, e) < 0) {
 		et_writer_close(t, false, NULL);
 		et_output_abort(rep);
 		return -1;
 	}
-	et_input_close(in);
-	uint64_t t0 = cpu_ns();
+	uint64_t t0 = et_cpu_ns();
 	check_cross(v);
 	check_deadlock(v);
-	v->t_cross_ns = cpu_ns() - t0;
+	v->t_cross_ns = et_cpu_ns() - t0;
 	int status = report_status(v);
 	/* --tee-always has copied everything already: the copy is complete */
 	if (et_writer_close(t, status == ET_EXIT_OK || v->o.tee_mode == 2, e) < 0) {

@@ -5,8 +5,10 @@
 #include "et_writer.h"
 #include "validate.h"
 
-/* Adds each rank's findings, comm summary and statistics to v. Returns
- * -1 with e set when the input cannot be read in full. */
-int read_all(vctx *v, et_input *in, et_writer *t, et_error *e);
+/* Opens the inputs (argv, with io) and adds each rank's findings, comm
+ * summary and statistics to v, copying the input to t when not NULL.
+ * Returns -1 with e set when the input cannot be read in full, or when
+ * io->ranks selects none of its ranks. */
+int read_all(vctx *v, int argc, char *const argv[], const et_input_opts *io, et_writer *t, et_error *e);
 
 #endif

@@ -6,7 +6,6 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 const char *coll_name(int64_t t)
 {
@@ -84,13 +83,4 @@ char *json_quote(const char *s)
 	et_buf_putc(&b, '"');
 	et_buf_putc(&b, '\0');
 	return (char *)b.data;
-}
-
-uint64_t cpu_ns(void)
-{
-	/* CPU time, not wall time: --timing should not depend on what else
-	 * the machine runs. */
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }

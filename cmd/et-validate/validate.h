@@ -152,7 +152,5 @@ const char *coll_name(int64_t t); /* "ALL_REDUCE", or "comm_type 42" style */
 void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n);
 /* JSON string body escaping into a malloc'ed string with quotes. */
 char *json_quote(const char *s);
-/* The calling thread's CPU time in ns (for --timing). */
-uint64_t cpu_ns(void);
 
 #endif

@@ -1,17 +1,20 @@
-/* Reading the selected ranks into one et_graph each, plus the tid and
- * stream attributes (clusters and timeline tracks need them; et_graph keeps
- * only the well-known attributes). Memory: every selected rank's graph at
- * once (about 130 bytes per node plus names), since cross-rank links need
- * all of them. */
-#include "et_arena.h"
+/* Reading the selected ranks into one et_graph each (et_load), plus the
+ * tid and stream attributes (clusters and timeline tracks need them;
+ * et_graph keeps only the well-known attributes). Memory: every selected
+ * rank's graph at once (about 130 bytes per node plus names), since
+ * cross-rank links need all of them. */
 #include "et_attr.h"
-#include "et_buf.h"
-#include "et_codec.h"
-#include "et_progress.h"
+#include "et_load.h"
+#include "et_mem.h"
 #include "viz.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct loading {
+	model *m;
+	uint32_t cap; /* of the tid and stream arrays of the rank being read */
+} loading;
 
 static int64_t attr_or_none(const et_node *n, const char *name)
 {
@@ -28,54 +31,6 @@ static void side_grow(vrank *vr, uint32_t i, uint32_t *cap)
 	vr->stream = et_xrealloc(vr->stream, (size_t)*cap * sizeof *vr->stream);
 }
 
-static int add_node(vrank *vr, et_arena *a, const et_msg *m, const et_rank_info *ri, uint32_t *cap,
-                    et_error *e)
-{
-	et_node *n = et_node_decode(a, m->data, m->len);
-	if (!n)
-		return et_fail(e, ET_EXIT_DATA,
-		               "%s: rank %u: byte %llu: message %llu is not a Node", ri->input,
-		               ri->rank, (unsigned long long)m->offset,
-		               (unsigned long long)m->index);
-	uint32_t i = et_graph_add_indexed(vr->g, n, (uint32_t)m->index);
-	if (i == ET_GRAPH_NONE)
-		return et_fail(e, ET_EXIT_DATA,
-		               "%s: rank %u: byte %llu: too many nodes in one rank", ri->input,
-		               ri->rank, (unsigned long long)m->offset);
-	side_grow(vr, i, cap);
-	vr->tid[i] = attr_or_none(n, "tid");
-	vr->stream[i] = attr_or_none(n, "stream");
-	return 0;
-}
-
-static int read_rank(et_input *in, vrank *vr, const et_rank_info *ri, et_progress *pg,
-                     uint64_t *count, et_error *e)
-{
-	et_arena *a = et_arena_new();
-	uint32_t cap = 0;
-	et_msg m;
-	int r;
-	while ((r = et_input_next_msg(in, &m, e)) == 1) {
-		if (m.index == 0)
-			continue; /* the GlobalMetadata: checked by the reader */
-		et_arena_reset(a);
-		if (add_node(vr, a, &m, ri, &cap, e) < 0) {
-			r = -1;
-			break;
-		}
-		et_progress_update(pg, ri->rank, ++*count);
-	}
-	et_arena_free(a);
-	if (r < 0)
-		return -1;
-	et_graph_finish(vr->g);
-	uint32_t n = vr->g->n;
-	vr->sel = et_xcalloc(n + 1, 1);
-	vr->crit = et_xcalloc(n + 1, sizeof *vr->crit);
-	vr->vert = et_xmalloc(((size_t)n + 1) * sizeof *vr->vert);
-	return 0;
-}
-
 static const char *keep_input(model *m, const char *name)
 {
 	for (uint32_t k = 0; k < m->n_inputs; k++)
@@ -85,38 +40,60 @@ static const char *keep_input(model *m, const char *name)
 	return m->inputs[m->n_inputs++] = et_xstrdup(name);
 }
 
-static vrank *new_rank(model *m, const et_rank_info *ri)
+/* The rank's vrank, graph included, is the model's from here on: freed
+ * by viz_model_free even when the rank cannot be read. */
+static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error *e)
 {
+	(void)e;
+	loading *l = ctx;
+	model *m = l->m;
 	m->ranks = et_xrealloc(m->ranks, (m->n_ranks + 1) * sizeof *m->ranks);
 	vrank *vr = &m->ranks[m->n_ranks++];
 	memset(vr, 0, sizeof *vr);
 	vr->rank = ri->rank;
 	vr->input = keep_input(m, ri->input ? ri->input : "-");
-	vr->g = et_graph_new();
-	return vr;
+	vr->g = *g = et_graph_new();
+	l->cap = 0;
+	return 0;
+}
+
+static vrank *cur_rank(const loading *l)
+{
+	return &l->m->ranks[l->m->n_ranks - 1];
+}
+
+static void add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n)
+{
+	(void)g;
+	loading *l = ctx;
+	vrank *vr = cur_rank(l);
+	side_grow(vr, i, &l->cap);
+	vr->tid[i] = attr_or_none(n, "tid");
+	vr->stream[i] = attr_or_none(n, "stream");
+}
+
+static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
+{
+	(void)r;
+	(void)e;
+	vrank *vr = cur_rank(ctx);
+	uint32_t n = g->n;
+	vr->sel = et_xcalloc(n + 1, 1);
+	vr->crit = et_xcalloc(n + 1, sizeof *vr->crit);
+	vr->vert = et_xmalloc(((size_t)n + 1) * sizeof *vr->vert);
+	return 0;
 }
 
 int viz_load(const conf *c, int argc, char **argv, model *m, et_error *e)
 {
-	et_input *in;
-	if (et_input_open(&in, argc, argv, &c->in.o, e) < 0) {
-		et_input_close(in);
+	loading l = {m, 0};
+	et_load_hooks h = {&l, begin_rank, NULL, add_node, end_rank};
+	et_load_opts o = {true, c->cli.progress};
+	if (et_load_args(argc, argv, &c->in.o, &o, &h, NULL, e) < 0)
 		return -1;
-	}
-	et_progress pg;
-	et_progress_init(&pg, c->cli.progress);
-	uint64_t count = 0;
-	et_rank_info ri;
-	int r;
-	while ((r = et_input_next_rank(in, &ri, e)) == 1)
-		if ((r = read_rank(in, new_rank(m, &ri), &ri, &pg, &count, e)) < 0)
-			break;
-	et_progress_done(&pg);
-	et_input_close(in);
-	if (r == 0 && m->n_ranks == 0)
-		r = et_fail(e, ET_EXIT_DATA, "no rank to draw%s",
-		            c->in.ranks.n ? ": --ranks matches none of the input's ranks" : "");
-	return r;
+	if (m->n_ranks == 0)
+		return et_fail(e, ET_EXIT_DATA, "no rank to draw");
+	return 0;
 }
 
 void viz_model_free(model *m)

@@ -1,8 +1,8 @@
 /* Fuzz target: et-validate's checks, end to end, on one input read by
  * et_input (any format it sniffs: seeds are small JSONL traces with every
  * kind of defect, whose ids, dependencies, ranks and attributes the fuzzer
- * mutates). Built with the et-validate sources listed in
- * fuzz_validate.srcs.
+ * mutates). Linked with et-validate's library; the reading is libcommon's
+ * et_load, as in the tool.
  *
  * The first byte sets the options: bit 0 --for astra-sim, bit 1 --stats,
  * bit 2 --strict, bit 3 -T 1 (a reading thread), bits 4-5 --max-per-code
@@ -75,16 +75,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	et_input_opts io;
 	et_input_opts_init(&io);
 	char *argv[] = {(char *)fuzz_file(data + 1, size - 1)};
-	et_input *in = NULL;
 	et_error e = {0};
-	if (et_input_open(&in, 1, argv, &io, &e) < 0 || read_all(&v, in, NULL, &e) < 0) {
+	if (read_all(&v, 1, argv, &io, NULL, &e) < 0) {
 		fuzz_check_error(&e);
 	} else {
 		check_cross(&v);
 		check_deadlock(&v);
 		check_report(&v, report_status(&v));
 	}
-	et_input_close(in);
 	vctx_free(&v);
 	return 0;
 }

@@ -1,11 +1,10 @@
-/* The reader (see reader.h): a ring of RB_SLOTS batches. The framing side
- * fills free slots in input order; either thread decodes framed slots; the
- * checks take slots in order and free them. All slot states change under
+/* The reader (see et_reader.h): a ring of ET_READER_SLOTS batches. The
+ * framing side fills free slots in input order; either thread decodes framed
+ * slots; the consumer takes slots in order and frees them. All slot states change under
  * one mutex, once per batch, never per node. */
-#include "reader.h"
-#include "et_buf.h"
+#include "et_reader.h"
+#include "et_mem.h"
 #include "et_progress.h"
-#include "validate.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -24,9 +23,9 @@ enum { S_RANK, S_NODES, S_END_RANK, S_DONE };
  * rank with more messages than that, so adding a node cannot fail. */
 #define MAX_RANK_MSGS ((uint64_t)UINT32_MAX - 4)
 
-struct reader {
+struct et_reader {
 	et_input *in;
-	rb_batch slot[RB_SLOTS];
+	et_reader_batch slot[ET_READER_SLOTS];
 	/* framing, on the reading side only */
 	unsigned tail; /* the next slot to frame */
 	int state;
@@ -34,7 +33,7 @@ struct reader {
 	uint64_t n_msgs; /* of the current rank */
 	uint64_t thread_cpu, inline_ns;
 	/* shared, under mu */
-	unsigned head; /* the next slot for the checks */
+	unsigned head; /* the next slot for the consumer */
 	bool threaded, stop, cons_waiting, prod_waiting;
 	unsigned filled; /* slots from head on that are not free */
 	size_t ahead;    /* message bytes framed and not released */
@@ -45,14 +44,14 @@ struct reader {
 
 /* ---- framing ---- */
 
-static void close_error(reader *r, rb_batch *b)
+static void close_error(et_reader *r, et_reader_batch *b)
 {
-	b->kind = RB_ERROR;
+	b->kind = ET_READER_ERROR;
 	b->n_whole = b->n_framed;
 	r->state = S_DONE;
 }
 
-static void copy_msg(rb_batch *b, const et_msg *m)
+static void copy_msg(et_reader_batch *b, const et_msg *m)
 {
 	if (b->bytes_len + m->len > b->bytes_cap) {
 		size_t cap = b->bytes_cap ? b->bytes_cap : 64 * 1024;
@@ -63,18 +62,18 @@ static void copy_msg(rb_batch *b, const et_msg *m)
 	}
 	if (m->len) /* an empty message may come with no buffer yet */
 		memcpy(b->bytes + b->bytes_len, m->data, m->len);
-	b->msg[b->n_framed++] = (rb_msg){b->bytes_len, m->len, m->offset, m->index};
+	b->msg[b->n_framed++] = (et_reader_msg){b->bytes_len, m->len, m->offset, m->index};
 	b->bytes_len += m->len;
 }
 
-/* Up to RB_BATCH messages (or RB_BATCH_BYTES) of the current rank; at its
+/* Up to ET_READER_BATCH messages (or ET_READER_BATCH_BYTES) of the current rank; at its
  * end, the rank's closing batch follows (this one, when it holds none). */
-static void frame_nodes(reader *r, rb_batch *b)
+static void frame_nodes(et_reader *r, et_reader_batch *b)
 {
-	b->kind = RB_NODES;
+	b->kind = ET_READER_NODES;
 	snprintf(b->where, sizeof b->where, "%s: rank %u", r->ri.input, r->ri.rank);
 	et_msg m;
-	while (b->n_framed < RB_BATCH && b->bytes_len < RB_BATCH_BYTES) {
+	while (b->n_framed < ET_READER_BATCH && b->bytes_len < ET_READER_BATCH_BYTES) {
 		int k = et_input_next_msg(r->in, &m, &b->err);
 		if (k < 0)
 			return close_error(r, b);
@@ -87,19 +86,31 @@ static void frame_nodes(reader *r, rb_batch *b)
 		}
 		copy_msg(b, &m);
 	}
-	if (b->n_framed == RB_BATCH || b->bytes_len >= RB_BATCH_BYTES)
+	if (b->n_framed == ET_READER_BATCH || b->bytes_len >= ET_READER_BATCH_BYTES)
 		return;
 	r->state = S_END_RANK;
 	if (b->n_framed == 0) {
-		b->kind = RB_END_RANK;
+		b->kind = ET_READER_END_RANK;
 		b->n_msgs = r->n_msgs;
 		r->state = S_RANK;
 	}
 }
 
+/* The input's name, copied into b: the framing side may close its file
+ * before the consumer looks. */
+static const char *keep_input(et_reader_batch *b, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	if (n > b->input_cap) {
+		b->input = et_xrealloc(b->input, n);
+		b->input_cap = n;
+	}
+	return memcpy(b->input, name, n);
+}
+
 /* Fills b with the next batch of the input, leaving nodes undecoded.
  * Returns the slot state it is in: FRAMED or READY (nothing to decode). */
-static int frame(reader *r, rb_batch *b)
+static int frame(et_reader *r, et_reader_batch *b)
 {
 	b->n_framed = b->n_whole = 0;
 	b->bytes_len = 0;
@@ -109,12 +120,12 @@ static int frame(reader *r, rb_batch *b)
 		if (k < 0) {
 			close_error(r, b);
 		} else if (k == 0) {
-			b->kind = RB_EOF;
+			b->kind = ET_READER_EOF;
 			r->state = S_DONE;
 		} else {
-			b->kind = RB_RANK;
+			b->kind = ET_READER_RANK;
 			b->ri = r->ri;
-			b->ri.input = ""; /* its file may be closed before the checks look */
+			b->ri.input = keep_input(b, r->ri.input);
 			r->n_msgs = 0;
 			r->state = S_NODES;
 		}
@@ -124,15 +135,15 @@ static int frame(reader *r, rb_batch *b)
 		frame_nodes(r, b);
 		break;
 	case S_END_RANK:
-		b->kind = RB_END_RANK;
+		b->kind = ET_READER_END_RANK;
 		b->n_msgs = r->n_msgs;
 		r->state = S_RANK;
 		break;
-	default: /* not reached: nothing is framed after RB_EOF / RB_ERROR */
-		b->kind = RB_EOF;
+	default: /* not reached: nothing is framed after ET_READER_EOF / ET_READER_ERROR */
+		b->kind = ET_READER_EOF;
 		break;
 	}
-	return b->kind == RB_NODES ? SL_FRAMED : SL_READY;
+	return b->kind == ET_READER_NODES ? SL_FRAMED : SL_READY;
 }
 
 /* ---- decoding, on either thread ---- */
@@ -154,7 +165,7 @@ static int first_message(et_arena *a, const uint8_t *p, size_t len, et_node **n)
 	return md ? 1 : -1;
 }
 
-static int decode_msg(rb_batch *b, const rb_msg *m)
+static int decode_msg(et_reader_batch *b, const et_reader_msg *m)
 {
 	/* An empty message may sit in a batch with no bytes (b->bytes NULL). */
 	const uint8_t *p = m->len ? b->bytes + m->off : (const uint8_t *)"";
@@ -181,14 +192,14 @@ static int decode_msg(rb_batch *b, const rb_msg *m)
 
 /* A message that does not decode makes the batch an error: the input
  * cannot be read in full, and nothing after it counts. */
-static void decode(rb_batch *b)
+static void decode(et_reader_batch *b)
 {
 	et_arena_reset(b->arena);
 	b->len = 0;
 	b->meta_is_node = false;
 	for (int k = 0; k < b->n_framed; k++)
 		if (decode_msg(b, &b->msg[k]) < 0) {
-			b->kind = RB_ERROR;
+			b->kind = ET_READER_ERROR;
 			b->n_whole = k + 1; /* the bad message was read in full too */
 			return;
 		}
@@ -197,21 +208,21 @@ static void decode(rb_batch *b)
 
 /* ---- the reading thread ---- */
 
-static void wake_checks(reader *r)
+static void wake_consumer(et_reader *r)
 {
 	if (r->cons_waiting)
 		pthread_cond_signal(&r->cons_cv);
 }
 
 /* A framed slot nobody decodes yet, or NULL (under mu): the oldest for
- * the checks, the newest for the reading thread, so that the two decode
- * from opposite ends and the checks seldom find the reading thread busy
+ * the consumer, the newest for the reading thread, so that the two decode
+ * from opposite ends and the consumer seldom finds the reading thread busy
  * with the very batch they need next. */
-static rb_batch *framed_slot(reader *r, bool oldest)
+static et_reader_batch *framed_slot(et_reader *r, bool oldest)
 {
 	for (unsigned k = 0; k < r->filled; k++) {
 		unsigned at = oldest ? k : r->filled - 1 - k;
-		rb_batch *b = &r->slot[(r->head + at) % RB_SLOTS];
+		et_reader_batch *b = &r->slot[(r->head + at) % ET_READER_SLOTS];
 		if (b->state == SL_FRAMED)
 			return b;
 	}
@@ -219,7 +230,7 @@ static rb_batch *framed_slot(reader *r, bool oldest)
 }
 
 /* Decodes b, which the caller marked BUSY (mu held on entry and exit). */
-static void decode_unlocked(reader *r, rb_batch *b)
+static void decode_unlocked(et_reader *r, et_reader_batch *b)
 {
 	pthread_mutex_unlock(&r->mu);
 	decode(b);
@@ -231,23 +242,23 @@ static void decode_unlocked(reader *r, rb_batch *b)
  * decode; then the newest framed batch. */
 static void *run(void *arg)
 {
-	reader *r = arg;
+	et_reader *r = arg;
 	pthread_mutex_lock(&r->mu);
 	while (!r->stop) {
-		rb_batch *b = &r->slot[r->tail];
-		if (r->state != S_DONE && b->state == SL_FREE && r->ahead < RB_AHEAD_BYTES) {
+		et_reader_batch *b = &r->slot[r->tail];
+		if (r->state != S_DONE && b->state == SL_FREE && r->ahead < ET_READER_AHEAD_BYTES) {
 			pthread_mutex_unlock(&r->mu);
 			int st = frame(r, b);
 			pthread_mutex_lock(&r->mu);
 			b->state = st;
 			r->filled++;
 			r->ahead += b->bytes_len;
-			r->tail = (r->tail + 1) % RB_SLOTS;
-			wake_checks(r);
+			r->tail = (r->tail + 1) % ET_READER_SLOTS;
+			wake_consumer(r);
 		} else if ((b = framed_slot(r, false))) {
 			b->state = SL_BUSY;
 			decode_unlocked(r, b);
-			wake_checks(r);
+			wake_consumer(r);
 		} else if (r->state == S_DONE) {
 			break;
 		} else {
@@ -257,16 +268,16 @@ static void *run(void *arg)
 		}
 	}
 	pthread_mutex_unlock(&r->mu);
-	r->thread_cpu = cpu_ns();
+	r->thread_cpu = et_cpu_ns();
 	return NULL;
 }
 
-reader *reader_start(et_input *in, bool threaded)
+et_reader *et_reader_start(et_input *in, bool threaded)
 {
-	reader *r = et_xcalloc(1, sizeof *r);
+	et_reader *r = et_xcalloc(1, sizeof *r);
 	r->in = in;
 	r->state = S_RANK;
-	for (int k = 0; k < RB_SLOTS; k++)
+	for (int k = 0; k < ET_READER_SLOTS; k++)
 		r->slot[k].arena = et_arena_new();
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cons_cv, NULL);
@@ -275,11 +286,11 @@ reader *reader_start(et_input *in, bool threaded)
 	return r;
 }
 
-/* ---- the checks' side ---- */
+/* ---- the consumer's side ---- */
 
-static rb_batch *next_inline(reader *r)
+static et_reader_batch *next_inline(et_reader *r)
 {
-	rb_batch *b = &r->slot[r->head];
+	et_reader_batch *b = &r->slot[r->head];
 	uint64_t t0 = et_now_ns();
 	if (frame(r, b) == SL_FRAMED)
 		decode(b);
@@ -287,17 +298,17 @@ static rb_batch *next_inline(reader *r)
 	return b;
 }
 
-/* The checks need the head batch. While the reading thread decodes it,
+/* The consumer needs the head batch. While the reading thread decodes it,
  * they decode a later one rather than sleep: a sleep and a wake-up cost
  * more here than decoding a batch. */
-rb_batch *reader_next(reader *r)
+et_reader_batch *et_reader_next(et_reader *r)
 {
 	if (!r->threaded)
 		return next_inline(r);
-	rb_batch *head = &r->slot[r->head];
+	et_reader_batch *head = &r->slot[r->head];
 	pthread_mutex_lock(&r->mu);
 	while (head->state != SL_READY) {
-		rb_batch *b = head->state == SL_FRAMED ? head : framed_slot(r, true);
+		et_reader_batch *b = head->state == SL_FRAMED ? head : framed_slot(r, true);
 		if (b) {
 			b->state = SL_BUSY;
 			uint64_t t0 = et_now_ns();
@@ -314,24 +325,24 @@ rb_batch *reader_next(reader *r)
 }
 
 /* A batch that held a huge message gives its buffer back. */
-static void trim(rb_batch *b)
+static void trim(et_reader_batch *b)
 {
-	if (b->bytes_cap > 4 * RB_BATCH_BYTES) {
+	if (b->bytes_cap > 4 * ET_READER_BATCH_BYTES) {
 		free(b->bytes);
 		b->bytes = NULL;
 		b->bytes_cap = 0;
 	}
 }
 
-void reader_release(reader *r, rb_batch *b)
+void et_reader_release(et_reader *r, et_reader_batch *b)
 {
 	if (!r->threaded) {
-		r->head = (r->head + 1) % RB_SLOTS;
+		r->head = (r->head + 1) % ET_READER_SLOTS;
 		trim(b);
 		return;
 	}
 	pthread_mutex_lock(&r->mu);
-	r->head = (r->head + 1) % RB_SLOTS;
+	r->head = (r->head + 1) % ET_READER_SLOTS;
 	r->filled--;
 	r->ahead -= b->bytes_len;
 	b->state = SL_FREE;
@@ -341,12 +352,12 @@ void reader_release(reader *r, rb_batch *b)
 	pthread_mutex_unlock(&r->mu);
 }
 
-bool reader_threaded(const reader *r)
+bool et_reader_threaded(const et_reader *r)
 {
 	return r->threaded;
 }
 
-rb_times reader_stop(reader *r)
+et_reader_times et_reader_stop(et_reader *r)
 {
 	if (r->threaded) {
 		pthread_mutex_lock(&r->mu);
@@ -355,10 +366,11 @@ rb_times reader_stop(reader *r)
 		pthread_mutex_unlock(&r->mu);
 		pthread_join(r->th, NULL);
 	}
-	rb_times t = {r->thread_cpu, r->inline_ns};
-	for (int k = 0; k < RB_SLOTS; k++) {
+	et_reader_times t = {r->thread_cpu, r->inline_ns};
+	for (int k = 0; k < ET_READER_SLOTS; k++) {
 		et_arena_free(r->slot[k].arena);
 		free(r->slot[k].bytes);
+		free(r->slot[k].input);
 	}
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cons_cv);

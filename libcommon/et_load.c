@@ -1,0 +1,139 @@
+/* et_load (see et_load.h): takes et_reader's batches in order and turns
+ * them into the tool's callbacks and graphs. */
+#include "et_load.h"
+#include "et_cli.h"
+#include "et_mem.h"
+#include "et_progress.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct loader {
+	const et_load_hooks *h;
+	et_progress pr;
+	et_graph *g; /* the rank being read: the tool's */
+	et_load_rank rank;
+	char *input; /* rank.ri.input: the batch that named it is gone by rank_end */
+	size_t input_cap;
+	et_load_stats st;
+} loader;
+
+static void keep_input(loader *l, const char *name)
+{
+	size_t n = strlen(name) + 1;
+	if (n > l->input_cap) {
+		l->input = et_xrealloc(l->input, n);
+		l->input_cap = n;
+	}
+	l->rank.ri.input = memcpy(l->input, name, n);
+}
+
+static int begin_rank(loader *l, const et_reader_batch *b, et_error *e)
+{
+	memset(&l->rank, 0, sizeof l->rank);
+	l->rank.ri = b->ri;
+	keep_input(l, b->ri.input);
+	l->g = NULL;
+	l->st.ranks++;
+	if (l->h->rank_begin(l->h->ctx, &l->rank.ri, &l->g, e) < 0)
+		return -1;
+	et_graph_reset(l->g);
+	return 0;
+}
+
+/* The batch's messages that were read in full, for the msg callback. */
+static int pass_msgs(loader *l, const et_reader_batch *b, et_error *e)
+{
+	if (!l->h->msg)
+		return 0;
+	for (int k = 0; k < b->n_whole; k++) {
+		const et_reader_msg *m = &b->msg[k];
+		/* An empty message may sit in a batch with no bytes (NULL). */
+		et_msg msg = {m->len ? b->bytes + m->off : (const uint8_t *)"", m->len, m->offset,
+		              m->index};
+		if (l->h->msg(l->h->ctx, &msg, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Progress counts nodes over all ranks, so a run of small ranks shows. */
+static void add_nodes(loader *l, const et_reader_batch *b)
+{
+	l->rank.meta_is_node |= b->meta_is_node;
+	for (int k = 0; k < b->len; k++) {
+		uint32_t i = et_graph_add_indexed(l->g, b->n[k], b->index[k]);
+		if (l->h->node)
+			l->h->node(l->h->ctx, l->g, i, b->n[k]);
+		if ((++l->st.nodes & 4095) == 0)
+			et_progress_update(&l->pr, l->rank.ri.rank, l->st.nodes);
+	}
+}
+
+static int end_rank(loader *l, const et_reader_batch *b, et_error *e)
+{
+	l->rank.n_msgs = b->n_msgs;
+	et_graph_finish(l->g);
+	return l->h->rank_end(l->h->ctx, l->g, &l->rank, e);
+}
+
+static int take(loader *l, const et_reader_batch *b, et_error *e)
+{
+	switch (b->kind) {
+	case ET_READER_RANK:
+		return begin_rank(l, b, e);
+	case ET_READER_NODES:
+		if (pass_msgs(l, b, e) < 0)
+			return -1;
+		add_nodes(l, b);
+		return 0;
+	case ET_READER_END_RANK:
+		return end_rank(l, b, e);
+	case ET_READER_ERROR:
+		if (pass_msgs(l, b, e) < 0)
+			return -1;
+		*e = b->err;
+		return -1;
+	case ET_READER_EOF:
+		return 0;
+	}
+	return 0;
+}
+
+int et_load(et_input *in, const et_load_opts *o, const et_load_hooks *h, et_load_stats *st,
+            et_error *e)
+{
+	loader l = {.h = h};
+	et_progress_init(&l.pr, o->progress);
+	et_reader *r = et_reader_start(in, o->threaded);
+	int rc = 0;
+	for (et_reader_kind k = ET_READER_RANK; rc == 0 && k != ET_READER_EOF;) {
+		et_reader_batch *b = et_reader_next(r);
+		k = b->kind;
+		rc = take(&l, b, e);
+		et_reader_release(r, b);
+	}
+	l.st.threaded = et_reader_threaded(r);
+	l.st.times = et_reader_stop(r);
+	et_progress_done(&l.pr);
+	free(l.input);
+	if (st)
+		*st = l.st;
+	return rc;
+}
+
+int et_load_args(int argc, char *const argv[], const et_input_opts *io, const et_load_opts *o,
+                 const et_load_hooks *h, et_load_stats *st, et_error *e)
+{
+	et_input *in;
+	if (et_input_open(&in, argc, argv, io, e) < 0)
+		return -1;
+	et_load_stats s;
+	int rc = et_load(in, o, h, &s, e);
+	et_input_close(in);
+	if (st)
+		*st = s;
+	if (rc == 0 && io && io->ranks && io->ranks->n && s.ranks == 0)
+		return et_fail(e, ET_EXIT_DATA, "--ranks matches none of the input's ranks");
+	return rc;
+}
