@@ -19,7 +19,7 @@
 
 static const char usage[] =
     "Usage: gen_et --nodes N [--seed S] [--ranks R] [--format et|stream] [-o FILE]\n"
-    "Write a synthetic Chakra ET of N nodes per rank (raw ET: one rank; stream: R ranks).\n";
+    "Write a synthetic Chakra ET of N nodes per rank (raw ET: one rank; stream: R ranks).\n\n";
 
 /* xorshift64*: small, fast, and identical everywhere. */
 typedef struct rng {
@@ -337,35 +337,28 @@ static void gen_rank(sink *s, uint32_t rank, uint64_t nodes, uint64_t seed)
 	free(g);
 }
 
+static const char *const formats[] = {"et", "stream", NULL};
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-	    {"nodes", required_argument, 0, 'n'},
-	    {"seed", required_argument, 0, 's'},
-	    {"ranks", required_argument, 0, 'r'},
-	    {"format", required_argument, 0, 'f'},
-	    ET_CLI_COMMON_OPTS,
-	};
 	et_cli cli;
-	et_cli_init(&cli, "gen_et", usage);
-	int64_t nodes = -1, seed = 1, ranks = 1;
-	bool stream = false;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "n:s:r:f:" ET_CLI_COMMON_SHORT, opts, NULL)) != -1) {
-		if (et_cli_common(&cli, opt, optarg))
-			continue;
-		if (opt == 'n')
-			nodes = et_cli_int(&cli, "--nodes", optarg, 0, INT64_MAX);
-		else if (opt == 's')
-			seed = et_cli_int(&cli, "--seed", optarg, 0, INT64_MAX);
-		else if (opt == 'r')
-			ranks = et_cli_int(&cli, "--ranks", optarg, 1, 1 << 20);
-		else if (opt == 'f' && (strcmp(optarg, "et") == 0 || strcmp(optarg, "stream") == 0))
-			stream = strcmp(optarg, "stream") == 0;
-		else
-			et_cli_usage_error(&cli, "bad option");
-	}
-	if (nodes < 0 || optind != argc)
+	int64_t nodes = -1, seed = 1;
+	uint32_t ranks = 1;
+	int stream = 0;
+	et_opt opts[] = {
+	    {'n', "nodes", ET_ARG_I64, "N", "nodes per rank", &nodes, .min = 0, .max = INT64_MAX},
+	    {0, "seed", ET_ARG_I64, "S", "random seed (default 1)", &seed, .min = 0,
+	     .max = INT64_MAX},
+	    {0, "ranks", ET_ARG_U32, "R", "ranks (stream only; default 1)", &ranks, .min = 1,
+	     .max = 1 << 20},
+	    {0, "format", ET_ARG_CHOICE, "FMT", "et (default) or stream", &stream,
+	     .choices = formats},
+	    ET_OPTS_COMMON(&cli),
+	    ET_OPT_END,
+	};
+	cli = (et_cli){.prog = "gen_et", .usage = usage, .opts = opts};
+	et_cli_parse(&cli, argc, argv);
+	if (nodes < 0 || cli.nargs)
 		et_cli_usage_error(&cli, "--nodes N is required, and no operands are taken");
 	if (!stream && ranks != 1)
 		et_cli_usage_error(&cli, "--ranks needs --format stream (a raw ET is one rank)");
@@ -376,8 +369,8 @@ int main(int argc, char **argv)
 	sink s = {et_output_file(out), NULL, {0}};
 	if (stream)
 		s.sw = et_stream_writer_new(s.f, 3, 0);
-	for (uint32_t r = 0; r < (uint32_t)ranks; r++) {
-		if (s.sw && et_stream_begin_rank(s.sw, r, (uint32_t)ranks, "bench", &e) < 0)
+	for (uint32_t r = 0; r < ranks; r++) {
+		if (s.sw && et_stream_begin_rank(s.sw, r, ranks, "bench", &e) < 0)
 			et_die(e.code, "%s", e.msg);
 		gen_rank(&s, r, (uint64_t)nodes, (uint64_t)seed);
 		if (s.sw && et_stream_end_rank(s.sw, &e) < 0)

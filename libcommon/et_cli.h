@@ -26,7 +26,6 @@
 #include "et_ranklist.h"
 #include "et_writer.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,6 +93,7 @@ struct et_cli {
 	const char *usage;  /* the lines before the options ("Usage: ...\n...\n") */
 	const char *footer; /* the lines after them ("Exit status: ...\n") */
 	const et_opt *opts;
+	bool no_output; /* the command writes no stdout/-o output (no -o in its table) */
 	/* filled by the shared groups */
 	const char *output; /* -o: NULL = stdout */
 	int progress;       /* -q: -1, --progress: 1, else 0 (auto: stderr is a tty) */
@@ -161,18 +161,5 @@ const et_opt *et_cli_write_opts(et_cli_out *o);
  * ET per rank (implied when --to is not given); usage error when --split
  * meets another --to or -o. */
 void et_cli_out_finish(const et_cli *c, et_cli_out *o);
-
-/* --- until every command is on tables (deleted then) --------------------- */
-enum { ET_OPT_VERSION = 0x1000, ET_OPT_PROGRESS, ET_OPT_FIRST_TOOL = 0x1100 };
-#define ET_CLI_COMMON_SHORT "ho:q"
-#define ET_CLI_COMMON_OPTS                                                                         \
-	{"help", no_argument, 0, 'h'}, {"version", no_argument, 0, ET_OPT_VERSION},                \
-	    {"output", required_argument, 0, 'o'}, {"quiet", no_argument, 0, 'q'},                 \
-	    {"progress", no_argument, 0, ET_OPT_PROGRESS},                                         \
-	{                                                                                          \
-		0, 0, 0, 0                                                                         \
-	}
-void et_cli_init(et_cli *c, const char *prog, const char *usage);
-bool et_cli_common(et_cli *c, int opt, const char *arg);
 
 #endif

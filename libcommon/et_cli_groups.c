@@ -52,7 +52,7 @@ const et_opt *et_cli_common_opts(et_cli *c)
 	    ET_OPT_END,
 	};
 	memcpy(t, v, sizeof v);
-	return t;
+	return c->no_output ? t + 1 : t;
 }
 
 /* --- input ------------------------------------------------------------------ */
@@ -152,7 +152,8 @@ static int parse_to(et_cli *c, const et_opt *o, const char *arg)
 		k = ET_WRITER_LAYOUT;
 	if (k < 0)
 		et_cli_usage_error(c, "--to: expected stream, et, json%s or %s, got '%s'",
-		                   out->custom ? ", jsonl" : "", out->custom ? out->custom->name : "jsonl", arg);
+		                   out->custom ? ", jsonl" : "",
+		                   out->custom ? out->custom->name : "jsonl", arg);
 	out->w.format = (et_writer_format)k;
 	out->w.layout = k == ET_WRITER_LAYOUT ? out->custom : NULL;
 	out->to_given = true;
@@ -168,7 +169,8 @@ const et_opt *et_cli_write_opts(et_cli_out *o)
 	         "jsonl%s%s",
 	         o->custom ? "; also " : "", o->custom ? o->custom->name : "");
 	et_opt v[] = {
-	    {'t', "to", ET_ARG_FN, "FORMAT", to_help, o, .fn = parse_to, .flags = o->custom ? 0 : SH},
+	    {'t', "to", ET_ARG_FN, "FORMAT", to_help, o, .fn = parse_to,
+	     .flags = o->custom ? 0 : SH},
 	    {0, "split", ET_ARG_STR, "PREFIX",
 	     "one raw ET per rank, PREFIX.<rank>.et (implies --to et)", &o->w.split, .flags = SH},
 	    {0, "name", ET_ARG_FN, "NAME", "workload name written to stream headers", &o->w.name,

@@ -16,27 +16,7 @@ static const char usage[] =
     "Usage: et-synth chain --layers L --compute-us T --size BYTES --world N [OPTIONS]\n"
     "Data-parallel training skeleton: per layer a COMP node and a gradient\n"
     "collective depending on it.\n"
-    "\n"
-    "  -L, --layers L       number of layers\n"
-    "      --compute-us T   duration of each layer's COMP node (us)\n"
-    "      --coll TYPE      gradient collective (default all_reduce)\n"
-    "  -s, --size BYTES     comm_size of each collective (4096, 64K, 1M)\n"
-    "      --world N        number of ranks\n"
-    "      --overlap        layer l+1's compute does not wait for layer l's\n"
-    "                       collective (collectives stay in order)\n"
-    "      --ids MODE       local (default) or global (ids count across ranks)\n" SYNTH_SHARED_HELP;
-
-enum { OPT_COMPUTE = SO_FIRST_SUB, OPT_COLL, OPT_OVERLAP };
-
-static const struct option longopts[] = {
-    {"layers", required_argument, 0, 'L'},
-    {"compute-us", required_argument, 0, OPT_COMPUTE},
-    {"coll", required_argument, 0, OPT_COLL},
-    {"size", required_argument, 0, 's'},
-    {"overlap", no_argument, 0, OPT_OVERLAP},
-    SYNTH_SHARED_OPTS,
-    ET_CLI_COMMON_OPTS,
-};
+    "\n";
 
 typedef struct chain_conf {
 	synth_opts so;
@@ -47,41 +27,45 @@ typedef struct chain_conf {
 	bool overlap;
 } chain_conf;
 
+static int opt_coll(et_cli *cli, const et_opt *o, const char *arg)
+{
+	int *ctype = o->target;
+	*ctype = et_coll_type_parse(arg);
+	if (*ctype < 0 || *ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
+		et_cli_usage_error(cli, "--coll: unknown collective '%s'", arg);
+	return 0;
+}
+
+static int opt_size(et_cli *cli, const et_opt *o, const char *arg)
+{
+	*(int64_t *)o->target = (int64_t)et_cli_size(cli, "--size", arg);
+	return 0;
+}
+
 static void parse(chain_conf *c, int argc, char **argv)
 {
-	synth_opts_init(&c->so, usage);
+	synth_opts_init(&c->so);
 	c->compute_us = -1;
 	c->size = -1;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "L:s:" SYNTH_SHARED_SHORT, longopts, NULL)) != -1) {
-		if (synth_opt(&c->so, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'L':
-			c->layers =
-			    (uint32_t)et_cli_int(&c->so.cli, "--layers", optarg, 1, 1 << 26);
-			break;
-		case OPT_COMPUTE:
-			c->compute_us =
-			    et_cli_int(&c->so.cli, "--compute-us", optarg, 0, INT64_MAX);
-			break;
-		case OPT_COLL:
-			c->ctype = et_coll_type_parse(optarg);
-			if (c->ctype < 0 || c->ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
-				et_cli_usage_error(&c->so.cli, "--coll: unknown collective '%s'",
-				                   optarg);
-			break;
-		case 's':
-			c->size = (int64_t)et_cli_size(&c->so.cli, "--size", optarg);
-			break;
-		case OPT_OVERLAP:
-			c->overlap = true;
-			break;
-		default:
-			et_cli_usage_error(&c->so.cli, "unexpected option");
-		}
-	}
-	synth_opts_finish(&c->so, argc, argv, true);
+	et_opt opts[] = {
+	    {'L', "layers", ET_ARG_U32, "L", "number of layers", &c->layers, .min = 1,
+	     .max = 1 << 26},
+	    {0, "compute-us", ET_ARG_I64, "T", "duration of each layer's COMP node (us)",
+	     &c->compute_us, .min = 0, .max = INT64_MAX},
+	    {0, "coll", ET_ARG_FN, "TYPE", "gradient collective (default all_reduce)", &c->ctype,
+	     .fn = opt_coll},
+	    {'s', "size", ET_ARG_FN, "BYTES", "comm_size of each collective (4096, 64K, 1M)",
+	     &c->size, .fn = opt_size},
+	    SYNTH_OPT_WORLD(&c->so, "number of ranks"),
+	    {0, "overlap", ET_ARG_FLAG, NULL,
+	     "layer l+1's compute does not wait for layer l's collective (collectives stay in "
+	     "order)",
+	     &c->overlap, .flags = 0},
+	    SYNTH_OPT_IDS(&c->so, "local (default) or global (ids count across ranks)"),
+	    SYNTH_OPTS(&c->so),
+	    ET_OPT_END,
+	};
+	synth_parse(&c->so, "chain", usage, opts, argc, argv, true, false);
 	if (!c->layers || c->compute_us < 0 || c->size < 0)
 		et_cli_usage_error(&c->so.cli, "--layers, --compute-us and --size are required");
 }

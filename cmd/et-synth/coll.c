@@ -11,36 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char usage[] =
-    "Usage: et-synth coll --type TYPE --size BYTES --world N [OPTIONS]\n"
-    "K collectives per rank; with K = 1 an ASTRA-sim microbenchmark.\n"
-    "\n"
-    "  -t, --type TYPE      all_reduce, all_gather, reduce_scatter, all_to_all,\n"
-    "                       broadcast, reduce, gather, scatter, barrier\n"
-    "  -s, --size BYTES     comm_size (4096, 64K, 1M, 2G); default 0 for barrier\n"
-    "      --world N        number of ranks\n"
-    "  -c, --count K        collectives per rank (default 1), each depending on the\n"
-    "                       one before\n"
-    "      --group-size G   sub-groups of G consecutive ranks (G divides N);\n"
-    "                       pg_name is the group id, 1, 2, ...\n"
-    "      --compute-us T   a COMP node of T us before each collective\n"
-    "      --write-comm-groups FILE  the ASTRA-sim comm-group JSON of the groups\n"
-    "      --ids MODE       global (default: ids count across ranks, as in ASTRA-sim's\n"
-    "                       microbenchmarks) or local (ids from 0 in every "
-    "rank)\n" SYNTH_SHARED_HELP;
-
-enum { OPT_GROUP = SO_FIRST_SUB, OPT_COMPUTE, OPT_CGROUPS };
-
-static const struct option longopts[] = {
-    {"type", required_argument, 0, 't'},
-    {"size", required_argument, 0, 's'},
-    {"count", required_argument, 0, 'c'},
-    {"group-size", required_argument, 0, OPT_GROUP},
-    {"compute-us", required_argument, 0, OPT_COMPUTE},
-    {"write-comm-groups", required_argument, 0, OPT_CGROUPS},
-    SYNTH_SHARED_OPTS,
-    ET_CLI_COMMON_OPTS,
-};
+static const char usage[] = "Usage: et-synth coll --type TYPE --size BYTES --world N [OPTIONS]\n"
+                            "K collectives per rank; with K = 1 an ASTRA-sim microbenchmark.\n"
+                            "\n";
 
 typedef struct coll_conf {
 	synth_opts so;
@@ -48,55 +21,64 @@ typedef struct coll_conf {
 	int64_t size;
 	uint32_t count;
 	uint32_t group;
-	uint64_t compute_us;
+	int64_t compute_us;
 	const char *cgroups;
 } coll_conf;
 
+static int opt_type(et_cli *cli, const et_opt *o, const char *arg)
+{
+	int *ctype = o->target;
+	*ctype = et_coll_type_parse(arg);
+	/* REDUCE_SCATTER_BLOCK: nothing consumes it */
+	if (*ctype < 0 || *ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
+		et_cli_usage_error(cli, "--type: unknown collective '%s'", arg);
+	return 0;
+}
+
+static int opt_size(et_cli *cli, const et_opt *o, const char *arg)
+{
+	*(int64_t *)o->target = (int64_t)et_cli_size(cli, "--size", arg);
+	return 0;
+}
+
 static void parse(coll_conf *c, int argc, char **argv)
 {
-	synth_opts_init(&c->so, usage);
+	synth_opts_init(&c->so);
 	/* ASTRA-sim's microbenchmarks number nodes across ranks (id = rank) */
 	c->so.global_ids = true;
 	c->ctype = -1;
 	c->size = -1;
 	c->count = 1;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "t:s:c:" SYNTH_SHARED_SHORT, longopts, NULL)) != -1) {
-		if (synth_opt(&c->so, opt, optarg))
-			continue;
-		switch (opt) {
-		case 't':
-			c->ctype = et_coll_type_parse(optarg);
-			/* REDUCE_SCATTER_BLOCK: no consumer */
-			if (c->ctype < 0 || c->ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
-				et_cli_usage_error(&c->so.cli, "--type: unknown collective '%s'",
-				                   optarg);
-			break;
-		case 's':
-			c->size = (int64_t)et_cli_size(&c->so.cli, "--size", optarg);
-			break;
-		case 'c':
-			c->count = (uint32_t)et_cli_int(&c->so.cli, "--count", optarg, 1, 1 << 26);
-			break;
-		case OPT_GROUP:
-			c->group =
-			    (uint32_t)et_cli_int(&c->so.cli, "--group-size", optarg, 1, 1 << 20);
-			break;
-		case OPT_COMPUTE:
-			c->compute_us =
-			    (uint64_t)et_cli_int(&c->so.cli, "--compute-us", optarg, 0, INT64_MAX);
-			break;
-		case OPT_CGROUPS:
-			c->cgroups = optarg;
-			break;
-		default:
-			et_cli_usage_error(&c->so.cli, "unexpected option");
-		}
-	}
-	synth_opts_finish(&c->so, argc, argv, true);
+	et_opt opts[] = {
+	    {0, "type", ET_ARG_FN, "TYPE",
+	     "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, gather, "
+	     "scatter, barrier",
+	     &c->ctype, .fn = opt_type},
+	    /* -t was --type's letter before the suite gave it to --to */
+	    {'t', NULL, ET_ARG_FN, "TYPE", NULL, &c->ctype, .fn = opt_type,
+	     .flags = ET_OPT_DEPRECATED, .alias_of = "type"},
+	    {'s', "size", ET_ARG_FN, "BYTES",
+	     "comm_size (4096, 64K, 1M, 2G); default 0 for barrier", &c->size, .fn = opt_size},
+	    SYNTH_OPT_WORLD(&c->so, "number of ranks"),
+	    {'c', "count", ET_ARG_U32, "K",
+	     "collectives per rank (default 1), each depending on the one before", &c->count,
+	     .min = 1, .max = 1 << 26},
+	    {0, "group-size", ET_ARG_U32, "G",
+	     "sub-groups of G consecutive ranks (G divides N); pg_name is the group id, 1, 2, ...",
+	     &c->group, .min = 1, .max = 1 << 20},
+	    {0, "compute-us", ET_ARG_I64, "T", "a COMP node of T us before each collective",
+	     &c->compute_us, .min = 0, .max = INT64_MAX},
+	    {0, "write-comm-groups", ET_ARG_STR, "FILE",
+	     "the ASTRA-sim comm-group JSON of the groups", &c->cgroups, .flags = 0},
+	    SYNTH_OPT_IDS(&c->so, "global (default: ids count across ranks, as in ASTRA-sim's "
+	                          "microbenchmarks) or local (ids from 0 in every rank)"),
+	    SYNTH_OPTS(&c->so),
+	    ET_OPT_END,
+	};
+	synth_parse(&c->so, "coll", usage, opts, argc, argv, true, false);
 	if (c->ctype < 0)
 		et_cli_usage_error(&c->so.cli, "--type is required");
-	if (c->size < 0 && c->ctype != 9)
+	if (c->size < 0 && c->ctype != ET_COLL_BARRIER)
 		et_cli_usage_error(&c->so.cli, "--size is required");
 	if (c->size < 0)
 		c->size = 0;

@@ -12,79 +12,54 @@
 static const char usage[] =
     "Usage: et-synth dag --nodes N --world R [OPTIONS]\n"
     "Random layered DAGs with realistic attribute mixes, N nodes per rank.\n"
-    "\n"
-    "  -n, --nodes N        nodes per rank (at most 20000000)\n"
-    "      --world R        number of ranks\n"
-    "  -w, --width W        nodes per layer (default 16)\n"
-    "      --edge-prob P    chance of a dependency on each node of the previous\n"
-    "                       layer (default 0.2; at least one is always drawn)\n"
-    "      --comm-fraction F  share of collectives (default 0.1)\n"
-    "      --cpu-fraction F share of host (is_cpu_op) ops among the compute nodes\n"
-    "                       (default 0.2)\n"
-    "      --jitter F       per-rank variation of COMP durations, +-F (0..0.9,\n"
-    "                       default 0: every rank identical)\n" SYNTH_SHARED_HELP;
+    "\n";
 
-enum { OPT_EDGE = SO_FIRST_SUB, OPT_COMM, OPT_CPU, OPT_JITTER };
-
-static const struct option longopts[] = {
-    {"nodes", required_argument, 0, 'n'},
-    {"width", required_argument, 0, 'w'},
-    {"edge-prob", required_argument, 0, OPT_EDGE},
-    {"comm-fraction", required_argument, 0, OPT_COMM},
-    {"cpu-fraction", required_argument, 0, OPT_CPU},
-    {"jitter", required_argument, 0, OPT_JITTER},
-    SYNTH_SHARED_OPTS,
-    ET_CLI_COMMON_OPTS,
-};
-
-static double fraction(const synth_opts *so, const char *opt, const char *arg, double max)
+/* A share in [0, max]: opt->value is max in hundredths. */
+static int opt_fraction(et_cli *cli, const et_opt *o, const char *arg)
 {
-	double v = et_cli_double(&so->cli, opt, arg);
+	char name[32];
+	snprintf(name, sizeof name, "--%s", o->lng);
+	double max = o->value / 100.0;
+	double v = et_cli_double(cli, name, arg);
 	if (!(v >= 0 && v <= max))
-		et_cli_usage_error(&so->cli, "%s: expected a number in [0, %g], got '%s'", opt, max,
+		et_cli_usage_error(cli, "%s: expected a number in [0, %g], got '%s'", name, max,
 		                   arg);
-	return v;
+	*(double *)o->target = v;
+	return 0;
 }
 
 static void parse(dag_conf *c, int argc, char **argv)
 {
-	synth_opts_init(&c->so, usage);
+	synth_opts_init(&c->so);
 	c->width = 16;
 	c->edge_prob = 0.2;
 	c->comm_frac = 0.1;
 	c->cpu_frac = 0.2;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "n:w:" SYNTH_SHARED_SHORT, longopts, NULL)) != -1) {
-		if (synth_opt(&c->so, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'n':
-			c->nodes = (uint64_t)et_cli_int(&c->so.cli, "--nodes", optarg, 1, 20000000);
-			break;
-		case 'w':
-			c->width = (uint32_t)et_cli_int(&c->so.cli, "--width", optarg, 1, 1 << 16);
-			break;
-		case OPT_EDGE:
-			c->edge_prob = fraction(&c->so, "--edge-prob", optarg, 1);
-			break;
-		case OPT_COMM:
-			c->comm_frac = fraction(&c->so, "--comm-fraction", optarg, 1);
-			break;
-		case OPT_CPU:
-			c->cpu_frac = fraction(&c->so, "--cpu-fraction", optarg, 1);
-			break;
-		case OPT_JITTER:
-			c->jitter = fraction(&c->so, "--jitter", optarg, 0.9);
-			break;
-		default:
-			et_cli_usage_error(&c->so.cli, "unexpected option");
-		}
-	}
-	synth_opts_finish(&c->so, argc, argv, true);
+	et_opt opts[] = {
+	    {'n', "nodes", ET_ARG_I64, "N", "nodes per rank (at most 20000000)", &c->nodes,
+	     .min = 1, .max = 20000000},
+	    SYNTH_OPT_WORLD(&c->so, "number of ranks"),
+	    {'w', "width", ET_ARG_U32, "W", "nodes per layer (default 16)", &c->width, .min = 1,
+	     .max = 1 << 16},
+	    {0, "edge-prob", ET_ARG_FN, "P",
+	     "chance of a dependency on each node of the previous layer (default 0.2; at least "
+	     "one is always drawn)",
+	     &c->edge_prob, .fn = opt_fraction, .value = 100},
+	    {0, "comm-fraction", ET_ARG_FN, "F", "share of collectives (default 0.1)",
+	     &c->comm_frac, .fn = opt_fraction, .value = 100},
+	    {0, "cpu-fraction", ET_ARG_FN, "F",
+	     "share of host (is_cpu_op) ops among the compute nodes (default 0.2)", &c->cpu_frac,
+	     .fn = opt_fraction, .value = 100},
+	    {0, "jitter", ET_ARG_FN, "F",
+	     "per-rank variation of COMP durations, +-F (0..0.9, default 0: every rank "
+	     "identical)",
+	     &c->jitter, .fn = opt_fraction, .value = 90},
+	    SYNTH_OPTS(&c->so),
+	    ET_OPT_END,
+	};
+	synth_parse(&c->so, "dag", usage, opts, argc, argv, true, false);
 	if (!c->nodes)
 		et_cli_usage_error(&c->so.cli, "--nodes N is required");
-	if (c->so.global_ids)
-		et_cli_usage_error(&c->so.cli, "--ids global does not apply to dag");
 }
 
 /* Identical ranks: the metadata and nodes serialized once, for all (the

@@ -10,19 +10,11 @@
 int emit_open(emitter *em, const synth_opts *o, const char *name, et_error *e)
 {
 	memset(em, 0, sizeof *em);
-	et_writer_cfg c;
-	et_writer_cfg_init(&c);
-	c.path = o->cli.output;
-	c.format = o->to;
-	c.split = o->split;
-	c.level = o->level;
-	c.threads = o->threads;
-	c.progress = o->cli.progress;
-	if (et_writer_open(&em->w, &c, e) < 0)
+	if (et_writer_open(&em->w, &o->out.w, e) < 0)
 		return -1;
 	em->arena = et_arena_new();
 	em->world = o->world;
-	em->name = o->name ? o->name : name;
+	em->name = o->out.w.name ? o->out.w.name : name;
 	return 0;
 }
 

@@ -11,27 +11,9 @@
 static const char usage[] =
     "Usage: et-synth p2p --pattern PATTERN --size BYTES --world N [OPTIONS]\n"
     "Send/receive patterns with comm_src, comm_dst, comm_tag and comm_size.\n"
-    "\n"
-    "  -p, --pattern P      ring (send to r+1, receive from r-1), pairs (0<->1,\n"
-    "                       2<->3, ...; N even), all (every rank to every other)\n"
-    "  -s, --size BYTES     comm_size of every message (4096, 64K, 1M)\n"
-    "      --world N        number of ranks (at least 2)\n"
-    "  -c, --count K        rounds (default 1); round k uses tag TAG+k and starts\n"
-    "                       after the receives of round k-1\n"
-    "      --tag TAG        first comm_tag (default 0)\n"
-    "      --ids MODE       local (default) or global (ids count across ranks)\n" SYNTH_SHARED_HELP;
+    "\n";
 
 enum { PAT_RING, PAT_PAIRS, PAT_ALL };
-enum { OPT_TAG = SO_FIRST_SUB };
-
-static const struct option longopts[] = {
-    {"pattern", required_argument, 0, 'p'},
-    {"size", required_argument, 0, 's'},
-    {"count", required_argument, 0, 'c'},
-    {"tag", required_argument, 0, OPT_TAG},
-    SYNTH_SHARED_OPTS,
-    ET_CLI_COMMON_OPTS,
-};
 
 typedef struct p2p_conf {
 	synth_opts so;
@@ -41,46 +23,44 @@ typedef struct p2p_conf {
 	int32_t tag;
 } p2p_conf;
 
-static int pattern_parse(const char *s)
+static const char *const patterns[] = {"ring", "pairs", "all", NULL};
+
+static int opt_size(et_cli *cli, const et_opt *o, const char *arg)
 {
-	static const char *const names[] = {"ring", "pairs", "all"};
-	for (int i = 0; i < 3; i++)
-		if (strcmp(s, names[i]) == 0)
-			return i;
-	return -1;
+	*(int64_t *)o->target = (int64_t)et_cli_size(cli, "--size", arg);
+	return 0;
+}
+
+static int opt_tag(et_cli *cli, const et_opt *o, const char *arg)
+{
+	*(int32_t *)o->target = (int32_t)et_cli_int(cli, "--tag", arg, 0, INT32_MAX / 2);
+	return 0;
 }
 
 static void parse(p2p_conf *c, int argc, char **argv)
 {
-	synth_opts_init(&c->so, usage);
+	synth_opts_init(&c->so);
 	c->pattern = -1;
 	c->size = -1;
 	c->count = 1;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "p:s:c:" SYNTH_SHARED_SHORT, longopts, NULL)) != -1) {
-		if (synth_opt(&c->so, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'p':
-			if ((c->pattern = pattern_parse(optarg)) < 0)
-				et_cli_usage_error(
-				    &c->so.cli, "--pattern: expected ring, pairs or all, got '%s'",
-				    optarg);
-			break;
-		case 's':
-			c->size = (int64_t)et_cli_size(&c->so.cli, "--size", optarg);
-			break;
-		case 'c':
-			c->count = (uint32_t)et_cli_int(&c->so.cli, "--count", optarg, 1, 1 << 20);
-			break;
-		case OPT_TAG:
-			c->tag = (int32_t)et_cli_int(&c->so.cli, "--tag", optarg, 0, INT32_MAX / 2);
-			break;
-		default:
-			et_cli_usage_error(&c->so.cli, "unexpected option");
-		}
-	}
-	synth_opts_finish(&c->so, argc, argv, true);
+	et_opt opts[] = {
+	    {'p', "pattern", ET_ARG_CHOICE, "P",
+	     "ring (send to r+1, receive from r-1), pairs (0<->1, 2<->3, ...; N even), all "
+	     "(every rank to every other)",
+	     &c->pattern, .choices = patterns},
+	    {'s', "size", ET_ARG_FN, "BYTES", "comm_size of every message (4096, 64K, 1M)",
+	     &c->size, .fn = opt_size},
+	    SYNTH_OPT_WORLD(&c->so, "number of ranks (at least 2)"),
+	    {'c', "count", ET_ARG_U32, "K",
+	     "rounds (default 1); round k uses tag TAG+k and starts after the receives of round "
+	     "k-1",
+	     &c->count, .min = 1, .max = 1 << 20},
+	    {0, "tag", ET_ARG_FN, "TAG", "first comm_tag (default 0)", &c->tag, .fn = opt_tag},
+	    SYNTH_OPT_IDS(&c->so, "local (default) or global (ids count across ranks)"),
+	    SYNTH_OPTS(&c->so),
+	    ET_OPT_END,
+	};
+	synth_parse(&c->so, "p2p", usage, opts, argc, argv, true, false);
 	if (c->pattern < 0 || c->size < 0)
 		et_cli_usage_error(&c->so.cli, "--pattern and --size are required");
 	if (c->so.world < 2)

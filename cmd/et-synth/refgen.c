@@ -16,28 +16,7 @@
 static const char usage[] =
     "Usage: et-synth chakra-generator --world N --out-dir DIR [OPTIONS]\n"
     "The reference chakra_generator's workloads as DIR/<workload>.<rank>.et.\n"
-    "\n"
-    "      --world N        number of ranks (the reference's --num_npus)\n"
-    "  -d, --out-dir DIR    output directory (created if missing)\n"
-    "      --runtime US     duration of the COMP nodes (default 5)\n"
-    "      --tensor-size B  tensor_size of memory and send/recv nodes (default 1024)\n"
-    "      --comm-size B    comm_size of the collectives (default 65536)\n"
-    "      --ids MODE       global (default: one counter across all files, as the\n"
-    "                       reference) or local (ids from 0 in every file)\n"
-    "  -h, --help           this help\n"
-    "\n"
-    "Exit status: 0 ok, 2 usage, 4 I/O error. See et-synth(1).\n";
-
-enum { OPT_DIR = SO_FIRST_SUB, OPT_RUNTIME, OPT_TENSOR, OPT_COMM };
-
-static const struct option longopts[] = {
-    {"out-dir", required_argument, 0, 'd'},
-    {"runtime", required_argument, 0, OPT_RUNTIME},
-    {"tensor-size", required_argument, 0, OPT_TENSOR},
-    {"comm-size", required_argument, 0, OPT_COMM},
-    SYNTH_SHARED_OPTS,
-    ET_CLI_COMMON_OPTS,
-};
+    "\n";
 
 enum { W_META, W_LOAD, W_STORE, W_COMP1, W_INDEP, W_DEP, W_COLL, W_SEND, W_RECV };
 
@@ -63,42 +42,44 @@ typedef struct refgen_conf {
 	int64_t comm_size;
 } refgen_conf;
 
+static int opt_size(et_cli *cli, const et_opt *o, const char *arg)
+{
+	char name[32];
+	snprintf(name, sizeof name, "--%s", o->lng);
+	*(uint64_t *)o->target = et_cli_size(cli, name, arg);
+	return 0;
+}
+
 static void parse(refgen_conf *c, int argc, char **argv)
 {
-	synth_opts_init(&c->so, usage);
+	synth_opts_init(&c->so);
 	c->so.global_ids = true;
 	c->runtime = 5;
 	c->tensor_size = 1024;
 	c->comm_size = 65536;
-	int opt;
-	while ((opt = getopt_long(argc, argv, "d:" SYNTH_SHARED_SHORT, longopts, NULL)) != -1) {
-		if (synth_opt(&c->so, opt, optarg))
-			continue;
-		switch (opt) {
-		case 'd':
-			c->dir = optarg;
-			break;
-		case OPT_RUNTIME:
-			c->runtime = et_cli_size(&c->so.cli, "--runtime", optarg);
-			break;
-		case OPT_TENSOR:
-			c->tensor_size = et_cli_size(&c->so.cli, "--tensor-size", optarg);
-			break;
-		case OPT_COMM:
-			c->comm_size = (int64_t)et_cli_size(&c->so.cli, "--comm-size", optarg);
-			break;
-		default:
-			et_cli_usage_error(&c->so.cli, "unexpected option");
-		}
-	}
-	if (c->so.to_given || c->so.split)
-		et_cli_usage_error(
-		    &c->so.cli, "--to and --split do not apply: files go to --out-dir as raw ETs");
-	synth_opts_finish(&c->so, argc, argv, true);
+	c->so.cli.no_output = true; /* files go to --out-dir */
+	et_opt opts[] = {
+	    SYNTH_OPT_WORLD(&c->so, "number of ranks (the reference's --num_npus)"),
+	    {0, "out-dir", ET_ARG_STR, "DIR", "output directory (created if missing)", &c->dir,
+	     .flags = 0},
+	    /* -d was --out-dir's letter before the suite gave it to --depth */
+	    {'d', NULL, ET_ARG_STR, "DIR", NULL, &c->dir, .flags = ET_OPT_DEPRECATED,
+	     .alias_of = "out-dir"},
+	    {0, "runtime", ET_ARG_FN, "US", "duration of the COMP nodes (default 5)", &c->runtime,
+	     .fn = opt_size},
+	    {0, "tensor-size", ET_ARG_FN, "B",
+	     "tensor_size of memory and send/recv nodes (default 1024)", &c->tensor_size,
+	     .fn = opt_size},
+	    {0, "comm-size", ET_ARG_FN, "B", "comm_size of the collectives (default 65536)",
+	     &c->comm_size, .fn = opt_size},
+	    SYNTH_OPT_IDS(&c->so, "global (default: one counter across all files, as the "
+	                          "reference) or local (ids from 0 in every file)"),
+	    ET_OPTS_COMMON(&c->so.cli),
+	    ET_OPT_END,
+	};
+	synth_parse(&c->so, "chakra-generator", usage, opts, argc, argv, true, false);
 	if (!c->dir)
 		et_cli_usage_error(&c->so.cli, "--out-dir DIR is required");
-	if (c->so.cli.output)
-		et_cli_usage_error(&c->so.cli, "-o does not apply: files go to --out-dir");
 }
 
 static et_node *mem_node(et_arena *a, uint64_t id, int type, uint64_t size)

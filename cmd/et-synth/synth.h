@@ -19,61 +19,36 @@
 /* Options shared by the generating subcommands. */
 typedef struct synth_opts {
 	et_cli cli;
+	et_cli_out out; /* --to, --split, --name, -l, -T; -o and progress after parsing */
 	uint64_t seed;
-	int level;        /* zstd level of the stream */
-	int threads;      /* zstd worker threads */
-	const char *name; /* --name: workload name in stream headers */
-	bool global_ids;  /* --ids global: ids count across ranks */
+	bool global_ids; /* --ids global: ids count across ranks */
 	uint32_t world;
-	et_writer_format to; /* --to */
-	bool to_given;
-	const char *split; /* --split PREFIX: raw ET per rank */
 } synth_opts;
 
-/* Long-option codes of the shared options (after ET_OPT_FIRST_TOOL). */
-enum {
-	SO_SEED = ET_OPT_FIRST_TOOL,
-	SO_NAME,
-	SO_IDS,
-	SO_WORLD,
-	SO_TO,
-	SO_SPLIT,
-	SO_FIRST_SUB, /* subcommands number their own options from here */
-};
-
-#define SYNTH_SHARED_OPTS                                                                          \
-	{"seed", required_argument, 0, SO_SEED}, {"level", required_argument, 0, 'l'},             \
-	    {"threads", required_argument, 0, 'T'}, {"name", required_argument, 0, SO_NAME},       \
-	    {"ids", required_argument, 0, SO_IDS}, {"to", required_argument, 0, SO_TO},            \
-	    {"split", required_argument, 0, SO_SPLIT},                                             \
+/* Defaults: seed 1, stream output, one zstd worker (the second core
+ * compresses while the first generates). */
+void synth_opts_init(synth_opts *o);
+/* The entries every generator ends its table with: --seed, the write group
+ * and the common group, bound to o. */
+#define SYNTH_OPTS(o) ET_OPT_GROUP(synth_opts_table(o))
+const et_opt *synth_opts_table(synth_opts *o);
+/* The subcommands' --world and --ids (their help says each one's default). */
+#define SYNTH_OPT_WORLD(o, text)                                                                   \
 	{                                                                                          \
-		"world", required_argument, 0, SO_WORLD                                            \
+		0, "world", ET_ARG_U32, "N", text, &(o)->world, .min = 1, .max = 1 << 20           \
 	}
-#define SYNTH_SHARED_SHORT "l:T:" ET_CLI_COMMON_SHORT
-
-#define SYNTH_SHARED_HELP                                                                          \
-	"      --seed N         random seed (default 1); same seed, same output\n"                 \
-	"      --name NAME      workload name written to the stream headers\n"                     \
-	"      --to FORMAT      stream (default), et (raw ET: one rank, or per rank with\n"        \
-	"                       --split), json or jsonl\n"                                         \
-	"      --split PREFIX   one raw ET per rank, PREFIX.<rank>.et (implies --to et)\n"         \
-	"  -l, --level N        zstd level of the stream (1-19, default 3)\n"                      \
-	"  -T, --threads N      zstd worker threads (default 1; 0 = compress inline)\n"            \
-	"  -o, --output FILE    write FILE (atomically) instead of stdout\n"                       \
-	"  -q, --quiet          no progress on stderr\n"                                           \
-	"      --progress       progress on stderr even when it is not a terminal\n"               \
-	"  -h, --help           this help\n"                                                       \
-	"      --version        version\n"                                                         \
-	"\n"                                                                                       \
-	"Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See et-synth(1).\n"
-
-void synth_opts_init(synth_opts *o, const char *usage);
-/* Handles the shared and the et_cli options; false if opt is not one. */
-bool synth_opt(synth_opts *o, int opt, const char *arg);
-/* Usage error unless --world was given; no positional arguments allowed. */
-void synth_opts_finish(synth_opts *o, int argc, char **argv, bool need_world);
-/* Usage errors of --to, --split and -o together; --split implies --to et
- * (part of synth_opts_finish, for subcommands that take arguments). */
+#define SYNTH_OPT_IDS(o, text)                                                                     \
+	{                                                                                          \
+		0, "ids", ET_ARG_FN, "MODE", text, (o), .fn = synth_opt_ids                        \
+	}
+int synth_opt_ids(et_cli *c, const et_opt *opt, const char *arg);
+/* Parses argv[1..] against opts for subcommand sub ("coll"); no operands
+ * unless operands, --world required when need_world, and the output
+ * options checked (raw ET of several ranks needs --split). Exits 2 on a
+ * usage error. */
+void synth_parse(synth_opts *o, const char *sub, const char *usage, const et_opt *opts, int argc,
+                 char **argv, bool need_world, bool operands);
+/* The output check alone, once the world is known (transform). */
 void synth_opts_output(synth_opts *o);
 
 /* --- the emitter: et_writer with the generators' rank headers ---------- */

@@ -15,70 +15,29 @@
 static const char usage[] =
     "Usage: et-synth transform [OPTIONS] [INPUT...]\n"
     "Edit a trace: INPUT is a stream, raw/gzip/zstd .et, a per-rank set PREFIX or\n"
-    "our JSON/JSONL (default stdin); the output is a stream unless --to says.\n"
-    "\n"
-    "      --scale-compute F  COMP nodes: duration_micros, num_ops and tensor_size\n"
-    "                         times F\n"
-    "      --scale-comm F     COMM nodes: comm_size and duration_micros times F\n"
-    "      --set-comm-type A=B  collectives of type A become type B (repeatable)\n"
-    "      --world N          re-target a data-parallel trace to N ranks: copies of\n"
-    "                         one rank with process groups and peers rewritten\n"
-    "      --rep-rank R       the rank --world copies (default: the first read)\n"
-    "      --obfuscate        names -> salted hashes; drop inputs/outputs, op_schema,\n"
-    "                         doc strings and bytes attributes\n"
-    "      --salt S           salt of the --obfuscate hashes (default none)\n"
-    "      --strip-cpu        remove is_cpu_op nodes, folding them into the\n"
-    "                         dependencies of the others (reachability kept)\n"
-    "      --name NAME        workload name of the output stream\n"
-    "      --to FORMAT        stream (default), et (one rank, or per rank with\n"
-    "                         --split), json or jsonl\n"
-    "      --split PREFIX     one raw ET per rank, PREFIX.<rank>.et (implies --to et)\n"
-    "  -l, --level N          zstd level of the stream (1-19, default 3)\n"
-    "  -T, --threads N        zstd worker threads (default 1; 0 = inline)\n"
-    "  -o, --output FILE      write FILE (atomically) instead of stdout\n"
-    "  -q, --quiet            no progress on stderr\n"
-    "      --progress         progress on stderr even when it is not a terminal\n"
-    "  -h, --help             this help\n"
-    "\n"
-    "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See et-synth(1).\n";
-
-enum {
-	OPT_SC = SO_FIRST_SUB,
-	OPT_SM,
-	OPT_SET,
-	OPT_REP,
-	OPT_OBF,
-	OPT_SALT,
-	OPT_STRIP,
-};
-
-static const struct option longopts[] = {
-    {"scale-compute", required_argument, 0, OPT_SC},
-    {"scale-comm", required_argument, 0, OPT_SM},
-    {"set-comm-type", required_argument, 0, OPT_SET},
-    {"rep-rank", required_argument, 0, OPT_REP},
-    {"obfuscate", no_argument, 0, OPT_OBF},
-    {"salt", required_argument, 0, OPT_SALT},
-    {"strip-cpu", no_argument, 0, OPT_STRIP},
-    SYNTH_SHARED_OPTS,
-    ET_CLI_COMMON_OPTS,
-};
+    "our JSON/JSONL (default stdin); the output is a stream unless --to says otherwise.\n"
+    "\n";
 
 typedef struct xf_conf {
 	synth_opts so;
+	et_cli_in in;
 	xf_opts x;
 } xf_conf;
 
-static double factor(const synth_opts *so, const char *opt, const char *arg)
+static int opt_factor(et_cli *cli, const et_opt *o, const char *arg)
 {
-	double f = et_cli_double(&so->cli, opt, arg);
+	char name[32];
+	snprintf(name, sizeof name, "--%s", o->lng);
+	double f = et_cli_double(cli, name, arg);
 	if (!(f > 0 && f < 1e9))
-		et_cli_usage_error(&so->cli, "%s: expected a positive factor, got '%s'", opt, arg);
-	return f;
+		et_cli_usage_error(cli, "%s: expected a positive factor, got '%s'", name, arg);
+	*(double *)o->target = f;
+	return 0;
 }
 
-static void set_type(xf_conf *c, const char *arg)
+static int opt_set_type(et_cli *cli, const et_opt *o, const char *arg)
 {
+	xf_conf *c = o->target;
 	const char *eq = strchr(arg, '=');
 	char a[64];
 	int from = -1, to = -1;
@@ -89,54 +48,51 @@ static void set_type(xf_conf *c, const char *arg)
 		to = et_coll_type_parse(eq + 1);
 	}
 	if (from < 0 || to < 0)
-		et_cli_usage_error(&c->so.cli,
-		                   "--set-comm-type: expected A=B with collective types, got '%s'",
-		                   arg);
+		et_cli_usage_error(
+		    cli, "--set-comm-type: expected A=B with collective types, got '%s'", arg);
 	c->x.ctype_map[from] = (int8_t)to;
 	c->x.retype = true;
+	return 0;
 }
 
 static void parse(xf_conf *c, int argc, char **argv)
 {
-	synth_opts_init(&c->so, usage);
+	synth_opts_init(&c->so);
+	et_cli_in_init(&c->in, false, ET_IN_WORLD); /* --world re-targets here */
 	c->x.scale_compute = c->x.scale_comm = 1;
 	c->x.rep_rank = -1;
 	for (int i = 0; i < 10; i++)
 		c->x.ctype_map[i] = (int8_t)i;
-	int opt;
-	while ((opt = getopt_long(argc, argv, SYNTH_SHARED_SHORT, longopts, NULL)) != -1) {
-		if (opt == SO_IDS || opt == SO_SEED)
-			et_cli_usage_error(&c->so.cli,
-			                   "--ids and --seed do not apply to transform");
-		if (synth_opt(&c->so, opt, optarg))
-			continue;
-		switch (opt) {
-		case OPT_SC:
-			c->x.scale_compute = factor(&c->so, "--scale-compute", optarg);
-			break;
-		case OPT_SM:
-			c->x.scale_comm = factor(&c->so, "--scale-comm", optarg);
-			break;
-		case OPT_SET:
-			set_type(c, optarg);
-			break;
-		case OPT_REP:
-			c->x.rep_rank = et_cli_int(&c->so.cli, "--rep-rank", optarg, 0, UINT32_MAX);
-			break;
-		case OPT_OBF:
-			c->x.obfuscate = true;
-			break;
-		case OPT_SALT:
-			c->x.salt = optarg;
-			break;
-		case OPT_STRIP:
-			c->x.strip_cpu = true;
-			break;
-		default:
-			et_cli_usage_error(&c->so.cli, "unexpected option");
-		}
-	}
-	synth_opts_output(&c->so);
+	et_opt opts[] = {
+	    {0, "scale-compute", ET_ARG_FN, "F",
+	     "COMP nodes: duration_micros, num_ops and tensor_size times F", &c->x.scale_compute,
+	     .fn = opt_factor},
+	    {0, "scale-comm", ET_ARG_FN, "F", "COMM nodes: comm_size and duration_micros times F",
+	     &c->x.scale_comm, .fn = opt_factor},
+	    {0, "set-comm-type", ET_ARG_FN, "A=B",
+	     "collectives of type A become type B (repeatable)", c, .fn = opt_set_type},
+	    SYNTH_OPT_WORLD(&c->so, "re-target a data-parallel trace to N ranks: copies of one "
+	                            "rank with process groups and peers rewritten"),
+	    {0, "rep-rank", ET_ARG_I64, "R", "the rank --world copies (default: the first read)",
+	     &c->x.rep_rank, .min = 0, .max = UINT32_MAX},
+	    {0, "obfuscate", ET_ARG_FLAG, NULL,
+	     "names -> salted hashes; drop inputs/outputs, op_schema, doc strings and bytes "
+	     "attributes",
+	     &c->x.obfuscate, .flags = 0},
+	    {0, "salt", ET_ARG_STR, "S", "salt of the --obfuscate hashes (default none)",
+	     &c->x.salt, .flags = 0},
+	    {0, "strip-cpu", ET_ARG_FLAG, NULL,
+	     "remove is_cpu_op nodes, folding them into the dependencies of the others "
+	     "(reachability kept)",
+	     &c->x.strip_cpu, .flags = 0},
+	    ET_OPT_HEADING("Input:"),
+	    ET_OPTS_INPUT(&c->in),
+	    ET_OPT_HEADING("Output:"),
+	    ET_OPTS_WRITE(&c->so.out),
+	    ET_OPTS_COMMON(&c->so.cli),
+	    ET_OPT_END,
+	};
+	synth_parse(&c->so, "transform", usage, opts, argc, argv, false, true);
 	c->x.world = c->so.world;
 	if (c->x.rep_rank >= 0 && !c->x.world)
 		et_cli_usage_error(&c->so.cli, "--rep-rank goes with --world");
@@ -193,7 +149,7 @@ typedef struct run_state {
  * since workload names such as "llama-70b" name the model). */
 static void set_name(const xf_conf *c, run_state *s, const char *in_name)
 {
-	if (c->so.name)
+	if (c->so.out.w.name)
 		return;
 	if (c->x.obfuscate && *in_name)
 		xf_hash_name(c->x.salt, in_name, s->name);
@@ -231,9 +187,7 @@ static int run(const xf_conf *c, int argc, char **argv, et_error *e)
 {
 	run_state s;
 	memset(&s, 0, sizeof s);
-	et_input_opts io;
-	et_input_opts_init(&io);
-	if (et_input_open(&s.in, argc, argv, &io, e) < 0) {
+	if (et_input_open(&s.in, argc, argv, &c->in.o, e) < 0) {
 		et_input_close(s.in);
 		return -1;
 	}
@@ -272,7 +226,9 @@ int cmd_transform(int argc, char **argv)
 	memset(&c, 0, sizeof c);
 	parse(&c, argc, argv);
 	et_error e = {0};
-	if (run(&c, argc - optind, argv + optind, &e) < 0) {
+	int r = run(&c, c.so.cli.nargs, c.so.cli.args, &e);
+	et_cli_in_free(&c.in);
+	if (r < 0) {
 		et_err_print(&e);
 		return e.code ? e.code : ET_EXIT_DATA;
 	}

@@ -77,7 +77,8 @@ static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 	return 0;
 }
 
-int read_all(vctx *v, int argc, char *const argv[], const et_input_opts *io, et_writer *t, et_error *e)
+int read_all(vctx *v, int argc, char *const argv[], const et_input_opts *io, et_writer *t,
+             et_error *e)
 {
 	reading rd = {v, t};
 	et_load_hooks h = {&rd, begin_rank, tee_one, add_node, end_rank};

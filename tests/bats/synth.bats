@@ -105,7 +105,8 @@ errors() { et-validate --format json "$@" | jq -c '.errors'; }
 @test "coll: usage errors exit 2 with one line" {
 	run --separate-stderr et-synth coll --type all_foo --size 1M --world 4
 	assert_equal "$status" 2
-	assert_equal "${stderr_lines[0]}" "et-synth: --type: unknown collective 'all_foo'"
+	assert_equal "${stderr_lines[0]}" "et-synth coll: --type: unknown collective 'all_foo'"
+	assert_equal "${stderr_lines[1]}" "Try 'et-synth coll --help' for more information."
 	run -2 et-synth coll --type all_reduce --size 1M
 	run -2 et-synth coll --type all_reduce --world 4
 	run -2 et-synth coll --type all_reduce --size 1M --world 6 --group-size 4
@@ -447,7 +448,7 @@ pg_rank() { # RANK: a process-group node defining "5" = [0, 1] and "0" = all, an
 	assert_equal "$(et-convert --to jsonl one.et | wc -l)" 2
 	run --separate-stderr et-synth coll --type all_reduce --size 1M --world 4 --to et -o x.et
 	assert_equal "$status" 2
-	assert_equal "${stderr_lines[0]}" "et-synth: --to et writes one rank, and --world is 4 (use --split PREFIX)"
+	assert_equal "${stderr_lines[0]}" "et-synth coll: --to et writes one rank, and --world is 4 (use --split PREFIX)"
 	[ ! -e x.et ]
 	et-synth coll --type all_reduce --size 1M --world 4 -o s.etz
 	run --separate-stderr et-synth transform --to et s.etz -o x.et
