@@ -93,7 +93,6 @@ struct et_cli {
 	const char *usage;  /* the lines before the options ("Usage: ...\n...\n") */
 	const char *footer; /* the lines after them ("Exit status: ...\n") */
 	const et_opt *opts;
-	bool no_output; /* the command writes no stdout/-o output (no -o in its table) */
 	/* filled by the shared groups */
 	const char *output; /* -o: NULL = stdout */
 	int progress;       /* -q: -1, --progress: 1, else 0 (auto: stderr is a tty) */
@@ -125,8 +124,10 @@ const char *et_cli_letter_owner(char ch);
 
 /* --- shared groups -------------------------------------------------------
  * -h/--help, --version, -o/--output, -q/--quiet, --progress; targets c. */
-#define ET_OPTS_COMMON(c) ET_OPT_GROUP(et_cli_common_opts(c))
-const et_opt *et_cli_common_opts(et_cli *c);
+#define ET_OPTS_COMMON(c) ET_OPT_GROUP(et_cli_common_opts(c, true))
+/* The same without -o, for a command whose output is not one file. */
+#define ET_OPTS_COMMON_NO_OUTPUT(c) ET_OPT_GROUP(et_cli_common_opts(c, false))
+const et_opt *et_cli_common_opts(et_cli *c, bool output);
 
 /* The input options of a command that reads traces through et_input:
  * -f/--from, --ranks, --set-rank, --world, --max-msg. The ranks list lives

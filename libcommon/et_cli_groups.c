@@ -36,7 +36,7 @@ static int show_version(et_cli *c, const et_opt *o, const char *arg)
 
 #define SH ET_OPT_SHARED
 
-const et_opt *et_cli_common_opts(et_cli *c)
+const et_opt *et_cli_common_opts(et_cli *c, bool output)
 {
 	static et_opt t[8];
 	et_opt v[] = {
@@ -52,7 +52,7 @@ const et_opt *et_cli_common_opts(et_cli *c)
 	    ET_OPT_END,
 	};
 	memcpy(t, v, sizeof v);
-	return c->no_output ? t + 1 : t;
+	return output ? t : t + 1;
 }
 
 /* --- input ------------------------------------------------------------------ */

@@ -271,6 +271,19 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+size_t et_pg_ranks_find(const uint32_t *r, size_t n, uint32_t rank)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (r[mid] < rank)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && r[lo] == rank ? lo : n;
+}
+
 size_t et_pg_ranks_unique(uint32_t *r, size_t n)
 {
 	if (n < 2)

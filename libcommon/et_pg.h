@@ -67,6 +67,8 @@ char *et_pg_values_resize_world(const char *values, uint32_t old_world, uint32_t
 
 /* Sorts r and drops repeats; returns the new count. */
 size_t et_pg_ranks_unique(uint32_t *r, size_t n);
+/* The index of rank in the sorted list r[0..n), or n when it is not there. */
+size_t et_pg_ranks_find(const uint32_t *r, size_t n, uint32_t rank);
 
 /* Parse the text of a comm-group file: len bytes, and text[len] must be
  * '\0' (`name` is the file's name in messages). Returns 0 with *out filled

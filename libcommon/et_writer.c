@@ -488,3 +488,13 @@ int et_writer_close(et_writer *w, bool ok, et_error *e)
 	writer_free(w);
 	return r;
 }
+
+int et_writer_finish(et_writer *w, int r, et_error *e)
+{
+	et_error e2;
+	if (et_writer_close(w, r == 0, &e2) < 0 && r == 0) {
+		*e = e2;
+		return -1;
+	}
+	return r;
+}

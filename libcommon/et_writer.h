@@ -113,5 +113,9 @@ void et_writer_shared_free(et_writer_shared *s);
  * left. !ok: remove what can be removed (files, held output), e is not
  * touched. Frees w either way; w may be NULL (returns 0). */
 int et_writer_close(et_writer *w, bool ok, et_error *e);
+/* After a run that returned r: et_writer_close committing when r == 0.
+ * Returns r, or -1 with e set when r == 0 and the close failed (the first
+ * error is the one kept). */
+int et_writer_finish(et_writer *w, int r, et_error *e);
 
 #endif

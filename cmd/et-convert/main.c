@@ -150,12 +150,7 @@ static int run_pytorch(conf *c, int argc, char **argv, et_error *e)
 	if (et_writer_open(&w, &c->out.w, e) < 0)
 		return -1;
 	int r = pt_run(argc, argv, c->kineto, c->nkineto, c->in.o.set_rank, &c->pt, w, e);
-	et_error e2;
-	if (et_writer_close(w, r == 0, &e2) < 0 && r == 0) {
-		*e = e2;
-		r = -1;
-	}
-	return r;
+	return et_writer_finish(w, r, e);
 }
 
 static int run(conf *c, int argc, char **argv, et_error *e)
@@ -182,12 +177,7 @@ static int run(conf *c, int argc, char **argv, et_error *e)
 			break;
 	et_progress_done(&pg);
 	et_input_close(in);
-	et_error e2;
-	if (et_writer_close(w, r == 0, &e2) < 0 && r == 0) {
-		*e = e2;
-		r = -1;
-	}
-	return r;
+	return et_writer_finish(w, r, e);
 }
 
 int main(int argc, char **argv)

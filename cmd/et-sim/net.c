@@ -1,6 +1,7 @@
 /* net: the congestion-unaware network (doc/astra-sim.md A.1-A.3) and the logical rings
  * collectives run on. */
 #include "et_mem.h"
+#include "et_pg.h"
 #include "sim.h"
 #include <math.h>
 #include <stdlib.h>
@@ -145,15 +146,8 @@ const ring *ring_group(sim *s, int group)
 
 uint32_t ring_index(const ring *rg, uint32_t rank)
 {
-	uint32_t lo = 0, hi = rg->n;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (rg->rank[mid] < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < rg->n && rg->rank[lo] == rank ? lo : UINT32_MAX;
+	size_t k = et_pg_ranks_find(rg->rank, rg->n, rank);
+	return k < rg->n ? (uint32_t)k : UINT32_MAX;
 }
 
 void ring_free_all(sim *s)

@@ -73,21 +73,11 @@ int emit_shared_rank(emitter *em, uint32_t rank, et_writer_shared *s, et_error *
 	return et_writer_rank_shared(em->w, &ri, s, e);
 }
 
-int emit_close(emitter *em, bool ok, et_error *e)
-{
-	int r = et_writer_close(em->w, ok, e);
-	et_arena_free(em->arena);
-	memset(em, 0, sizeof *em);
-	return r;
-}
-
 int emit_finish(emitter *em, int r, et_error *e)
 {
-	et_error e2;
-	if (emit_close(em, r == 0, &e2) < 0 && r == 0) {
-		*e = e2;
-		return -1;
-	}
+	r = et_writer_finish(em->w, r, e);
+	et_arena_free(em->arena);
+	memset(em, 0, sizeof *em);
 	return r;
 }
 

@@ -57,7 +57,6 @@ static void parse(refgen_conf *c, int argc, char **argv)
 	c->runtime = 5;
 	c->tensor_size = 1024;
 	c->comm_size = 65536;
-	c->so.cli.no_output = true; /* files go to --out-dir */
 	et_opt opts[] = {
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks (the reference's --num_npus)"),
 	    {0, "out-dir", ET_ARG_STR, "DIR", "output directory (created if missing)", &c->dir,
@@ -74,7 +73,7 @@ static void parse(refgen_conf *c, int argc, char **argv)
 	     &c->comm_size, .fn = opt_size},
 	    SYNTH_OPT_IDS(&c->so, "global (default: one counter across all files, as the "
 	                          "reference) or local (ids from 0 in every file)"),
-	    ET_OPTS_COMMON(&c->so.cli),
+	    ET_OPTS_COMMON_NO_OUTPUT(&c->so.cli), /* files go to --out-dir */
 	    ET_OPT_END,
 	};
 	synth_parse(&c->so, "chakra-generator", usage, opts, argc, argv, true, false);

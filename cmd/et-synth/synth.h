@@ -71,10 +71,8 @@ int emit_raw(emitter *em, const void *p, size_t n, uint64_t count, et_error *e);
 int emit_rank_end(emitter *em, et_error *e);
 /* A whole rank, identical for many ranks (et_writer_rank_shared). */
 int emit_shared_rank(emitter *em, uint32_t rank, et_writer_shared *s, et_error *e);
-/* Finish the output (ok) or remove the partial output (!ok). */
-int emit_close(emitter *em, bool ok, et_error *e);
-/* emit_close after a run that returned r: commits when r == 0, keeps the
- * first error; returns the run's result. */
+/* After a run that returned r: the output committed when r == 0, removed
+ * otherwise; keeps the first error; returns the run's result. */
 int emit_finish(emitter *em, int r, et_error *e);
 /* A subcommand's exit status from its run's result (prints the error). */
 int synth_exit(int r, const et_error *e);

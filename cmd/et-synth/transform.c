@@ -212,12 +212,7 @@ static int run(const xf_conf *c, int argc, char **argv, et_error *e)
 	et_buf_free(&s.rep.meta), et_buf_free(&s.rep.nodes);
 	if (!s.em.w)
 		return -1;
-	et_error e2;
-	if (emit_close(&s.em, rc == 0, &e2) < 0 && rc == 0) {
-		*e = e2;
-		rc = -1;
-	}
-	return rc;
+	return emit_finish(&s.em, rc, e);
 }
 
 int cmd_transform(int argc, char **argv)

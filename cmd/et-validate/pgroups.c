@@ -78,15 +78,7 @@ bool groups_has_rank(const group *g, uint32_t rank)
 {
 	if (g->all)
 		return true;
-	size_t lo = 0, hi = g->n_ranks;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (g->ranks[mid] < rank)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < g->n_ranks && g->ranks[lo] == rank;
+	return et_pg_ranks_find(g->ranks, g->n_ranks, rank) < g->n_ranks;
 }
 
 static bool same_members(const group *g, const uint32_t *r, size_t n)

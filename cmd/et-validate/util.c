@@ -2,6 +2,7 @@
 #include "et_attr.h"
 #include "et_buf.h"
 #include "et_types.h"
+#include "et_utf8.h"
 #include "validate.h"
 
 #include <stdio.h>
@@ -42,22 +43,6 @@ void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at p (1..4), or 0. */
-static int utf8_len(const unsigned char *p)
-{
-	int n = p[0] < 0x80             ? 1
-	        : (p[0] & 0xE0) == 0xC0 ? 2
-	        : (p[0] & 0xF0) == 0xE0 ? 3
-	        : (p[0] & 0xF8) == 0xF0 ? 4
-	                                : 0;
-	if (n == 2 && p[0] < 0xC2)
-		return 0; /* overlong */
-	for (int k = 1; k < n; k++)
-		if ((p[k] & 0xC0) != 0x80)
-			return 0;
-	return n;
-}
-
 /* Names come from untrusted bytes: invalid UTF-8 becomes U+FFFD so the
  * output is always valid JSON. */
 char *json_quote(const char *s)
@@ -71,7 +56,7 @@ char *json_quote(const char *s)
 		} else if (*p < 0x20) {
 			et_buf_printf(&b, "\\u%04x", *p);
 		} else {
-			int n = utf8_len(p);
+			int n = et_utf8_len(p);
 			if (!n) {
 				et_buf_puts(&b, "\\ufffd");
 				continue;

@@ -1,25 +1,10 @@
 /* Text for labels: short names, durations and sizes, and a sanitiser so
  * that names from traces (any bytes) are valid UTF-8 for Graphviz and SVG. */
+#include "et_utf8.h"
 #include "style.h"
 
 #include <stdio.h>
 #include <string.h>
-
-/* Length of a valid UTF-8 sequence at s, 0 if invalid. */
-static int utf8_len(const unsigned char *s)
-{
-	int n = s[0] < 0x80             ? 1
-	        : (s[0] & 0xE0) == 0xC0 ? 2
-	        : (s[0] & 0xF0) == 0xE0 ? 3
-	        : (s[0] & 0xF8) == 0xF0 ? 4
-	                                : 0;
-	if (n == 2 && s[0] < 0xC2)
-		return 0;
-	for (int k = 1; k < n; k++)
-		if ((s[k] & 0xC0) != 0x80)
-			return 0;
-	return n;
-}
 
 static void put_escaped(et_buf *b, char ch, int esc)
 {
@@ -44,7 +29,7 @@ void viz_put_text(et_buf *b, const char *s, int esc)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		int n = utf8_len(p);
+		int n = et_utf8_len(p);
 		if (n == 0) {
 			et_buf_putc(b, '?');
 			p++;

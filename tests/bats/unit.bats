@@ -85,6 +85,10 @@ unit_test() {
 	unit_test test_jsonscan
 }
 
+@test "unit: test_load" {
+	unit_test test_load
+}
+
 @test "unit: test_pg" {
 	unit_test test_pg
 }
