@@ -122,28 +122,6 @@ void p2p_arrive(sim *s, uint64_t idx)
 		wl_node_done(s, &s->r[e->dst], e->recv_node, (uint64_t)e->src << 32 | e->send_node);
 }
 
-/* Receives whose send never came, as "rank R node ID (from S)" items. */
-uint32_t p2p_unmatched(const sim *s, char *buf, size_t n)
-{
-	uint32_t k = 0;
-	size_t len = 0;
-	if (!s->pp || n == 0)
-		return 0;
-	buf[0] = 0;
-	for (uint64_t i = 0; i < s->pp->n; i++) {
-		const pentry *e = &s->pp->e[i];
-		if (e->recv_node == UINT32_MAX || e->send_node != UINT32_MAX)
-			continue;
-		if (k++ < 8 && len + 80 < n)
-			len += (size_t)snprintf(
-			    buf + len, n - len, "%srank %u node %llu (recv from %u, tag %llu)",
-			    len ? ", " : "", e->dst,
-			    (unsigned long long)s->r[e->dst].g->id[e->recv_node], e->src,
-			    (unsigned long long)e->tag);
-	}
-	return k;
-}
-
 void p2p_free(sim *s)
 {
 	if (!s->pp)

@@ -245,7 +245,6 @@ void p2p_send(sim *s, rank_st *r, uint32_t node);
 void p2p_recv(sim *s, rank_st *r, uint32_t node);
 void p2p_arrive(sim *s, uint64_t entry);
 void p2p_free(sim *s);
-uint32_t p2p_unmatched(const sim *s, char *buf, size_t n);
 
 /* events */
 enum {

@@ -1,82 +1,55 @@
 #include "gvids.h"
 #include "et_mem.h"
-#include "et_strmap.h"
 
 #include <stdlib.h>
-#include <string.h>
 
-/* Per graph: names by creation (id 2k + 2 for the k-th name; cgraph wants
- * even ids for named objects and keeps odd ones for anonymous objects). */
+/* The map declines every name: cgraph then keeps the name itself (as its
+ * own reference-counted string, which its writer needs to quote names
+ * right) and asks for an anonymous id, which is the next odd number here.
+ * Named and anonymous objects alike are numbered in creation order. */
 typedef struct ids {
-	et_strmap names;
-	char **stable; /* per name: a copy that no later insertion moves */
-	uint32_t cap;
-	IDTYPE anon; /* last odd id given */
+	IDTYPE next;
 } ids;
 
 static void *ids_open(Agraph_t *g, Agdisc_t *d)
 {
 	(void)g, (void)d;
-	return et_xcalloc(1, sizeof(ids));
-}
-
-static char *keep(ids *s, uint32_t k, const char *str)
-{
-	if (k == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 64;
-		s->stable = et_xrealloc(s->stable, (size_t)s->cap * sizeof *s->stable);
-	}
-	return s->stable[k] = et_xstrdup(str);
+	ids *s = et_xmalloc(sizeof *s);
+	s->next = 1;
+	return s;
 }
 
 static long ids_map(void *state, int objtype, char *str, IDTYPE *id, int createflag)
 {
 	(void)objtype;
+	if (str || !createflag)
+		return 0;
 	ids *s = state;
-	if (!str) {
-		s->anon += 2;
-		*id = s->anon | 1;
-		return 1;
-	}
-	uint32_t k = et_strmap_find(&s->names, str);
-	if (k == ET_STRMAP_NONE) {
-		if (!createflag)
-			return 0;
-		k = et_strmap_intern_str(&s->names, str);
-		keep(s, k, str);
-	}
-	*id = 2 * (IDTYPE)k + 2;
+	*id = s->next;
+	s->next += 2; /* odd: what cgraph expects of an id it did not name */
 	return 1;
 }
 
 static long ids_alloc(void *state, int objtype, IDTYPE id)
 {
-	(void)state, (void)objtype, (void)id;
-	return 0; /* ids are ours to give: nobody asks for one here */
+	(void)state, (void)objtype;
+	return id & 1; /* only ids this map handed out */
 }
 
 static void ids_free(void *state, int objtype, IDTYPE id)
 {
-	(void)state, (void)objtype, (void)id; /* a name keeps its id for the graph's life */
+	(void)state, (void)objtype, (void)id;
 }
 
 static char *ids_print(void *state, int objtype, IDTYPE id)
 {
-	(void)objtype;
-	ids *s = state;
-	if (id % 2 || id < 2 || (id - 2) / 2 >= et_strmap_count(&s->names))
-		return NULL; /* anonymous */
-	return s->stable[(id - 2) / 2];
+	(void)state, (void)objtype, (void)id;
+	return NULL; /* cgraph's own map has every name */
 }
 
 static void ids_close(void *state)
 {
-	ids *s = state;
-	for (uint32_t k = 0; k < et_strmap_count(&s->names); k++)
-		free(s->stable[k]);
-	free(s->stable);
-	et_strmap_free(&s->names);
-	free(s);
+	free(state);
 }
 
 static void ids_register(void *state, int objtype, void *obj)
