@@ -105,6 +105,10 @@ unit_test() {
 	unit_test test_strmap
 }
 
+@test "unit: test_writer" {
+	unit_test test_writer
+}
+
 @test "the C sources follow .clang-format (make format fixes them)" {
 	command -v clang-format >/dev/null || skip "clang-format is not installed"
 	cd "$REPO"

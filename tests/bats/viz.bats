@@ -198,3 +198,13 @@ p2p_links() {
 	run "$REPO/tests/man-examples.sh" "$REPO/man/et-viz.1" "$REPO" "$T/ex"
 	assert_success
 }
+
+@test "the DOT bytes do not depend on where malloc puts things (clusters in creation order)" {
+	et-viz "$DATA/chakra-et/chakra.0.et.gz" --around 2536 -F dot -o a.dot
+	GLIBC_TUNABLES=glibc.malloc.mmap_threshold=0 \
+		et-viz "$DATA/chakra-et/chakra.0.et.gz" --around 2536 -F dot -o b.dot
+	cmp a.dot b.dot
+	# the thread clusters in the order their first nodes are drawn
+	assert_equal "$(grep -o 'subgraph cluster_r0_t[0-9]*' a.dot | tr '\n' ' ')" \
+		"subgraph cluster_r0_t1 subgraph cluster_r0_t7 subgraph cluster_r0_t2 "
+}
