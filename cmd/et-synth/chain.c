@@ -27,21 +27,6 @@ typedef struct chain_conf {
 	bool overlap;
 } chain_conf;
 
-static int opt_coll(et_cli *cli, const et_opt *o, const char *arg)
-{
-	int *ctype = o->target;
-	*ctype = et_coll_type_parse(arg);
-	if (*ctype < 0 || *ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
-		et_cli_usage_error(cli, "--coll: unknown collective '%s'", arg);
-	return 0;
-}
-
-static int opt_size(et_cli *cli, const et_opt *o, const char *arg)
-{
-	*(int64_t *)o->target = (int64_t)et_cli_size(cli, "--size", arg);
-	return 0;
-}
-
 static void parse(chain_conf *c, int argc, char **argv)
 {
 	synth_opts_init(&c->so);
@@ -53,9 +38,9 @@ static void parse(chain_conf *c, int argc, char **argv)
 	    {0, "compute-us", ET_ARG_I64, "T", "duration of each layer's COMP node (us)",
 	     &c->compute_us, .min = 0, .max = INT64_MAX},
 	    {0, "coll", ET_ARG_FN, "TYPE", "gradient collective (default all_reduce)", &c->ctype,
-	     .fn = opt_coll},
+	     .fn = synth_opt_coll},
 	    {'s', "size", ET_ARG_FN, "BYTES", "comm_size of each collective (4096, 64K, 1M)",
-	     &c->size, .fn = opt_size},
+	     &c->size, .fn = synth_opt_size},
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks"),
 	    {0, "overlap", ET_ARG_FLAG, NULL,
 	     "layer l+1's compute does not wait for layer l's collective (collectives stay in "

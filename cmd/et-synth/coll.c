@@ -25,22 +25,6 @@ typedef struct coll_conf {
 	const char *cgroups;
 } coll_conf;
 
-static int opt_type(et_cli *cli, const et_opt *o, const char *arg)
-{
-	int *ctype = o->target;
-	*ctype = et_coll_type_parse(arg);
-	/* REDUCE_SCATTER_BLOCK: nothing consumes it */
-	if (*ctype < 0 || *ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
-		et_cli_usage_error(cli, "--type: unknown collective '%s'", arg);
-	return 0;
-}
-
-static int opt_size(et_cli *cli, const et_opt *o, const char *arg)
-{
-	*(int64_t *)o->target = (int64_t)et_cli_size(cli, "--size", arg);
-	return 0;
-}
-
 static void parse(coll_conf *c, int argc, char **argv)
 {
 	synth_opts_init(&c->so);
@@ -53,12 +37,13 @@ static void parse(coll_conf *c, int argc, char **argv)
 	    {0, "type", ET_ARG_FN, "TYPE",
 	     "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, gather, "
 	     "scatter, barrier",
-	     &c->ctype, .fn = opt_type},
+	     &c->ctype, .fn = synth_opt_coll},
 	    /* -t was --type's letter before the suite gave it to --to */
-	    {'t', NULL, ET_ARG_FN, "TYPE", NULL, &c->ctype, .fn = opt_type,
+	    {'t', NULL, ET_ARG_FN, "TYPE", NULL, &c->ctype, .fn = synth_opt_coll,
 	     .flags = ET_OPT_DEPRECATED, .alias_of = "type"},
 	    {'s', "size", ET_ARG_FN, "BYTES",
-	     "comm_size (4096, 64K, 1M, 2G); default 0 for barrier", &c->size, .fn = opt_size},
+	     "comm_size (4096, 64K, 1M, 2G); default 0 for barrier", &c->size,
+	     .fn = synth_opt_size},
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks"),
 	    {'c', "count", ET_ARG_U32, "K",
 	     "collectives per rank (default 1), each depending on the one before", &c->count,

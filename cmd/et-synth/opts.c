@@ -1,5 +1,6 @@
 /* The options every generating subcommand shares, and parsing a
  * subcommand's table. */
+#include "et_types.h"
 #include "synth.h"
 
 #include <stdio.h>
@@ -22,6 +23,25 @@ int synth_opt_ids(et_cli *c, const et_opt *opt, const char *arg)
 	if (strcmp(arg, "global") != 0 && strcmp(arg, "local") != 0)
 		et_cli_usage_error(c, "--ids: expected local or global, got '%s'", arg);
 	o->global_ids = strcmp(arg, "global") == 0;
+	return 0;
+}
+
+int synth_opt_coll(et_cli *c, const et_opt *o, const char *arg)
+{
+	int *ctype = o->target;
+	*ctype = et_coll_type_parse(arg);
+	/* REDUCE_SCATTER_BLOCK: nothing consumes it (doc/astra-sim.md) */
+	if (*ctype < 0 || *ctype == ET_COLL_REDUCE_SCATTER_BLOCK)
+		et_cli_usage_error(c, "--%s: unknown collective '%s'", o->lng ? o->lng : "type",
+		                   arg);
+	return 0;
+}
+
+int synth_opt_size(et_cli *c, const et_opt *o, const char *arg)
+{
+	char name[32];
+	snprintf(name, sizeof name, "--%s", o->lng ? o->lng : "size");
+	*(int64_t *)o->target = (int64_t)et_cli_size(c, name, arg);
 	return 0;
 }
 

@@ -25,12 +25,6 @@ typedef struct p2p_conf {
 
 static const char *const patterns[] = {"ring", "pairs", "all", NULL};
 
-static int opt_size(et_cli *cli, const et_opt *o, const char *arg)
-{
-	*(int64_t *)o->target = (int64_t)et_cli_size(cli, "--size", arg);
-	return 0;
-}
-
 static int opt_tag(et_cli *cli, const et_opt *o, const char *arg)
 {
 	*(int32_t *)o->target = (int32_t)et_cli_int(cli, "--tag", arg, 0, INT32_MAX / 2);
@@ -49,7 +43,7 @@ static void parse(p2p_conf *c, int argc, char **argv)
 	     "(every rank to every other)",
 	     &c->pattern, .choices = patterns},
 	    {'s', "size", ET_ARG_FN, "BYTES", "comm_size of every message (4096, 64K, 1M)",
-	     &c->size, .fn = opt_size},
+	     &c->size, .fn = synth_opt_size},
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks (at least 2)"),
 	    {'c', "count", ET_ARG_U32, "K",
 	     "rounds (default 1); round k uses tag TAG+k and starts after the receives of round "

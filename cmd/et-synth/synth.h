@@ -42,6 +42,10 @@ const et_opt *synth_opts_table(synth_opts *o);
 		0, "ids", ET_ARG_FN, "MODE", text, (o), .fn = synth_opt_ids                        \
 	}
 int synth_opt_ids(et_cli *c, const et_opt *opt, const char *arg);
+/* A collective type into an int target (REDUCE_SCATTER_BLOCK refused). */
+int synth_opt_coll(et_cli *c, const et_opt *o, const char *arg);
+/* A size (4096, 64K, 1M) into an int64_t target. */
+int synth_opt_size(et_cli *c, const et_opt *o, const char *arg);
 /* Parses argv[1..] against opts for subcommand sub ("coll"); no operands
  * unless operands, --world required when need_world, and the output
  * options checked (raw ET of several ranks needs --split). Exits 2 on a

@@ -1,7 +1,7 @@
 /* Unit test of libcommon/et_cli: a table parses into its targets, operands
  * mix with options, a deprecated alias shadows a group's letter, --help is
  * laid out and wrapped from the table, and usage errors exit 2 with one
- * scrubbed line (checked in a child process). */
+ * scrubbed line (checked in a child process). Rank lists: test_core.c. */
 #include "check.h"
 #include "et_cli.h"
 
@@ -164,25 +164,11 @@ static void test_letters(void)
 	CHECK(et_cli_letter_owner('Z') == NULL);
 }
 
-static void test_ranklist(void)
-{
-	et_ranklist rl;
-	CHECK(et_ranklist_parse(&rl, "0-3,7,9-10") == 0);
-	CHECK(et_ranklist_has(&rl, 0) && et_ranklist_has(&rl, 3) && !et_ranklist_has(&rl, 4));
-	CHECK(et_ranklist_has(&rl, 7) && et_ranklist_has(&rl, 10) && !et_ranklist_has(&rl, 11));
-	et_ranklist_free(&rl);
-	CHECK(et_ranklist_parse(&rl, "3-1") < 0 && rl.n == 0);
-	CHECK(et_ranklist_parse(&rl, "1,,2") < 0);
-	CHECK(et_ranklist_parse(&rl, "4294967296") < 0);
-	CHECK(et_ranklist_parse(&rl, "") == 0 && et_ranklist_has(&rl, 123));
-}
-
 int main(void)
 {
 	test_values();
 	test_errors();
 	test_help();
 	test_letters();
-	test_ranklist();
 	return check_failures();
 }

@@ -125,6 +125,9 @@ static void test_ranklist(void)
 	et_ranklist_free(&rl);
 	CHECK(et_ranklist_parse(&rl, "3-1") == -1);
 	CHECK(et_ranklist_parse(&rl, "a") == -1);
+	CHECK(et_ranklist_parse(&rl, "1,,2") == -1 && rl.n == 0);
+	CHECK(et_ranklist_parse(&rl, "4294967296") == -1);
+	CHECK(et_ranklist_parse(&rl, "") == 0 && et_ranklist_has(&rl, 123));
 	CHECK(et_ranklist_parse(&rl, "1,") == 0 && et_ranklist_has(&rl, 1));
 	et_ranklist_free(&rl);
 }
