@@ -113,8 +113,8 @@ const et_opt *et_cli_input_opts(et_cli_in *in)
 	    {0, "set-rank", ET_ARG_I64, "N", "rank of a header-less single-rank input",
 	     &in->o.set_rank, .min = 0, .max = UINT32_MAX, .flags = SH},
 	    {0, "world", ET_ARG_U32, "N",
-	     "the world size: a per-rank set PREFIX must have N files, streams written say N",
-	     &in->o.world, .min = 1, .max = UINT32_MAX, .flags = SH},
+	     "the world size: a per-rank set PREFIX must then have N files", &in->o.world, .min = 1,
+	     .max = UINT32_MAX, .flags = SH},
 	    {0, "max-msg", ET_ARG_SIZE, "SIZE", "per-message size limit (default 256M)",
 	     &in->o.max_msg, .flags = SH},
 	};
