@@ -3,13 +3,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 struct et_output {
-	char *path; /* NULL for stdout */
+	char *path; /* NULL for stdout and devices */
+	char *name; /* a device's path, for messages */
 	char *tmp;
 	FILE *f;
 	struct et_output *next; /* in the list of outputs not yet committed */
@@ -19,19 +22,72 @@ struct et_output {
 
 static et_output *pending;
 
+/* The signals that end a job (^C, kill, a closed terminal, a reader gone):
+ * their handler removes the temporary files, then dies of the signal as
+ * it would have. The list is changed with them blocked, so the handler
+ * never walks a half-changed list. */
+static const int end_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+
+static void on_end_signal(int sig)
+{
+	for (et_output *o = pending; o; o = o->next)
+		if (o->tmp)
+			unlink(o->tmp); /* async-signal-safe */
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void hook_signals(void)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_end_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof end_signals / sizeof *end_signals; i++)
+		sigaddset(&sa.sa_mask, end_signals[i]);
+	for (size_t i = 0; i < sizeof end_signals / sizeof *end_signals; i++) {
+		/* an ignored signal (nohup, a shell's background job) stays ignored */
+		if (sigaction(end_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(end_signals[i], &sa, NULL);
+	}
+}
+
+static void block_signals(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	for (size_t i = 0; i < sizeof end_signals / sizeof *end_signals; i++)
+		sigaddset(&set, end_signals[i]);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+static void add_pending(et_output *o)
+{
+	sigset_t old;
+	block_signals(&old);
+	o->next = pending;
+	pending = o;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
 static void unlink_pending(et_output *o)
 {
+	sigset_t old;
+	block_signals(&old);
 	for (et_output **p = &pending; *p; p = &(*p)->next)
 		if (*p == o) {
 			*p = o->next;
-			return;
+			break;
 		}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void free_output(et_output *o)
 {
 	unlink_pending(o);
 	free(o->path);
+	free(o->name);
 	free(o->tmp);
 	free(o);
 }
@@ -63,6 +119,7 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 			return -1;
 		}
 		o->direct = true;
+		o->name = et_xstrdup(path);
 		return 0;
 	}
 	o->path = et_xstrdup(path);
@@ -84,11 +141,11 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 	mode_t um = umask(0);
 	umask(um);
 	fchmod(fd, 0666 & ~um);
-	o->next = pending;
-	pending = o;
+	add_pending(o);
 	static bool hooked;
 	if (!hooked) {
 		et_err_set_cleanup(et_output_abort_all);
+		hook_signals();
 		hooked = true;
 	}
 	return 0;
@@ -99,9 +156,22 @@ FILE *et_output_file(et_output *o)
 	return o->f;
 }
 
+const char *et_output_stdout_name(void)
+{
+	/* stdout redirected to a file or device (> /dev/full): its path says
+	 * more than "<stdout>"; a pipe or a terminal has none */
+	static char name[256];
+	ssize_t n = readlink("/proc/self/fd/1", name, sizeof name - 1);
+	if (n <= 0 || name[0] != '/' || strncmp(name, "/dev/pts/", 9) == 0)
+		return "<stdout>";
+	name[n] = 0;
+	et_msg_one_line(name);
+	return name;
+}
+
 const char *et_output_name(const et_output *o)
 {
-	return o->path ? o->path : "<stdout>";
+	return o->path ? o->path : o->name ? o->name : et_output_stdout_name();
 }
 
 static int close_file(et_output *o, et_error *e)

@@ -2,7 +2,9 @@
  *
  * A path is written as a temporary file beside it and renamed on commit;
  * an aborted output (et_output_abort, or et_die through the cleanup hook)
- * leaves nothing behind. NULL or "-" means stdout. Binary output to a
+ * leaves nothing behind, and so does SIGINT, SIGTERM, SIGHUP or SIGPIPE
+ * (their handler removes the temporary files, then the process dies of the
+ * signal). NULL or "-" means stdout. Binary output to a
  * terminal is refused (exit 2) unless the caller says it is text. */
 #ifndef ET_OUTPUT_H
 #define ET_OUTPUT_H
@@ -15,7 +17,10 @@ typedef struct et_output et_output;
 
 int et_output_open(et_output **o, const char *path, bool binary, et_error *e);
 FILE *et_output_file(et_output *o);
+/* The path written (a device's too); for stdout, the file or device it was
+ * redirected to, else "<stdout>". For messages. */
 const char *et_output_name(const et_output *o);
+const char *et_output_stdout_name(void);
 /* Flush, close, rename into place. With `defer`, keep the temp until
  * et_output_commit_all() (all-or-nothing for sets of files). */
 int et_output_commit(et_output *o, et_error *e);

@@ -13,6 +13,7 @@
 #include "stats.h"
 #include "summary.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +148,8 @@ static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 	if (rep && et_output_commit(rep, e) < 0)
 		return -1;
 	if (!rep && fflush(stdout) != 0)
-		return et_fail(e, ET_EXIT_IO, "<stdout>: write error");
+		return et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_stdout_name(),
+		               strerror(errno));
 	return status;
 }
 

@@ -5,6 +5,7 @@
 #include "draw.h"
 #include "et_output.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -59,7 +60,8 @@ int viz_render(const conf *c, Agraph_t *g, et_error *e)
 	int r = 0;
 	if (c->fmt == FMT_DOT) {
 		if (agwrite(g, f) != 0)
-			r = et_fail(e, ET_EXIT_IO, "%s: cannot write", et_output_name(o));
+			r = et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_name(o),
+			            strerror(errno));
 	} else {
 		r = layout_render(c, g, f, e);
 	}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bats
+# Interrupted jobs (libcommon/et_output): SIGINT, SIGTERM, SIGHUP and
+# SIGPIPE while a tool writes -o FILE or --split leave no temporary file and
+# no partial output, and the tool dies of the signal; full disks are exit 4
+# with the file's name, also when stdout is the full device.
+load common
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+	# big enough that every tool below is still writing after a moment
+	et-synth dag --nodes 1500000 --width 64 --world 2 -q -o "$BATS_FILE_TMPDIR/big.etz"
+}
+
+# interrupt SIG CMD...: run CMD in the background with SIG at its default
+# disposition (a script's background jobs ignore SIGINT otherwise), send SIG
+# once a temporary file of the output exists, and check what is left.
+interrupt() {
+	local sig=$1
+	shift
+	env --default-signal="$sig" "$@" >/dev/null 2>err &
+	local pid=$! k
+	for k in $(seq 200); do
+		compgen -G '*.tmp*' >/dev/null || compgen -G 'sp/*.tmp*' >/dev/null && break
+		sleep 0.05
+	done
+	compgen -G '*.tmp*' >/dev/null || compgen -G 'sp/*.tmp*' >/dev/null ||
+		fail "$*: no temporary file appeared"
+	kill -s "$sig" "$pid"
+	local status=0
+	wait "$pid" || status=$?
+	[ "$status" -gt 128 ] || fail "$*: exit $status after SIG$sig, expected death by the signal"
+	local left
+	left=$(find . -name '*.tmp*' -o -name 'out*' -o -name 'x.*.et')
+	[ -z "$left" ] || fail "$* left after SIG$sig: $left"
+}
+
+@test "no temporary file survives SIGINT, SIGTERM, SIGHUP or SIGPIPE, in any tool" {
+	B=$BATS_FILE_TMPDIR/big.etz
+	mkdir sp
+	for sig in INT TERM HUP PIPE; do
+		interrupt $sig et-convert "$B" --to jsonl -o out.jsonl
+		interrupt $sig et-convert "$B" --to et --split sp/x
+		interrupt $sig et-validate --tee-always "$B" -o out.txt
+		interrupt $sig et-synth transform --scale-compute 2 "$B" -o out.etz
+		interrupt $sig et-synth dag --nodes 3000000 --world 4 -o out.etz
+		interrupt $sig et-synth dag --nodes 3000000 --world 4 --split sp/x
+		interrupt $sig et-viz "$B" --ranks 0 --ids 0-1999 --max-nodes 2000 -F svg -o out.svg
+	done
+}
+
+@test "an ignored signal stays ignored (nohup): the job finishes and commits" {
+	et-synth coll --type all_reduce --size 1M --world 4 -o ar.etz
+	run bash -c 'trap "" HUP; kill -HUP $$; exec et-convert ar.etz --to jsonl -o out.jsonl'
+	assert_success
+	[ -s out.jsonl ]
+}
+
+@test "write errors name the file or device, also when it is stdout; exit 4" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	et-synth coll --type all_reduce --size 1M --world 2 -o ar.etz
+	for cmd in "et-convert ar.etz --to jsonl" "et-validate ar.etz" "et-sim ar.etz" \
+		"et-viz ar.etz -F dot" "et-viz ar.etz -F svg" \
+		"et-synth coll --type all_reduce --size 1M --world 2"; do
+		run --separate-stderr $cmd -o /dev/full
+		assert_failure 4
+		[[ $stderr == *"/dev/full: write error: No space left on device" ]] || fail "$cmd -o: $stderr"
+		run --separate-stderr bash -c "$cmd > /dev/full"
+		assert_failure 4
+		[[ $stderr == *"/dev/full: write error: No space left on device" ]] || fail "$cmd >: $stderr"
+	done
+}
