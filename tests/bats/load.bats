@@ -7,6 +7,7 @@ load common
 # message, and no leak or memory error (valgrind's own status would be 99).
 no_leak_on_missing() {
 	command -v valgrind >/dev/null || skip "valgrind is not installed"
+	[ -z "${ASAN_OPTIONS:-}" ] || skip "the tools are ASan builds (LeakSanitizer checks them)"
 	run valgrind -q --error-exitcode=99 --leak-check=full \
 		--errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect \
 		--suppressions="$REPO/tests/valgrind.supp" "${ETKIT_BIN:?}/$1" /nonexistent

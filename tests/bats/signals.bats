@@ -35,6 +35,7 @@ interrupt() {
 }
 
 @test "no temporary file survives SIGINT, SIGTERM, SIGHUP or SIGPIPE, in any tool" {
+	[ -z "${ETKIT_VALGRIND:-}" ] || skip "under valgrind the signal reaches valgrind first"
 	B=$BATS_FILE_TMPDIR/big.etz
 	mkdir sp
 	for sig in INT TERM HUP PIPE; do
@@ -63,9 +64,11 @@ interrupt() {
 		"et-synth coll --type all_reduce --size 1M --world 2"; do
 		run --separate-stderr $cmd -o /dev/full
 		assert_failure 4
-		[[ $stderr == *"/dev/full: write error: No space left on device" ]] || fail "$cmd -o: $stderr"
+		[[ ${stderr_lines[0]} == *"/dev/full: write error: No space left on device" ]] ||
+			fail "$cmd -o: $stderr"
 		run --separate-stderr bash -c "$cmd > /dev/full"
 		assert_failure 4
-		[[ $stderr == *"/dev/full: write error: No space left on device" ]] || fail "$cmd >: $stderr"
+		[[ ${stderr_lines[0]} == *"/dev/full: write error: No space left on device" ]] ||
+			fail "$cmd >: $stderr"
 	done
 }
