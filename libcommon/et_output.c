@@ -62,13 +62,11 @@ static void block_signals(sigset_t *old)
 	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
-static void add_pending(et_output *o)
+/* With the end signals blocked. */
+static void add_pending_blocked(et_output *o)
 {
-	sigset_t old;
-	block_signals(&old);
 	o->next = pending;
 	pending = o;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static void unlink_pending(et_output *o)
@@ -126,14 +124,26 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 	size_t n = strlen(path) + 16;
 	o->tmp = et_xmalloc(n);
 	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
+	static bool hooked;
+	if (!hooked) {
+		et_err_set_cleanup(et_output_abort_all);
+		hook_signals();
+		hooked = true;
+	}
+	/* the file and its place in the list appear together for the handler */
+	sigset_t old;
+	block_signals(&old);
 	int fd = mkstemp(o->tmp);
+	if (fd >= 0)
+		add_pending_blocked(o);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
 		et_fail(e, ET_EXIT_IO, "%s: cannot create: %s", path, strerror(errno));
-		if (fd >= 0)
+		if (fd >= 0) {
 			close(fd);
-		free(o->path);
-		free(o->tmp);
-		free(o);
+			unlink(o->tmp);
+		}
+		free_output(o);
 		*out = NULL;
 		return -1;
 	}
@@ -141,13 +151,6 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 	mode_t um = umask(0);
 	umask(um);
 	fchmod(fd, 0666 & ~um);
-	add_pending(o);
-	static bool hooked;
-	if (!hooked) {
-		et_err_set_cleanup(et_output_abort_all);
-		hook_signals();
-		hooked = true;
-	}
 	return 0;
 }
 
