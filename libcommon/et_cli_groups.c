@@ -111,10 +111,10 @@ const et_opt *et_cli_input_opts(et_cli_in *in)
 	    {0, "ranks", ET_ARG_FN, "LIST", "only these ranks (e.g. 0-3,7)", in, .fn = parse_ranks,
 	     .flags = SH},
 	    {0, "set-rank", ET_ARG_I64, "N", "rank of a header-less single-rank input",
-	     &in->o.set_rank, .min = 0, .max = UINT32_MAX, .flags = SH},
+	     &in->o.set_rank, .min = 0, .max = ET_MAX_WORLD - 1, .flags = SH},
 	    {0, "world", ET_ARG_U32, "N",
 	     "the world size: a per-rank set PREFIX must then have N files", &in->o.world, .min = 1,
-	     .max = UINT32_MAX, .flags = SH},
+	     .max = ET_MAX_WORLD, .flags = SH},
 	    {0, "max-msg", ET_ARG_SIZE, "SIZE", "per-message size limit (default 256M)",
 	     &in->o.max_msg, .flags = SH},
 	};

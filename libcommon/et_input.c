@@ -137,6 +137,12 @@ static int add_args(et_input *in, int argc, char *const argv[], et_error *e)
 				return -1;
 			continue;
 		}
+		struct stat st;
+		if (stat(a, &st) == 0 && S_ISDIR(st.st_mode))
+			return et_fail(e, ET_EXIT_IO,
+			               "%s: is a directory (give a file, or a per-rank set PREFIX "
+			               "for PREFIX.0.et, PREFIX.1.et, ...)",
+			               a);
 		return et_fail(e, ET_EXIT_IO, "%s: no such file (nor a per-rank set %s.N.et)", a,
 		               a);
 	}
@@ -295,6 +301,23 @@ static int source_next_rank(et_input *in, et_error *e)
 	return 1;
 }
 
+/* What a header (stream section, JSON rank line, --set-rank/--world) may
+ * say: tools size per-rank tables by these numbers. */
+static int check_header(const et_rank_info *ri, et_error *e)
+{
+	if (ri->world_size > ET_MAX_WORLD)
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: rank %u: world size %u, more than the %u ranks etkit reads",
+		               ri->input, ri->rank, ri->world_size, ET_MAX_WORLD);
+	if (ri->world_size && ri->rank >= ri->world_size)
+		return et_fail(e, ET_EXIT_DATA, "%s: rank %u is not a rank of its world of %u",
+		               ri->input, ri->rank, ri->world_size);
+	if (ri->rank >= ET_MAX_WORLD)
+		return et_fail(e, ET_EXIT_DATA, "%s: rank %u, more than the %u ranks etkit reads",
+		               ri->input, ri->rank, ET_MAX_WORLD);
+	return 0;
+}
+
 static int next_any_rank(et_input *in, et_rank_info *ri, et_error *e)
 {
 	et_msg m;
@@ -317,6 +340,8 @@ static int next_any_rank(et_input *in, et_rank_info *ri, et_error *e)
 		if (open_next_item(in, e) < 0)
 			return -1;
 	}
+	if (check_header(&in->ri, e) < 0)
+		return -1;
 	if (in->o.check_dup && !seen_add(in, in->ri.rank))
 		return et_fail(e, ET_EXIT_DATA, "%s: rank %u appears twice in the input",
 		               in->ri.input, in->ri.rank);

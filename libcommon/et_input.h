@@ -19,6 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest world etkit reads (2^20 ranks): a header that says more, or a
+ * rank not below its world, is bad input (exit 3) in every tool. */
+#define ET_MAX_WORLD (1u << 20)
+
 typedef enum et_format {
 	ET_FMT_AUTO = 0,
 	ET_FMT_STREAM,  /* .etz: ETSTREAM sections of zstd frames */

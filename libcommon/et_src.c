@@ -341,6 +341,9 @@ int et_src_sniff_container(et_src *s, et_src_mode *mode, et_error *e)
 		if (a < 0)
 			return -1;
 		const uint8_t *p = s->fbuf + s->fpos;
+		if (a == 0 && et_src_file_offset(s) == 0)
+			return src_fail(s, e, 3, 0,
+			                "empty input: expected a stream, an ET or JSON");
 		if (a >= 4 && is_skippable(le32(p)) && !at_stream_header(s)) {
 			/* A foreign skippable frame first: skip it and look again. */
 			if (a < 8)

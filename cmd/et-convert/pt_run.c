@@ -97,6 +97,7 @@ static int classify(const char *path, flist *host, flist *kin, et_error *e)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		int before = host->n;
 		DIR *d = opendir(path);
 		if (!d)
 			return et_fail(e, ET_EXIT_IO, "%s: cannot read directory", path);
@@ -120,6 +121,11 @@ static int classify(const char *path, flist *host, flist *kin, et_error *e)
 				flist_add(kin, full);
 		}
 		flist_free(&names);
+		if (r == 0 && host->n == before)
+			r = et_fail(e, ET_EXIT_IO,
+			            "%s: is a directory without a PyTorch host trace (a JSON file "
+			            "whose nodes have op names) in it",
+			            path);
 		return r;
 	}
 	int k = pt_sniff(path, e);
@@ -203,6 +209,14 @@ static const char *pair_kineto(const flist *host, const flist *kin, int i)
 	return i < kin->n && kin->n == host->n ? kin->v[i] : NULL;
 }
 
+/* The rank of the i-th host trace: --set-rank, else the number in its
+ * name, else its place among the inputs. */
+static int64_t host_rank(const flist *host, int i, int64_t set_rank)
+{
+	int64_t num = name_number(host->v[i]);
+	return set_rank >= 0 ? set_rank : num >= 0 ? num : host->n == 1 ? 0 : i;
+}
+
 int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto, int64_t set_rank,
            const pt_opts *o, et_writer *out, et_error *e)
 {
@@ -219,15 +233,15 @@ int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto,
 		            host.n);
 	if (r == 0 && kin.n > 0 && kin.n != host.n)
 		r = et_fail(e, ET_EXIT_USAGE, "%d host traces but %d Kineto traces", host.n, kin.n);
-	for (int i = 0; i < host.n && r == 0; i++) {
-		int64_t num = name_number(host.v[i]);
-		int64_t rank = set_rank >= 0 ? set_rank
-		               : host.n == 1 ? (num >= 0 ? num : 0)
-		               : num >= 0    ? num
-		                             : i;
+	/* The traces given are the world when their ranks are 0..n-1; one rank
+	 * of a bigger job (host_et.3.json alone) has a world nobody told us. */
+	uint32_t world = (uint32_t)host.n;
+	for (int i = 0; i < host.n; i++)
+		if (host_rank(&host, i, set_rank) >= host.n)
+			world = 0;
+	for (int i = 0; i < host.n && r == 0; i++)
 		r = convert_one(host.v[i], kin.n ? pair_kineto(&host, &kin, i) : NULL,
-		                (uint32_t)rank, (uint32_t)host.n, o, out, e);
-	}
+		                (uint32_t)host_rank(&host, i, set_rank), world, o, out, e);
 	flist_free(&host);
 	flist_free(&kin);
 	return r;

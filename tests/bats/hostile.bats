@@ -1,0 +1,69 @@
+#!/usr/bin/env bats
+# Hostile and broken inputs (issue 15), made here from small real streams:
+# every tool answers with one line naming the input, exit 3, and no output.
+load common
+bats_require_minimum_version 1.5.0
+
+TOOLS=(et-convert et-validate et-sim et-viz "et-synth transform")
+
+# patch FILE OFFSET HEX...: overwrite bytes of FILE in place
+patch_bytes() {
+	local f=$1 off=$2
+	shift 2
+	printf "$(printf '\\x%s' "$@")" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+}
+
+@test "a stream header whose world is absurd, or whose rank is not below its world: exit 3 in every tool" {
+	et-synth coll --type all_reduce --size 1M --world 4 -o w.etz
+	# the first section header: rank at byte 20, world size at byte 24
+	cp w.etz huge.etz && patch_bytes huge.etz 24 ff ff ff ff
+	cp w.etz rank.etz && patch_bytes rank.etz 20 09 00 00 00
+	for t in "${TOOLS[@]}"; do
+		run --separate-stderr $t huge.etz -o out
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "${t%% *}: huge.etz: rank 0: world size 4294967295, more than the 1048576 ranks etkit reads" ] ||
+			fail "$t: $stderr"
+		[ ! -e out ]
+		run --separate-stderr $t rank.etz -o out
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "${t%% *}: rank.etz: rank 9 is not a rank of its world of 4" ] ||
+			fail "$t: $stderr"
+		[ ! -e out ]
+	done
+	# the same for a JSONL rank line
+	et-convert --to jsonl w.etz | sed 's/"rank":3,"world_size":4/"rank":3,"world_size":2/' >w.jsonl
+	run --separate-stderr et-validate w.jsonl
+	assert_failure 3
+	[[ ${stderr_lines[0]} == *"is not a rank of its world of 2" ]]
+	# --world and --set-rank are bounded by the same limit
+	run -2 et-validate --world 1048577 w.etz
+	run -2 et-convert --set-rank 1048576 w.etz
+}
+
+@test "empty input is exit 3 and a directory says it is one, in every tool" {
+	: >empty.etz
+	mkdir adir
+	for t in "${TOOLS[@]}"; do
+		run --separate-stderr $t empty.etz -o out
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "${t%% *}: empty.etz: byte 0: empty input: expected a stream, an ET or JSON" ] ||
+			fail "$t: $stderr"
+		run --separate-stderr $t <empty.etz
+		assert_failure 3
+		run --separate-stderr $t adir
+		assert_failure 4
+		[[ ${stderr_lines[0]} == "${t%% *}: adir: is a directory"* ]] || fail "$t: $stderr"
+		[ ! -e out ]
+	done
+}
+
+@test "one host trace of a bigger job: its rank, and a world nobody stated (0), not rank 3 of 1" {
+	et-convert "$DATA/pytorch/dlrm-8rank/host_et.3.json.gz" -o r3.etz
+	run et-convert --to jsonl r3.etz
+	assert_line --index 0 --partial '{"rank":3,"world_size":0,'
+	run et-validate r3.etz
+	assert_success
+	# all eight: the world is eight
+	et-convert "$DATA"/pytorch/dlrm-8rank/host_et.[0-7].json.gz -o all.etz
+	assert_equal "$(et-convert --to jsonl all.etz | jq -c 'select(.world_size != null) | .world_size' | sort -u)" 8
+}
