@@ -219,14 +219,24 @@ static void close_src(et_input *in)
 }
 
 /* JSON is '{' or '[' then optional white space then '"' or '{'. */
-static bool looks_like_json(const uint8_t *p, size_t n)
+static size_t skip_ws(const uint8_t *p, size_t i, size_t n)
 {
-	if (n < 2 || (p[0] != '{' && p[0] != '['))
-		return false;
-	size_t i = 1;
 	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
 		i++;
-	return i < n && (p[i] == '"' || p[i] == '{' || (p[0] == '{' && p[i] == '}'));
+	return i;
+}
+
+/* '{' or '[' (after white space: pretty-printed JSON such as Kineto's
+ * starts with a newline), then a key, an object or the end of an empty
+ * object: a raw ET's first bytes are a length and a protobuf tag, never
+ * that. */
+static bool looks_like_json(const uint8_t *p, size_t n)
+{
+	size_t s = skip_ws(p, 0, n);
+	if (s + 2 > n || (p[s] != '{' && p[s] != '['))
+		return false;
+	size_t i = skip_ws(p, s + 1, n);
+	return i < n && (p[i] == '"' || p[i] == '{' || (p[s] == '{' && p[i] == '}'));
 }
 
 static int open_next_item(et_input *in, et_error *e)

@@ -154,8 +154,37 @@ cJSON *rd_parse(et_json_reader *r, size_t len, et_error *e)
 	return j;
 }
 
+/* JSON of other tools, told by its first key, and what reads it. */
+static const struct {
+	const char *key, *what;
+} foreign[] = {
+    {"\"schema\"", "a PyTorch host execution trace: convert it first, et-convert --from pytorch "
+                   "FILE (with --kineto KINETO.json for GPU times)"},
+    {"\"traceEvents\"", "a Kineto (Chrome trace-event) trace: it is read with its host trace, "
+                        "et-convert --from pytorch HOST.json --kineto FILE"},
+    {"\"schemaVersion\"", "a Kineto (Chrome trace-event) trace: it is read with its host "
+                          "trace, et-convert --from pytorch HOST.json --kineto FILE"},
+    {"\"deviceProperties\"", "a Kineto (Chrome trace-event) trace: it is read with its host "
+                             "trace, et-convert --from pytorch HOST.json --kineto FILE"},
+    {"\"distributedInfo\"", "a Kineto (Chrome trace-event) trace: it is read with its host "
+                            "trace, et-convert --from pytorch HOST.json --kineto FILE"},
+    {"\"workload_graph\"", "Chakra's {\"workload_graph\": ...} JSON, which no etkit tool "
+                           "reads: etkit reads Chakra ETs, its own JSON (et-convert --to json) "
+                           "and PyTorch traces"},
+};
+
+static int foreign_json(et_json_reader *r, const char *p, size_t n, et_error *e)
+{
+	for (size_t k = 0; k < sizeof foreign / sizeof *foreign; k++) {
+		size_t m = strlen(foreign[k].key);
+		if (n >= m && memcmp(p, foreign[k].key, m) == 0)
+			return rd_fail(r, 0, e, "not etkit's JSON but %s", foreign[k].what);
+	}
+	return 0;
+}
+
 /* Sniff the first key: a document starts {"ranks": ...}, JSONL with a
- * header line. */
+ * header line; the first key of another tool's JSON names it. */
 static int sniff(et_json_reader *r, et_error *e)
 {
 	if (rd_peek(r, "a JSON object", e) < 0)
@@ -167,6 +196,8 @@ static int sniff(et_json_reader *r, et_error *e)
 		return -1;
 	const char *p = rd_win(r);
 	size_t i = et_jsonscan_ws(p, (size_t)a, 1);
+	if (foreign_json(r, p + i, (size_t)a - i, e) < 0)
+		return -1;
 	r->jsonl = !((size_t)a - i >= 7 && memcmp(p + i, "\"ranks\"", 7) == 0);
 	if (r->jsonl)
 		return 0;

@@ -67,3 +67,28 @@ patch_bytes() {
 	et-convert "$DATA"/pytorch/dlrm-8rank/host_et.[0-7].json.gz -o all.etz
 	assert_equal "$(et-convert --to jsonl all.etz | jq -c 'select(.world_size != null) | .world_size' | sort -u)" 8
 }
+
+@test "another tool's JSON is named, with the command that reads it, in every tool" {
+	printf '{"schema": "1.0.1", "pid": 1, "nodes": []}' >host.json
+	printf '{"workload_graph": {"nodes": []}}' >feeder.json
+	cp "$DATA/pytorch/dlrm-8rank/kineto.0.json.gz" kineto.json.gz
+	for t in et-validate et-sim et-viz "et-synth transform"; do
+		run --separate-stderr $t host.json
+		assert_failure 3
+		[[ ${stderr_lines[0]} == "${t%% *}: host.json: line 1, column 1: not etkit's JSON but a PyTorch host execution trace: convert it first, et-convert --from pytorch FILE"* ]] ||
+			fail "$t: $stderr"
+		# pretty-printed and gzip'ed, as PyTorch writes it
+		run --separate-stderr $t kineto.json.gz
+		assert_failure 3
+		[[ ${stderr_lines[0]} == *"not etkit's JSON but a Kineto (Chrome trace-event) trace: it is read with its host trace, et-convert --from pytorch HOST.json --kineto FILE" ]] ||
+			fail "$t: $stderr"
+		run --separate-stderr $t feeder.json
+		assert_failure 3
+		[[ ${stderr_lines[0]} == *"not etkit's JSON but Chakra's {\"workload_graph\": ...} JSON, which no etkit tool reads"* ]] ||
+			fail "$t: $stderr"
+	done
+	# our own JSONL, pretty or gzip'ed, still reads
+	et-synth coll --type all_reduce --size 1M --world 2 --to jsonl | gzip >ours.jsonl.gz
+	run et-validate ours.jsonl.gz
+	assert_success
+}
