@@ -160,9 +160,14 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	assert_equal "$(jq '.nodes' <<<"$output")" 2
 }
 
-@test "META_MISSING: an empty ET" {
+@test "META_MISSING: an empty rank of a stream (an empty file is bad input, exit 3)" {
 	: >empty.et
-	run --separate-stderr et-validate --format json empty.et
+	run -3 et-validate empty.et
+	# the 31-byte section header of a one-rank stream named "x", then an
+	# empty zstd frame
+	et-synth coll --type all_reduce --size 1M --world 1 --name x -o one.etz
+	{ head -c 31 one.etz; printf '' | zstd -q -c; } >empty.etz
+	run --separate-stderr et-validate --format json empty.etz
 	assert_equal "$status" 1
 	assert_equal "$(codes)" '[["META_MISSING","error",1]]'
 	assert_equal "$(field META_MISSING .message)" '["empty ET: no GlobalMetadata and no nodes"]'
