@@ -25,7 +25,8 @@ struct et_input {
 	et_src *src;
 	et_format fmt; /* of the open source */
 	et_json_reader *jr;
-	bool rank_open; /* a rank was returned and is being read */
+	bool rank_open;      /* a rank was returned and is being read */
+	uint64_t n_returned; /* ranks returned (selected) so far */
 	bool single_done;
 	item *cur_item;
 	et_rank_info ri;
@@ -368,6 +369,11 @@ int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e)
 	while ((r = next_any_rank(in, ri, e)) == 1 && in->o.ranks &&
 	       !et_ranklist_has(in->o.ranks, ri->rank))
 		; /* the next call drains the unselected rank */
+	if (r == 1)
+		in->n_returned++;
+	/* every tool: a selection that selects nothing is bad input */
+	if (r == 0 && !in->n_returned && in->o.ranks && in->o.ranks->n)
+		return et_fail(e, ET_EXIT_DATA, "--ranks matches none of the input's ranks");
 	return r;
 }
 

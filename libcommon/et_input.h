@@ -75,7 +75,9 @@ int et_input_open(et_input **in, int argc, char *const argv[], const et_input_op
 void et_input_close(et_input *in);
 
 /* Next rank across all inputs: 1 = *ri filled, 0 = no more ranks, -1 = error.
- * Any unread messages of the previous rank are skipped (and still checked). */
+ * Any unread messages of the previous rank are skipped (and still checked).
+ * A rank list that selected no rank by the end is an error (ET_EXIT_DATA,
+ * "--ranks matches none of the input's ranks"), whatever the tool. */
 int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e);
 
 /* Next message of the current rank: 1 = *m filled (valid until the next

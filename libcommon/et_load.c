@@ -133,7 +133,5 @@ int et_load_args(int argc, char *const argv[], const et_input_opts *io, const et
 	et_input_close(in);
 	if (st)
 		*st = s;
-	if (rc == 0 && io && io->ranks && io->ranks->n && s.ranks == 0)
-		return et_fail(e, ET_EXIT_DATA, "--ranks matches none of the input's ranks");
 	return rc;
 }

@@ -92,3 +92,13 @@ patch_bytes() {
 	run et-validate ours.jsonl.gz
 	assert_success
 }
+
+@test "a rank selection that matches nothing is exit 3 in every tool that selects" {
+	et-synth coll --type all_reduce --size 1M --world 4 -o w.etz
+	for t in et-convert et-validate et-viz "et-synth transform"; do
+		run --separate-stderr $t --ranks 9 w.etz -o out
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "${t%% *}: --ranks matches none of the input's ranks" ] || fail "$t: $stderr"
+		[ ! -e out ]
+	done
+}
