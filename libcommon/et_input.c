@@ -6,6 +6,8 @@
 #include "et_json.h"
 #include "et_src.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +95,67 @@ static void add_item(et_input *in, const char *path, int64_t rank, uint32_t set_
 	in->items[in->n_items++] = (item){et_xstrdup(path), rank, set_size};
 }
 
+/* The highest k of the files PREFIX.k.et beside PREFIX, -1 if none. */
+static int64_t highest_rank_file(const char *prefix)
+{
+	const char *slash = strrchr(prefix, '/');
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - prefix) : 1, slash ? prefix : ".");
+	if (slash == prefix)
+		snprintf(dir, sizeof dir, "/");
+	const char *base = slash ? slash + 1 : prefix;
+	size_t bl = strlen(base);
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int64_t hi = -1;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		const char *nm = de->d_name, *q;
+		if (strncmp(nm, base, bl) != 0 || nm[bl] != '.' ||
+		    !isdigit((unsigned char)nm[bl + 1]))
+			continue;
+		char *end;
+		unsigned long long k = strtoull(nm + bl + 1, &end, 10);
+		q = end;
+		if (strcmp(q, ".et") == 0 && k < ET_MAX_WORLD && (int64_t)k > hi)
+			hi = (int64_t)k;
+	}
+	closedir(d);
+	return hi;
+}
+
+/* Files of the set beyond the n found: a gap (PREFIX.3.et missing of 8),
+ * or more files than --world says. */
+static int check_set_end(et_input *in, const char *prefix, uint32_t n, et_error *e)
+{
+	int64_t hi = highest_rank_file(prefix);
+	if (hi < (int64_t)n)
+		return 0;
+	if (in->o.world)
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: %s.%lld.et exists: the set has more files than --world %u",
+		               prefix, prefix, (long long)hi, in->o.world);
+	/* name the missing ranks (the first few) */
+	char list[96] = "";
+	size_t len = 0, shown = 0, missing = 0;
+	char path[4200];
+	for (int64_t k = n; k < hi; k++) {
+		snprintf(path, sizeof path, "%s.%lld.et", prefix, (long long)k);
+		if (is_file(path))
+			continue;
+		missing++;
+		if (shown++ < 8 && len < sizeof list)
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%lld",
+			                        len ? ", " : "", (long long)k);
+	}
+	return et_fail(e, ET_EXIT_DATA,
+	               "%s: per-rank set with a gap: files up to %s.%lld.et exist but not "
+	               "rank%s %s%s",
+	               prefix, prefix, (long long)hi, missing > 1 ? "s" : "", list,
+	               missing > shown ? ", ..." : "");
+}
+
 /* PREFIX -> PREFIX.0.et, PREFIX.1.et, ... (until the first missing, or
  * exactly o->world files). */
 static int add_prefix_set(et_input *in, const char *prefix, et_error *e)
@@ -112,6 +175,10 @@ static int add_prefix_set(et_input *in, const char *prefix, et_error *e)
 			return -1;
 		}
 	}
+	free(p);
+	if (check_set_end(in, prefix, n, e) < 0)
+		return -1;
+	p = et_xmalloc(len);
 	for (uint32_t r = 0; r < n; r++) {
 		snprintf(p, len, "%s.%u.et", prefix, r);
 		add_item(in, p, r, n);
@@ -314,8 +381,15 @@ static int source_next_rank(et_input *in, et_error *e)
 
 /* What a header (stream section, JSON rank line, --set-rank/--world) may
  * say: tools size per-rank tables by these numbers. */
-static int check_header(const et_rank_info *ri, et_error *e)
+static int check_header(const et_rank_info *ri, uint32_t world, et_error *e)
 {
+	if (world && ri->world_size && ri->world_size != world)
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: rank %u: its header says world %u, --world says %u", ri->input,
+		               ri->rank, ri->world_size, world);
+	if (world && ri->rank >= world)
+		return et_fail(e, ET_EXIT_DATA, "%s: rank %u is not a rank of --world %u",
+		               ri->input, ri->rank, world);
 	if (ri->world_size > ET_MAX_WORLD)
 		return et_fail(e, ET_EXIT_DATA,
 		               "%s: rank %u: world size %u, more than the %u ranks etkit reads",
@@ -351,7 +425,7 @@ static int next_any_rank(et_input *in, et_rank_info *ri, et_error *e)
 		if (open_next_item(in, e) < 0)
 			return -1;
 	}
-	if (check_header(&in->ri, e) < 0)
+	if (check_header(&in->ri, in->o.world, e) < 0)
 		return -1;
 	if (in->o.check_dup && !seen_add(in, in->ri.rank))
 		return et_fail(e, ET_EXIT_DATA, "%s: rank %u appears twice in the input",

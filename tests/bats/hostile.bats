@@ -102,3 +102,29 @@ patch_bytes() {
 		[ ! -e out ]
 	done
 }
+
+@test "per-rank sets: a gap names the missing ranks, and --world N means exactly N ranks" {
+	et-synth coll --type all_reduce --size 1M --world 8 --split ar
+	rm ar.3.et ar.5.et
+	for t in et-convert et-validate et-sim et-viz; do
+		run --separate-stderr $t ar
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "$t: ar: per-rank set with a gap: files up to ar.7.et exist but not ranks 3, 5" ] ||
+			fail "$t: $stderr"
+	done
+	et-synth coll --type all_reduce --size 1M --world 8 --split b
+	run --separate-stderr et-validate --world 7 b
+	assert_failure 3
+	[ "${stderr_lines[0]}" = "et-validate: b: b.7.et exists: the set has more files than --world 7" ]
+	run et-validate --world 8 b
+	assert_success
+	# a stream: its headers and --world must agree
+	et-synth coll --type all_reduce --size 1M --world 8 -o s.etz
+	for t in et-convert et-validate et-sim et-viz; do
+		run --separate-stderr $t --world 2 s.etz -o out
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "$t: s.etz: rank 0: its header says world 8, --world says 2" ] ||
+			fail "$t: $stderr"
+		[ ! -e out ]
+	done
+}
