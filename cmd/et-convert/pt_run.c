@@ -55,6 +55,9 @@ int pt_sniff(const char *path, et_error *e)
 /* The number in a name like host_et.3.json.gz or kineto_3.json, or -1. */
 static int64_t name_number(const char *path)
 {
+	struct stat st;
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1; /* a pipe's name (/dev/fd/63) is no rank */
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	int64_t v = -1;
@@ -93,7 +96,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* Classify one argument (a file or a directory of traces). */
-static int classify(const char *path, flist *host, flist *kin, et_error *e)
+static int classify(const char *path, int want, flist *host, flist *kin, et_error *e)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -127,6 +130,12 @@ static int classify(const char *path, flist *host, flist *kin, et_error *e)
 			            "whose nodes have op names) in it",
 			            path);
 		return r;
+	}
+	/* stdin, a pipe, <(...): it can be read once, so it is not sniffed: it
+	 * is what its place says (an operand a host trace, -k a Kineto trace) */
+	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+		flist_add(want == PT_KIND_HOST ? host : kin, path);
+		return 0;
 	}
 	int k = pt_sniff(path, e);
 	if (k < 0)
@@ -222,10 +231,15 @@ int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto,
 {
 	flist host = {0}, kin = {0};
 	int r = 0;
+	static char *const std_in[] = {"-"};
+	if (argc == 0) { /* no operand: the host trace is on stdin */
+		argc = 1;
+		argv = std_in;
+	}
 	for (int i = 0; i < argc && r == 0; i++)
-		r = classify(argv[i], &host, &kin, e);
+		r = classify(argv[i], PT_KIND_HOST, &host, &kin, e);
 	for (int i = 0; i < nkineto && r == 0; i++)
-		r = classify(kineto[i], &host, &kin, e);
+		r = classify(kineto[i], PT_KIND_KINETO, &host, &kin, e);
 	if (r == 0 && host.n == 0)
 		r = et_fail(e, ET_EXIT_USAGE, "no PyTorch host execution trace among the inputs");
 	if (r == 0 && set_rank >= 0 && host.n > 1)

@@ -128,3 +128,16 @@ patch_bytes() {
 		[ ! -e out ]
 	done
 }
+
+@test "a PyTorch host trace converts from stdin, -, /dev/stdin and <(...) exactly as from a file" {
+	H=$DATA/pytorch/simple-add-a100
+	et-convert "$H/host_et.json.gz" -k "$H/kineto.json.gz" -o file.etz
+	zcat "$H/host_et.json.gz" >host.json
+	et-convert -f pytorch -k "$H/kineto.json.gz" -o a.etz <host.json
+	et-convert -f pytorch - -k "$H/kineto.json.gz" -o b.etz <"$H/host_et.json.gz"
+	et-convert -f pytorch /dev/stdin -k <(zcat "$H/kineto.json.gz") -o c.etz <host.json
+	et-convert -f pytorch <(cat host.json) -k "$H/kineto.json.gz" -o d.etz
+	for f in a b c d; do cmp file.etz $f.etz; done
+	printf '{"schema": "1.0.1", "pid": 1, "nodes": []}' | et-convert -f pytorch - --to jsonl >tiny.jsonl
+	assert_equal "$(jq -c '.rank' tiny.jsonl)" 0
+}
