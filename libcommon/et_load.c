@@ -126,6 +126,8 @@ int et_load_args(int argc, char *const argv[], const et_input_opts *io, const et
                  const et_load_hooks *h, et_load_stats *st, et_error *e)
 {
 	et_input *in;
+	if (st)
+		memset(st, 0, sizeof *st); /* what a failed open read: nothing */
 	if (et_input_open(&in, argc, argv, io, e) < 0)
 		return -1;
 	et_load_stats s;

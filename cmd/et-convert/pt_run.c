@@ -110,7 +110,8 @@ static int classify(const char *path, int want, flist *host, flist *kin, et_erro
 			if (de->d_name[0] != '.')
 				flist_add(&names, de->d_name);
 		closedir(d);
-		qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
+		if (names.n) /* qsort wants a non-NULL base even for nothing */
+			qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
 		int r = 0;
 		for (int i = 0; i < names.n && r == 0; i++) {
 			char full[4096];

@@ -83,7 +83,7 @@ int read_all(vctx *v, int argc, char *const argv[], const et_input_opts *io, et_
 	reading rd = {v, t};
 	et_load_hooks h = {&rd, begin_rank, tee_one, add_node, end_rank};
 	et_load_opts o = {v->o.threads > 0, v->o.timing ? -1 : v->o.progress};
-	et_load_stats st;
+	et_load_stats st = {0};
 	uint64_t t0 = et_cpu_ns();
 	int rc = et_load_args(argc, argv, io, &o, &h, &st, e);
 	/* This thread's time is adding and checking, and the reading it did. */
