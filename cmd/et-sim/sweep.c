@@ -134,6 +134,42 @@ static void sweep_all(FILE *f, run_conf *c, axis *ax, int na, const workload *w)
 	free(kv);
 }
 
+/* Before any point runs: a key swept twice, or a value that --set would
+ * refuse as a usage error (unknown key, not a number), is one here too;
+ * what fails only in combination stays a failed row. */
+static int check_axes(run_conf *c, const axis *ax, int na, uint32_t world, et_error *e)
+{
+	const char **sets = et_xcalloc((size_t)c->nsets + 1, sizeof *sets);
+	if (c->nsets)
+		memcpy(sets, c->sets, (size_t)c->nsets * sizeof *sets);
+	run_conf pc = *c;
+	pc.sets = sets;
+	pc.nsets = c->nsets + 1;
+	int r = 0;
+	char kv[1100];
+	for (int a = 0; a < na && r == 0; a++) {
+		for (int b = 0; b < a && r == 0; b++)
+			if (strcmp(ax[a].key, ax[b].key) == 0)
+				r = et_fail(e, ET_EXIT_USAGE, "--sweep: %s is swept twice",
+				            ax[a].key);
+		for (int k = 0; k < ax[a].n && r == 0; k++) {
+			snprintf(kv, sizeof kv, "%s=%s", ax[a].key, ax[a].val[k]);
+			sets[c->nsets] = kv;
+			cfg cf;
+			et_error e2;
+			if (run_build_cfg(&pc, &cf, world, &e2) < 0 && e2.code == ET_EXIT_USAGE) {
+				/* the configuration layer words it for --set */
+				bool set = strncmp(e2.msg, "--set ", 6) == 0;
+				r = et_fail(e, ET_EXIT_USAGE, "%s%s", set ? "--sweep " : "",
+				            set ? e2.msg + 6 : e2.msg);
+			}
+			cfg_free(&cf);
+		}
+	}
+	free(sets);
+	return r;
+}
+
 int sweep_run(run_conf *c, const workload *w, et_error *e)
 {
 	axis *ax = et_xcalloc((size_t)c->nsweeps, sizeof *ax);
@@ -142,6 +178,10 @@ int sweep_run(run_conf *c, const workload *w, et_error *e)
 			axes_free(ax, i + 1);
 			return -1;
 		}
+	if (check_axes(c, ax, c->nsweeps, w->world, e) < 0) {
+		axes_free(ax, c->nsweeps);
+		return -1;
+	}
 	et_output *o;
 	if (et_output_open(&o, c->output, false, e) < 0) {
 		axes_free(ax, c->nsweeps);

@@ -8,6 +8,7 @@
 #include "timeline.h"
 #include "viz.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,17 +117,31 @@ static int opt_rankdir(et_cli *cli, const et_opt *o, const char *arg)
 
 static const char *const clusters[] = {"auto", "thread", "rank", "none", NULL};
 
-/* The format -o's extension names, when --format was not given. */
-static viz_fmt fmt_from_output(const char *out)
+/* The format -o's extension names (any case: x.SVG is svg); an extension
+ * that names none is a usage error, not DOT text in x.jpg. */
+static viz_fmt fmt_from_output(const et_cli *cli, const char *out)
 {
 	const char *dot = out ? strrchr(out, '.') : NULL;
-	return dot && !strchr(dot, '/') ? fmt_parse(dot + 1) : FMT_AUTO;
+	if (!dot || strchr(dot, '/') || !dot[1])
+		return FMT_AUTO;
+	char ext[8];
+	size_t n = strlen(dot + 1);
+	for (size_t i = 0; i < n && i + 1 < sizeof ext; i++)
+		ext[i] = (char)tolower((unsigned char)dot[1 + i]);
+	ext[n < sizeof ext ? n : sizeof ext - 1] = 0;
+	viz_fmt f = n < sizeof ext ? fmt_parse(ext) : FMT_AUTO;
+	if (f == FMT_AUTO)
+		et_cli_usage_error(cli,
+		                   "-o %s: et-viz writes .dot (.gv), .svg, .png, .pdf or .json; "
+		                   "give --format FMT to write another name",
+		                   out);
+	return f;
 }
 
 static void check_args(conf *c, int nargs)
 {
 	if (c->fmt == FMT_AUTO)
-		c->fmt = fmt_from_output(c->cli.output);
+		c->fmt = fmt_from_output(&c->cli, c->cli.output);
 	if (c->fmt == FMT_AUTO)
 		c->fmt = c->timeline ? FMT_JSON : FMT_DOT;
 	if (c->timeline && c->fmt != FMT_JSON && c->fmt != FMT_SVG)

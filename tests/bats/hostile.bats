@@ -141,3 +141,32 @@ patch_bytes() {
 	printf '{"schema": "1.0.1", "pid": 1, "nodes": []}' | et-convert -f pytorch - --to jsonl >tiny.jsonl
 	assert_equal "$(jq -c '.rank' tiny.jsonl)" 0
 }
+
+@test "et-sim --sweep: a key swept twice or a value --set refuses is a usage error, before any point runs" {
+	et-synth coll --type all_reduce --size 1M --world 4 -o w.etz
+	run --separate-stderr et-sim w.etz --sweep bandwidth=1,2 --sweep bandwidth=3
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "et-sim: --sweep: bandwidth is swept twice" ]
+	run --separate-stderr et-sim w.etz --sweep bogus=1,2 -o out.csv
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "et-sim: --sweep bogus=1: unknown key 'bogus'" ]
+	[ ! -e out.csv ]
+	run --separate-stderr et-sim w.etz --sweep bandwidth=25,x
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "et-sim: --sweep bandwidth=x: bandwidth: 'x' is not a number" ]
+	run et-sim w.etz --sweep bandwidth=25,50
+	assert_success
+	assert_equal "${#lines[@]}" 3
+}
+
+@test "et-viz: an -o extension it cannot write is a usage error; extensions in any case" {
+	et-synth coll --type all_reduce --size 1M --world 2 -o w.etz
+	run --separate-stderr et-viz w.etz -o x.jpg
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "et-viz: -o x.jpg: et-viz writes .dot (.gv), .svg, .png, .pdf or .json; give --format FMT to write another name" ]
+	[ ! -e x.jpg ]
+	et-viz w.etz -o x.SVG
+	assert_equal "$(head -c 5 x.SVG)" "<?xml"
+	et-viz w.etz -F dot -o x.jpg
+	assert_equal "$(head -c 7 x.jpg)" "digraph"
+}
