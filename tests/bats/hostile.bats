@@ -170,3 +170,12 @@ patch_bytes() {
 	et-viz w.etz -F dot -o x.jpg
 	assert_equal "$(head -c 7 x.jpg)" "digraph"
 }
+
+@test "et-sim: chunk counts are bounded (preferred-dataset-splits at most 4096), with the bound in the message" {
+	et-synth coll --type all_reduce --size 1M --world 8 -o w.etz
+	run --separate-stderr et-sim w.etz --set preferred-dataset-splits=99999999
+	assert_failure 2
+	[ "${stderr_lines[0]}" = "et-sim: configuration: preferred-dataset-splits 99999999: at most 4096 chunks per collective" ]
+	run et-sim w.etz --set preferred-dataset-splits=4096
+	assert_success
+}
