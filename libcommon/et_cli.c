@@ -34,7 +34,7 @@ const char *et_cli_letter_owner(char ch)
 	return NULL;
 }
 
-void et_cli_usage_error_e(const et_cli *c, const char *msg)
+static _Noreturn void usage_line(const et_cli *c, const char *msg)
 {
 	char line[sizeof((et_error *)0)->msg];
 	snprintf(line, sizeof line, "%s", msg);
@@ -50,7 +50,7 @@ void et_cli_usage_error(const et_cli *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	et_cli_usage_error_e(c, line);
+	usage_line(c, line);
 }
 
 int64_t et_cli_int(const et_cli *c, const char *opt, const char *arg, int64_t min, int64_t max)

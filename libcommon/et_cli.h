@@ -108,8 +108,6 @@ void et_cli_parse(et_cli *c, int argc, char **argv);
 /* Usage error naming the program; exits 2. */
 _Noreturn void et_cli_usage_error(const et_cli *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* The same for an error found by a library call (code 2 or not). */
-_Noreturn void et_cli_usage_error_e(const et_cli *c, const char *msg);
 
 /* Strict number parsing for option values; usage error naming opt. */
 int64_t et_cli_int(const et_cli *c, const char *opt, const char *arg, int64_t min, int64_t max);

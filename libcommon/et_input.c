@@ -4,6 +4,7 @@
 #include "et_cli.h"
 #include "et_codec.h"
 #include "et_json.h"
+#include "et_jsonscan.h"
 #include "et_src.h"
 
 #include <ctype.h>
@@ -287,23 +288,17 @@ static void close_src(et_input *in)
 }
 
 /* JSON is '{' or '[' then optional white space then '"' or '{'. */
-static size_t skip_ws(const uint8_t *p, size_t i, size_t n)
-{
-	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r'))
-		i++;
-	return i;
-}
-
 /* '{' or '[' (after white space: pretty-printed JSON such as Kineto's
  * starts with a newline), then a key, an object or the end of an empty
  * object: a raw ET's first bytes are a length and a protobuf tag, never
  * that. */
 static bool looks_like_json(const uint8_t *p, size_t n)
 {
-	size_t s = skip_ws(p, 0, n);
+	const char *t = (const char *)p;
+	size_t s = et_jsonscan_ws(t, n, 0);
 	if (s + 2 > n || (p[s] != '{' && p[s] != '['))
 		return false;
-	size_t i = skip_ws(p, s + 1, n);
+	size_t i = et_jsonscan_ws(t, n, s + 1);
 	return i < n && (p[i] == '"' || p[i] == '{' || (p[s] == '{' && p[i] == '}'));
 }
 
