@@ -128,7 +128,8 @@ const char *et_cli_letter_owner(char ch);
 const et_opt *et_cli_common_opts(et_cli *c, bool output);
 
 /* The input options of a command that reads traces through et_input:
- * -f/--from, --ranks, --set-rank, --world, --max-msg. The ranks list lives
+ * -f/--from, --ranks, --set-rank, --world, --max-msg, --max-rank-nodes,
+ * --max-rank-bytes. The ranks list lives
  * here; in->o.ranks points at it. reads_pytorch: the command reads PyTorch
  * host traces itself (et-convert); others answer --from pytorch with the
  * command that does. */
@@ -138,7 +139,12 @@ typedef struct et_cli_in {
 	bool reads_pytorch;
 	unsigned omit; /* ET_IN_*: options this command does not offer */
 } et_cli_in;
-enum { ET_IN_RANKS = 1, ET_IN_SET_RANK = 2, ET_IN_WORLD = 4, ET_IN_MAX_MSG = 8 };
+enum {
+	ET_IN_RANKS = 1,
+	ET_IN_SET_RANK = 2,
+	ET_IN_WORLD = 4,
+	ET_IN_LIMITS = 8
+}; /* LIMITS: --max-msg, --max-rank-* */
 void et_cli_in_init(et_cli_in *in, bool reads_pytorch, unsigned omit);
 void et_cli_in_free(et_cli_in *in);
 #define ET_OPTS_INPUT(in) ET_OPT_GROUP(et_cli_input_opts(in))

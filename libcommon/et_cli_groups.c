@@ -38,7 +38,7 @@ static int show_version(et_cli *c, const et_opt *o, const char *arg)
 
 const et_opt *et_cli_common_opts(et_cli *c, bool output)
 {
-	static et_opt t[8];
+	static et_opt t[10];
 	et_opt v[] = {
 	    {'o', "output", ET_ARG_STR, "FILE", "write FILE (atomically) instead of stdout",
 	     &c->output, .flags = SH},
@@ -102,7 +102,7 @@ static int parse_ranks(et_cli *c, const et_opt *o, const char *arg)
 
 const et_opt *et_cli_input_opts(et_cli_in *in)
 {
-	static et_opt t[8];
+	static et_opt t[10];
 	et_opt all[] = {
 	    {'f', "from", ET_ARG_FN, "FORMAT",
 	     "read INPUT as FORMAT instead of sniffing it: stream, et, json (also JSONL) or "
@@ -117,8 +117,15 @@ const et_opt *et_cli_input_opts(et_cli_in *in)
 	     .max = ET_MAX_WORLD, .flags = SH},
 	    {0, "max-msg", ET_ARG_SIZE, "SIZE", "per-message size limit (default 256M)",
 	     &in->o.max_msg, .flags = SH},
+	    {0, "max-rank-nodes", ET_ARG_SIZE, "N",
+	     "refuse a rank of more than N nodes (default 4M, i.e. 4194304)", &in->o.max_nodes,
+	     .flags = SH},
+	    {0, "max-rank-bytes", ET_ARG_SIZE, "SIZE",
+	     "refuse a rank of more than SIZE ET bytes (default 2G)", &in->o.max_rank_bytes,
+	     .flags = SH},
 	};
-	static const unsigned bit[] = {0, ET_IN_RANKS, ET_IN_SET_RANK, ET_IN_WORLD, ET_IN_MAX_MSG};
+	static const unsigned bit[] = {
+	    0, ET_IN_RANKS, ET_IN_SET_RANK, ET_IN_WORLD, ET_IN_LIMITS, ET_IN_LIMITS, ET_IN_LIMITS};
 	size_t n = 0;
 	for (size_t i = 0; i < sizeof all / sizeof *all; i++)
 		if (!(in->omit & bit[i]))
@@ -162,7 +169,7 @@ static int parse_to(et_cli *c, const et_opt *o, const char *arg)
 
 const et_opt *et_cli_write_opts(et_cli_out *o)
 {
-	static et_opt t[8];
+	static et_opt t[10];
 	static char to_help[160];
 	snprintf(to_help, sizeof to_help,
 	         "stream (default), et (raw ET: one rank, or per rank with --split), json or "

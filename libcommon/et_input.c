@@ -34,6 +34,7 @@ struct et_input {
 	item *cur_item;
 	et_rank_info ri;
 	uint64_t msg_index;
+	uint64_t rank_bytes; /* of the current rank, for max_rank_bytes */
 	et_arena *arena;
 	uint32_t *seen; /* open-addressing set of ranks, value+1 (0 = empty) */
 	size_t seen_cap, seen_n;
@@ -227,6 +228,10 @@ int et_input_open(et_input **out, int argc, char *const argv[], const et_input_o
 		et_input_opts_init(&in->o);
 	if (!in->o.max_msg)
 		in->o.max_msg = 256u << 20;
+	if (!in->o.max_nodes)
+		in->o.max_nodes = ET_DEFAULT_MAX_NODES;
+	if (!in->o.max_rank_bytes)
+		in->o.max_rank_bytes = ET_DEFAULT_MAX_RANK_BYTES;
 	in->arena = et_arena_new();
 	*out = NULL;
 	if (add_args(in, argc, argv, e) < 0) {
@@ -428,6 +433,7 @@ static int next_any_rank(et_input *in, et_rank_info *ri, et_error *e)
 	set_context(in);
 	in->rank_open = true;
 	in->msg_index = 0;
+	in->rank_bytes = 0;
 	*ri = in->ri;
 	return 1;
 }
@@ -464,18 +470,47 @@ static int end_of_rank(et_input *in, et_error *e)
 	return 0;
 }
 
+/* The per-rank limits, before the message is read in full: message
+ * index is the node count (0 is the GlobalMetadata). */
+static int check_limits(et_input *in, uint64_t off, uint64_t bytes, et_error *e)
+{
+	if (in->msg_index > in->o.max_nodes)
+		return frame_fail(in, e, off,
+		                  "more than %llu nodes in one rank (the limit: --max-rank-nodes N "
+		                  "raises it)",
+		                  in->o.max_nodes, 0);
+	in->rank_bytes += bytes;
+	if (in->rank_bytes > in->o.max_rank_bytes)
+		return frame_fail(in, e, off,
+		                  "more than %llu bytes in one rank (the limit: --max-rank-bytes "
+		                  "SIZE raises it)",
+		                  in->o.max_rank_bytes, 0);
+	return 0;
+}
+
+static int next_json_msg(et_input *in, et_msg *m, et_error *e)
+{
+	int r = et_json_reader_next_msg(in->jr, m, e);
+	if (r == 0)
+		in->rank_open = false;
+	if (r == 1 && check_limits(in, m->offset, m->len, e) < 0)
+		return -1;
+	if (r == 1)
+		in->msg_index++;
+	return r;
+}
+
+uint64_t et_input_ranks_expected(const et_input *in, const et_rank_info *ri)
+{
+	return in->o.ranks && in->o.ranks->n ? 0 : ri->world_size;
+}
+
 int et_input_next_msg(et_input *in, et_msg *m, et_error *e)
 {
 	if (!in->rank_open)
 		return 0;
-	if (in->fmt == ET_FMT_JSON) {
-		int r = et_json_reader_next_msg(in->jr, m, e);
-		if (r == 0)
-			in->rank_open = false;
-		if (r == 1)
-			in->msg_index++;
-		return r;
-	}
+	if (in->fmt == ET_FMT_JSON)
+		return next_json_msg(in, m, e);
 	et_src *s = in->src;
 	int64_t a = et_src_fill(s, 10, e);
 	if (a < 0)
@@ -492,6 +527,8 @@ int et_input_next_msg(et_input *in, et_msg *m, et_error *e)
 	if (len > in->o.max_msg)
 		return frame_fail(in, e, off, "message length %llu exceeds the limit of %llu bytes",
 		                  len, in->o.max_msg);
+	if (check_limits(in, off, len + (uint64_t)k, e) < 0)
+		return -1;
 	a = et_src_fill(s, (size_t)len + (size_t)k, e);
 	if (a < 0)
 		return -1;

@@ -23,6 +23,12 @@
  * rank not below its world, is bad input (exit 3) in every tool. */
 #define ET_MAX_WORLD (1u << 20)
 
+/* The default per-rank limits (--max-rank-nodes, --max-rank-bytes): four
+ * times the largest real rank we know of, small enough that et-sim's
+ * graph of that many nodes fits a laptop. */
+#define ET_DEFAULT_MAX_NODES (1ull << 22)
+#define ET_DEFAULT_MAX_RANK_BYTES (2ull << 30)
+
 typedef enum et_format {
 	ET_FMT_AUTO = 0,
 	ET_FMT_STREAM,  /* .etz: ETSTREAM sections of zstd frames */
@@ -36,10 +42,16 @@ const char *et_format_name(et_format f);
 et_format et_format_parse(const char *s); /* -1 cast if unknown */
 
 typedef struct et_input_opts {
-	et_format format;  /* ET_FMT_AUTO = sniff */
-	int64_t set_rank;  /* >= 0: rank of a header-less input; -1 = none */
-	uint32_t world;    /* > 0: a PREFIX set must have exactly this many files */
-	uint64_t max_msg;  /* per-message limit; 0 = 256 MiB */
+	et_format format; /* ET_FMT_AUTO = sniff */
+	int64_t set_rank; /* >= 0: rank of a header-less input; -1 = none */
+	uint32_t world;   /* > 0: a PREFIX set must have exactly this many files */
+	uint64_t max_msg; /* per-message limit; 0 = 256 MiB */
+	/* Per-rank limits, checked as messages arrive so that a tiny input
+	 * (20 M empty nodes compress to 700 bytes) is refused before any tool
+	 * builds anything from it: nodes (messages after the GlobalMetadata)
+	 * and ET bytes (length prefixes included). 0 = the defaults below. */
+	uint64_t max_nodes;
+	uint64_t max_rank_bytes;
 	bool check_dup;    /* error on a rank seen twice across all inputs (default on) */
 	bool lenient_meta; /* do not require message 0 to parse as GlobalMetadata
 	                      (et-validate reports it as a finding instead) */
@@ -84,5 +96,10 @@ int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e);
  * call), 0 = end of this rank, -1 = error. The first message of each rank
  * is the GlobalMetadata; its presence and parse are checked by the reader. */
 int et_input_next_msg(et_input *in, et_msg *m, et_error *e);
+
+/* How many ranks the input will return, as far as rank ri tells (for
+ * progress): its world size, or 0 (unknown) when ranks are selected or the
+ * world is not known. */
+uint64_t et_input_ranks_expected(const et_input *in, const et_rank_info *ri);
 
 #endif

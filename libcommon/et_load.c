@@ -10,6 +10,7 @@
 
 typedef struct loader {
 	const et_load_hooks *h;
+	const et_input *in;
 	et_progress pr;
 	et_graph *g; /* the rank being read: the tool's */
 	et_load_rank rank;
@@ -35,6 +36,7 @@ static int begin_rank(loader *l, const et_reader_batch *b, et_error *e)
 	keep_input(l, b->ri.input);
 	l->g = NULL;
 	l->st.ranks++;
+	et_progress_rank(&l->pr, b->ri.rank, et_input_ranks_expected(l->in, &b->ri));
 	if (l->h->rank_begin(l->h->ctx, &l->rank.ri, &l->g, e) < 0)
 		return -1;
 	et_graph_reset(l->g);
@@ -58,16 +60,16 @@ static int pass_msgs(loader *l, const et_reader_batch *b, et_error *e)
 }
 
 /* Progress counts nodes over all ranks, so a run of small ranks shows. */
-static void add_nodes(loader *l, const et_reader_batch *b)
+static int add_nodes(loader *l, const et_reader_batch *b, et_error *e)
 {
 	l->rank.meta_is_node |= b->meta_is_node;
 	for (int k = 0; k < b->len; k++) {
 		uint32_t i = et_graph_add_indexed(l->g, b->n[k], b->index[k]);
-		if (l->h->node)
-			l->h->node(l->h->ctx, l->g, i, b->n[k]);
-		if ((++l->st.nodes & 4095) == 0)
-			et_progress_update(&l->pr, l->rank.ri.rank, l->st.nodes);
+		if (l->h->node && l->h->node(l->h->ctx, l->g, i, b->n[k], e) < 0)
+			return -1;
+		et_progress_update(&l->pr, ++l->st.nodes);
 	}
+	return 0;
 }
 
 static int end_rank(loader *l, const et_reader_batch *b, et_error *e)
@@ -85,8 +87,7 @@ static int take(loader *l, const et_reader_batch *b, et_error *e)
 	case ET_READER_NODES:
 		if (pass_msgs(l, b, e) < 0)
 			return -1;
-		add_nodes(l, b);
-		return 0;
+		return add_nodes(l, b, e);
 	case ET_READER_END_RANK:
 		return end_rank(l, b, e);
 	case ET_READER_ERROR:
@@ -103,8 +104,8 @@ static int take(loader *l, const et_reader_batch *b, et_error *e)
 int et_load(et_input *in, const et_load_opts *o, const et_load_hooks *h, et_load_stats *st,
             et_error *e)
 {
-	loader l = {.h = h};
-	et_progress_init(&l.pr, o->progress);
+	loader l = {.h = h, .in = in};
+	et_progress_init(&l.pr, o->progress, "nodes");
 	et_reader *r = et_reader_start(in, o->threaded);
 	int rc = 0;
 	for (et_reader_kind k = ET_READER_RANK; rc == 0 && k != ET_READER_EOF;) {

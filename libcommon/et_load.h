@@ -11,8 +11,9 @@
  *   msg(ctx, m, e)              optional: each message read in full,
  *                               GlobalMetadata included, in file order,
  *                               before the nodes it holds are added
- *   node(ctx, g, i, n)          optional: n was just added to g as index i;
- *                               n lives until the callback returns
+ *   node(ctx, g, i, n, e)       optional: n was just added to g as index i;
+ *                               n lives until the callback returns (a tool
+ *                               checks its own limits here, as nodes arrive)
  *   rank_end(ctx, g, r, e)      the rank's nodes are all in g, finished
  *                               (et_graph_finish)
  * A callback that returns -1 (with e set) stops the load, which returns
@@ -21,16 +22,17 @@
  * What the caller may rely on:
  *  - Graphs are always the caller's: et_load never allocates, keeps or
  *    frees one. After a failure the graph of the rank being read is left
- *    unfinished, holding the nodes of the batches before the failing one
- *    (node was called for those), and rank_end is not called for it; the
+ *    unfinished, holding the nodes added before the failure (node was
+ *    called for those), and rank_end is not called for it; the
  *    caller frees it like any other.
  *  - Adding a node cannot fail: et_reader stops a rank with too many
  *    messages for one graph with an error first.
  *  - Errors are et_input's and et_reader's, one line each, naming the
  *    input, the rank and the byte offset; bad data is ET_EXIT_DATA. Only
  *    the messages read in full before the error were passed to msg.
- *  - Progress (et_progress: "rank R: N nodes, T s", N counted over all
- *    ranks) is on stderr as the mode says, and erased at the end. */
+ *  - Progress (et_progress: "rank k of N (P%), M nodes, T s, about L s
+ *    left", M counted over all ranks) is on stderr as the mode says, and
+ *    erased at the end. */
 #ifndef ET_LOAD_H
 #define ET_LOAD_H
 
@@ -51,7 +53,7 @@ typedef struct et_load_hooks {
 	void *ctx;
 	int (*rank_begin)(void *ctx, const et_rank_info *ri, et_graph **g, et_error *e);
 	int (*msg)(void *ctx, const et_msg *m, et_error *e);
-	void (*node)(void *ctx, et_graph *g, uint32_t i, const et_node *n);
+	int (*node)(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_error *e);
 	int (*rank_end)(void *ctx, et_graph *g, const et_load_rank *r, et_error *e);
 } et_load_hooks;
 

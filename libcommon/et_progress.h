@@ -1,20 +1,37 @@
 /* et_progress: a one-line progress report on stderr, redrawn at most every
  * 200 ms, shown when stderr is a terminal (mode 0) or forced (mode 1), never
- * with mode -1. */
+ * with mode -1. The line is
+ *   "rank k of N (P%), M nodes, T s, about L s left"  when N is known,
+ *   "rank R: M nodes, T s"                            when it is not,
+ *   "M events, T s"                                   with no rank at all,
+ * where the percent and time left count whole ranks done (the time left
+ * appears once one rank is). */
 #ifndef ET_PROGRESS_H
 #define ET_PROGRESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct et_progress {
 	int on;
-	uint64_t last_ns;
-	uint64_t start_ns;
+	const char *unit;  /* "nodes", "events" */
+	uint64_t last_ns;  /* last redraw */
+	uint64_t every_ns; /* between redraws: 200 ms (tests set 0) */
+	uint64_t start_ns; /* et_progress_init */
+	uint64_t check_at; /* items count at which to look at the clock again */
+	uint64_t k, total; /* ranks begun; how many there are (0 = unknown) */
+	uint32_t rank;     /* of the rank being worked on */
+	bool drawn;        /* a line is on the terminal */
 } et_progress;
 
-void et_progress_init(et_progress *p, int mode);
-/* Report rank and count of items so far; cheap when called per node. */
-void et_progress_update(et_progress *p, uint32_t rank, uint64_t items);
+void et_progress_init(et_progress *p, int mode, const char *unit);
+/* A new rank begins: its number, and how many ranks the job has (0 =
+ * unknown, e.g. when a selection or a stream of unknown length hides it). */
+void et_progress_rank(et_progress *p, uint32_t rank, uint64_t total);
+/* items so far (all ranks): cheap when called per node, and right when
+ * the count jumps by millions at once (a generator's copied rank). */
+void et_progress_update(et_progress *p, uint64_t items);
+/* Erases the line. */
 void et_progress_done(et_progress *p);
 /* Monotonic wall time in ns. */
 uint64_t et_now_ns(void);

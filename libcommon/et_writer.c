@@ -109,7 +109,7 @@ int et_writer_open(et_writer **out, const et_writer_cfg *c, et_error *e)
 	w->arena = et_arena_new();
 	if (c->format == ET_WRITER_JSON)
 		et_buf_puts(&w->buf, "{\"ranks\": [");
-	et_progress_init(&w->pg, c->progress);
+	et_progress_init(&w->pg, c->progress, "nodes");
 	*out = w;
 	return 0;
 }
@@ -148,7 +148,7 @@ static int flush_some(et_writer *w, et_error *e)
 static void count_nodes(et_writer *w, uint64_t n)
 {
 	w->nodes += n;
-	et_progress_update(&w->pg, w->rank, w->nodes);
+	et_progress_update(&w->pg, w->nodes);
 }
 
 /* --- fields the text outputs must leave out ----------------------------- */
@@ -229,6 +229,7 @@ int et_writer_rank_begin(et_writer *w, const et_rank_info *ri, et_error *e)
 {
 	w->rank = ri->rank;
 	w->world = w->c.world ? w->c.world : ri->world_size;
+	et_progress_rank(&w->pg, w->rank, w->c.some_ranks ? 0 : w->world);
 	snprintf(w->name, sizeof w->name, "%s", w->c.name ? w->c.name : ri->name);
 	free(w->input);
 	w->input = et_xstrdup(ri->input ? ri->input : "<output>");
@@ -407,6 +408,7 @@ int et_writer_rank_shared(et_writer *w, const et_rank_info *ri, et_writer_shared
 		return -1;
 	w->rank = ri->rank;
 	uint32_t world = w->c.world ? w->c.world : ri->world_size;
+	et_progress_rank(&w->pg, w->rank, w->c.some_ranks ? 0 : world);
 	const char *name = w->c.name ? w->c.name : ri->name;
 	if (et_stream_put_frame(w->sw, ri->rank, world, name, s->frame.data, s->frame.len, e) < 0)
 		return -1;

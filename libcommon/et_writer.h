@@ -65,6 +65,9 @@ typedef struct et_writer_cfg {
 	uint32_t world;                 /* world size of every rank; 0: each rank's */
 	int level, threads;             /* stream: zstd level, worker threads */
 	int progress;                   /* et_progress mode over the nodes written */
+	/* only some of the world's ranks are written (a selection): progress
+	 * cannot say "rank k of N" */
+	bool some_ranks;
 	/* Nothing reaches the output before a successful close (a temporary
 	 * file holds it): for output that must not appear unless a later
 	 * check passes, even on stdout. */

@@ -4,7 +4,6 @@
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
-#include "et_progress.h"
 #include "et_writer.h"
 #include "jsonizer.h"
 #include "pt_run.h"
@@ -99,6 +98,7 @@ static void parse_args(conf *c, int argc, char **argv)
 	et_cli_parse(&c->cli, argc, argv);
 	c->cli.opts = NULL; /* the table lives on this stack frame */
 	et_cli_out_finish(&c->cli, &c->out);
+	c->out.w.some_ranks = c->in.ranks.n > 0;
 	c->out.w.world = c->in.o.world; /* --world is also the world of the headers written */
 	if (c->pt.compat && c->pt.for_astra)
 		et_cli_usage_error(&c->cli,
@@ -123,8 +123,7 @@ static bool is_pytorch(conf *c, int argc, char **argv)
 }
 
 /* Copy one rank from the input to the writer. */
-static int convert_rank(et_input *in, et_writer *w, const et_rank_info *ri, et_progress *pg,
-                        uint64_t *count, et_error *e)
+static int convert_rank(et_input *in, et_writer *w, const et_rank_info *ri, et_error *e)
 {
 	et_msg m;
 	int r = et_input_next_msg(in, &m, e);
@@ -137,7 +136,6 @@ static int convert_rank(et_input *in, et_writer *w, const et_rank_info *ri, et_p
 	while ((r = et_input_next_msg(in, &m, e)) == 1) {
 		if (et_writer_msg(w, &m, e) < 0)
 			return -1;
-		et_progress_update(pg, ri->rank, ++*count);
 	}
 	return r < 0 ? -1 : et_writer_rank_end(w, e);
 }
@@ -167,15 +165,11 @@ static int run(conf *c, int argc, char **argv, et_error *e)
 		et_input_close(in);
 		return -1;
 	}
-	et_progress pg;
-	et_progress_init(&pg, c->cli.progress);
-	uint64_t count = 0;
 	et_rank_info ri;
 	int r;
 	while ((r = et_input_next_rank(in, &ri, e)) == 1)
-		if ((r = convert_rank(in, w, &ri, &pg, &count, e)) < 0)
+		if ((r = convert_rank(in, w, &ri, e)) < 0)
 			break;
-	et_progress_done(&pg);
 	et_input_close(in);
 	return et_writer_finish(w, r, e);
 }

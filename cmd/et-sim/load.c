@@ -81,13 +81,15 @@ static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error 
 	return 0;
 }
 
-static void add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n)
+static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_error *e)
 {
 	(void)g;
+	(void)e;
 	side *sd = &((loading *)ctx)->sd;
 	side_grow(sd, i);
 	sd->inv[i] = involved_mask(n);
 	gemm_dims(n, &sd->gemm[(size_t)i * 3]);
+	return 0;
 }
 
 /* et_input rejects a rank seen twice, so the rank's place is free. */

@@ -94,14 +94,13 @@ static void dispatch(sim *s, const ev *e)
 sim_end sim_run(sim *s, et_error *e)
 {
 	et_progress pr;
-	et_progress_init(&pr, s->op->progress);
+	et_progress_init(&pr, s->op->progress, "events");
 	s->err = e;
 	wl_start(s);
 	ev next;
 	while (!sim_stopped(s) && evq_pop(&s->q, &next)) {
 		s->now = next.t;
-		if ((++s->st.events & 0xffff) == 0)
-			et_progress_update(&pr, 0, s->st.events);
+		et_progress_update(&pr, ++s->st.events);
 		dispatch(s, &next);
 		if (s->graveyard)
 			coll_reap(s);

@@ -94,6 +94,7 @@ static void parse(xf_conf *c, int argc, char **argv)
 	};
 	synth_parse(&c->so, "transform", usage, opts, argc, argv, false, true);
 	c->x.world = c->so.world;
+	c->so.out.w.some_ranks = c->in.ranks.n > 0 && !c->x.world;
 	if (c->x.rep_rank >= 0 && !c->x.world)
 		et_cli_usage_error(&c->so.cli, "--rep-rank goes with --world");
 }

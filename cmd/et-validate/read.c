@@ -43,13 +43,15 @@ static int tee_one(void *ctx, const et_msg *m, et_error *e)
 	return rd->t ? et_writer_msg(rd->t, m, e) : 0;
 }
 
-static void add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n)
+static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_error *e)
 {
 	(void)g;
+	(void)e;
 	vctx *v = ((reading *)ctx)->v;
 	check_node(v, n, i);
 	check_node_comm(v, i);
 	v->n_nodes++;
+	return 0;
 }
 
 static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)

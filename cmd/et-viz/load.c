@@ -12,8 +12,11 @@
 #include <string.h>
 
 typedef struct loading {
+	const conf *c;
 	model *m;
-	uint32_t cap; /* of the tid and stream arrays of the rank being read */
+	uint32_t cap;   /* of the tid and stream arrays of the rank being read */
+	uint64_t drawn; /* nodes read so far that the picture would draw */
+	bool count;     /* the selection is decided node by node: count them */
 } loading;
 
 static int64_t attr_or_none(const et_node *n, const char *name)
@@ -62,7 +65,20 @@ static vrank *cur_rank(const loading *l)
 	return &l->m->ranks[l->m->n_ranks - 1];
 }
 
-static void add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n)
+/* Whether a picture's size can be known as nodes arrive: not for timelines
+ * (no --max-nodes), and not for selections that need the whole graph. */
+static bool counts_on_arrival(const conf *c)
+{
+	return !c->timeline && !c->around_set && !c->collapse && !c->only_critical;
+}
+
+static bool drawn(const conf *c, const et_node *n)
+{
+	return (!c->n_ids || viz_ids_has(c, n->id)) &&
+	       (!c->match || regexec(&c->match_re, n->name ? n->name : "", 0, NULL, 0) == 0);
+}
+
+static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_error *e)
 {
 	(void)g;
 	loading *l = ctx;
@@ -70,6 +86,9 @@ static void add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n)
 	side_grow(vr, i, &l->cap);
 	vr->tid[i] = attr_or_none(n, "tid");
 	vr->stream[i] = attr_or_none(n, "stream");
+	if (l->count && drawn(l->c, n) && ++l->drawn > l->c->max_nodes)
+		return viz_too_many(l->c, l->drawn, true, e);
+	return 0;
 }
 
 static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
@@ -86,7 +105,7 @@ static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 
 int viz_load(const conf *c, int argc, char **argv, model *m, et_error *e)
 {
-	loading l = {m, 0};
+	loading l = {.c = c, .m = m, .count = counts_on_arrival(c)};
 	et_load_hooks h = {&l, begin_rank, NULL, add_node, end_rank};
 	et_load_opts o = {true, c->cli.progress};
 	if (et_load_args(argc, argv, &c->in.o, &o, &h, NULL, e) < 0)

@@ -262,6 +262,17 @@ static void maybe_reduce(const conf *c, model *m)
 		        m->ne, all, m->implied);
 }
 
+int viz_too_many(const conf *c, uint64_t n, bool reading, et_error *e)
+{
+	return et_fail(e, ET_EXIT_USAGE,
+	               "%s%llu nodes to draw, more than --max-nodes %llu: a picture that "
+	               "big is unreadable; select part of the graph with --around ID "
+	               "--depth K, --ids A-B, --match REGEX, --collapse REGEX, "
+	               "--only-critical-path or --ranks LIST (or raise --max-nodes)",
+	               reading ? "at least " : "", (unsigned long long)n,
+	               (unsigned long long)c->max_nodes);
+}
+
 static int run_graph(conf *c, int argc, char **argv, et_error *e)
 {
 	model m;
@@ -272,12 +283,7 @@ static int run_graph(conf *c, int argc, char **argv, et_error *e)
 	if (r == 0) {
 		viz_collapse(c, &m);
 		if (m.nv > c->max_nodes)
-			r = et_fail(e, ET_EXIT_USAGE,
-			            "%u nodes to draw, more than --max-nodes %llu: a picture that "
-			            "big is unreadable; select part of the graph with --around ID "
-			            "--depth K, --ids A-B, --match REGEX, --collapse REGEX, "
-			            "--only-critical-path or --ranks LIST (or raise --max-nodes)",
-			            m.nv, (unsigned long long)c->max_nodes);
+			r = viz_too_many(c, m.nv, false, e);
 	}
 	if (r == 0) {
 		if (m.nv == 0)

@@ -93,6 +93,9 @@ typedef struct model {
 
 /* load.c */
 int viz_load(const conf *c, int argc, char **argv, model *m, et_error *e);
+/* The --max-nodes refusal (ET_EXIT_USAGE) for n nodes to draw; reading:
+ * the count is of the nodes read so far (viz_load stops there). */
+int viz_too_many(const conf *c, uint64_t n, bool reading, et_error *e);
 void viz_model_free(model *m);
 
 /* select.c: fills sel[] and crit[] of every rank. */

@@ -179,3 +179,91 @@ patch_bytes() {
 	run et-sim w.etz --set preferred-dataset-splits=4096
 	assert_success
 }
+
+# Memory is bounded by ulimit where the tools run natively: under ASan or
+# valgrind the address space is theirs, so these run without the bound.
+bounded() {
+	if [ -n "${ASAN_OPTIONS:-}${ETKIT_VALGRIND:-}" ]; then
+		"$@"
+	else
+		(ulimit -v 1000000 && "$@")
+	fi
+}
+
+@test "a 700-byte stream of 20 M empty nodes is refused at the per-rank node limit in every tool, within 1 GB" {
+	"$REPO/tests/make-hostile.sh" . empty-nodes.etz zeros.et
+	[ "$(stat -c %s empty-nodes.etz)" -lt 1000 ]
+	for t in et-convert et-validate et-sim "et-viz --max-nodes 100000000" "et-synth transform"; do
+		run --separate-stderr bounded $t empty-nodes.etz -o out
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "${t%% *}: empty-nodes.etz: rank 0: byte 4194312: more than 4194304 nodes in one rank (the limit: --max-rank-nodes N raises it)" ] ||
+			fail "$t: $stderr"
+		[ ${#stderr_lines[@]} -eq 1 ] && [ ! -e out ]
+		# 2 GiB of zero bytes: a raw ET of empty messages, refused as soon
+		run --separate-stderr bounded $t zeros.et -o out
+		assert_failure 3
+		[ "${stderr_lines[0]}" = "${t%% *}: zeros.et: rank 0: byte 4194305: more than 4194304 nodes in one rank (the limit: --max-rank-nodes N raises it)" ] ||
+			fail "$t: $stderr"
+		[ ! -e out ]
+	done
+}
+
+@test "the per-rank limits: exactly at the limit reads, one more is refused, and both limits can be set" {
+	"$REPO/tests/make-hostile.sh" . empty-nodes-N.et
+	run -0 et-convert empty-nodes-4194304.et --to jsonl -o n.jsonl
+	[ "$(wc -l <n.jsonl)" -eq 4194305 ]
+	run -3 --separate-stderr et-convert empty-nodes-4194305.et -o out
+	[ "$stderr" = "et-convert: empty-nodes-4194305.et: rank 0: byte 4194312: more than 4194304 nodes in one rank (the limit: --max-rank-nodes N raises it)" ]
+	run -0 et-convert --max-rank-nodes 5M empty-nodes-4194305.et -o out
+	rm out
+	# a real ET: 3,664 nodes in 2,978,371 bytes, its last node at byte 2,958,486
+	pt="$REPO/samples/chakra.0.et.gz"
+	for t in et-convert et-validate et-sim "et-viz --max-nodes 5000" "et-synth transform"; do
+		run -3 --separate-stderr $t --max-rank-nodes 3663 "$pt" -o out
+		[ "$stderr" = "${t%% *}: $pt: rank 0: byte 2958486: more than 3663 nodes in one rank (the limit: --max-rank-nodes N raises it)" ] ||
+			fail "$t: $stderr"
+		run -3 --separate-stderr $t --max-rank-bytes 2978370 "$pt" -o out
+		[ "$stderr" = "${t%% *}: $pt: rank 0: byte 2958486: more than 2978370 bytes in one rank (the limit: --max-rank-bytes SIZE raises it)" ] ||
+			fail "$t: $stderr"
+		[ ! -e out ]
+		# at the limits it reads (et-validate finds the sample's defects, et-sim stops at one)
+		run --separate-stderr $t --max-rank-bytes 2978371 --max-rank-nodes 3664 "$pt" -o out
+		[[ $stderr != *"in one rank"* ]] || fail "$t: $stderr"
+		rm -f out
+	done
+	# the same limits on our JSONL
+	et-convert --to jsonl "$pt" -o pt.jsonl
+	run -3 --separate-stderr et-validate --max-rank-nodes 2 pt.jsonl
+	[[ $stderr == "et-validate: pt.jsonl: rank 0: "*": more than 2 nodes in one rank"* ]] || fail "$stderr"
+}
+
+@test "et-viz checks --max-nodes as nodes arrive: a huge rank is refused after 2001 nodes, not after reading it all" {
+	"$REPO/tests/make-hostile.sh" . empty-nodes.etz
+	run -2 --separate-stderr bounded et-viz --max-rank-nodes 100M empty-nodes.etz -o out.svg
+	[[ $stderr == "et-viz: at least 2001 nodes to draw, more than --max-nodes 2000: a picture that big is unreadable;"* ]] ||
+		fail "$stderr"
+	[ ! -e out.svg ]
+	# --match and --ids count only the nodes they select: 20 M unnamed nodes, none named x
+	run -2 --separate-stderr bounded et-viz --max-rank-nodes 100M --ids 0-0 empty-nodes.etz -o out.svg
+	[[ $stderr == "et-viz: at least 2001 nodes to draw"* ]] # every node has id 0
+	# a real ET of 3,664 nodes: refused at node 101; a selection that needs
+	# the whole graph (--around) is counted after the load, exactly
+	pt="$REPO/samples/chakra.0.et.gz"
+	run -2 --separate-stderr et-viz --max-nodes 100 "$pt" -o out.dot
+	[[ $stderr == "et-viz: at least 101 nodes to draw, more than --max-nodes 100:"* ]] || fail "$stderr"
+	run -2 --separate-stderr et-viz --max-nodes 100 --around 216 --depth 1000 --hub 0 "$pt" -o out.dot
+	[[ $stderr =~ ^et-viz:\ [0-9]+\ nodes\ to\ draw,\ more\ than\ --max-nodes\ 100: ]] || fail "$stderr"
+	run -0 et-viz --max-nodes 3664 "$pt" -o out.dot
+	[ ! -e out.svg ]
+}
+
+@test "out of memory is one line with the tool's name and exit 4, never an abort" {
+	[ -z "${ASAN_OPTIONS:-}${ETKIT_VALGRIND:-}" ] || skip "address space limits do not apply under ASan or valgrind"
+	"$REPO/tests/make-hostile.sh" . empty-nodes.etz
+	for t in et-validate et-sim "et-viz --max-nodes 100000000"; do
+		run --separate-stderr bash -c "ulimit -v 400000 && exec $t --max-rank-nodes 20M empty-nodes.etz -o out"
+		assert_failure 4
+		[[ ${stderr_lines[0]} =~ ^${t%% *}:\ out\ of\ memory\ \(asked\ for\ [0-9]+\ bytes\)$ ]] || fail "$t: $stderr"
+		[ ${#stderr_lines[@]} -eq 1 ] && [ ! -e out ]
+	done
+}

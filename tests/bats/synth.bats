@@ -483,3 +483,14 @@ pg_rank() { # RANK: a process-group node defining "5" = [0, 1] and "0" = all, an
 	run "$REPO/tests/man-examples.sh" "$REPO/man/et-synth.1" "$REPO" "$T/ex"
 	assert_success
 }
+
+@test "et-synth --progress says rank k of N, percent and time left while it writes" {
+	[ -z "${ETKIT_VALGRIND:-}" ] || skip "too slow under valgrind"
+	# JSON Lines take about a second to write (a stream copies ranks too fast to see)
+	run -0 --separate-stderr et-synth dag --nodes 300000 --world 8 --to jsonl --progress -o /dev/null
+	[[ $stderr =~ rank\ [2-8]\ of\ 8\ \([1-9][0-9]%\),\ [0-9]+00000\ nodes,\ [0-9]+\.[0-9]\ s,\ about\ [0-9]+\ s\ left ]] ||
+		fail "$(printf '%s' "$stderr" | tr '\r\033' '|~')"
+	# -q: nothing
+	run -0 --separate-stderr et-synth dag --nodes 300000 --world 8 --to jsonl -q -o /dev/null
+	[ -z "$stderr" ]
+}

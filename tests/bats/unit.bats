@@ -89,6 +89,10 @@ unit_test() {
 	unit_test test_load
 }
 
+@test "unit: test_progress" {
+	unit_test test_progress
+}
+
 @test "unit: test_pg" {
 	unit_test test_pg
 }

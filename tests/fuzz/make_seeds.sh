@@ -34,6 +34,10 @@ gzip -9nc "$tmp/gen6.et" >"$E/gen6.et.gz"
 cp "$D/reference/pt2_1.1.1.et.zst" "$E/pt2_1.1.1.et.zst"
 cp "$tmp/gen3x2.etz" "$E/gen3x2.etz"
 cp "$tmp/allreduce2.etz" "$E/allreduce2.etz"
+# One node past the per-rank node limit (et_input.h), 4 MiB of empty nodes
+# in 160 bytes of zstd.
+tests/make-hostile.sh "$tmp" empty-nodes-N.et
+zstd -19 -qc "$tmp/empty-nodes-4194305.et" >"$E/limit-nodes.et.zst"
 
 # Stream reader: a layout byte (see fuzz_stream_reader.c), then its payload.
 T=$S/fuzz_stream_reader
@@ -111,6 +115,9 @@ mkdir -p "$C"
 	printf 'compute-model=systolic\nsystolic-dataflow=os\nsystolic-rows=32\nmem-latency=100\n'
 	printf 'mem-bandwidth=12.5\nroofline-enabled=1\npeak-perf=900\nsimulate-collectives=on\n'
 	printf 'boost-mode=1\nendpoint-delay=20\n'; } >"$C/kv-sys"
+# The chunk-count bound (cfg.c): at it, and one past it.
+{ printf '\6'; printf 'preferred-dataset-splits=4096\n'; } >"$C/kv-splits-4096"
+{ printf '\6'; printf 'preferred-dataset-splits=4097\n'; } >"$C/kv-splits-4097"
 
 # Process groups: bit 0 of the first byte picks a process-group node's
 # inputs.values (0) or a comm-group file (1), then the text.

@@ -46,6 +46,8 @@ typedef struct tool {
 	uint64_t n_msgs[8];
 	int begun, ended, fail_at; /* fail_at: rank_begin of that rank fails */
 	uint64_t msgs, nodes;
+	uint64_t fail_node;            /* node with this id: node callback fails */
+	uint64_t max_nodes, max_bytes; /* et_input's per-rank limits (0 = default) */
 	bool node_order_ok;
 } tool;
 
@@ -68,12 +70,15 @@ static int t_msg(void *ctx, const et_msg *m, et_error *e)
 	return 0;
 }
 
-static void t_node(void *ctx, et_graph *g, uint32_t i, const et_node *n)
+static int t_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_error *e)
 {
 	tool *t = ctx;
 	t->nodes++;
 	if (i != g->n - 1 || g->id[i] != n->id)
 		t->node_order_ok = false;
+	if (n->id == t->fail_node)
+		return et_fail(e, ET_EXIT_USAGE, "node %llu: refused", (unsigned long long)n->id);
+	return 0;
 }
 
 static int t_end(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
@@ -81,8 +86,10 @@ static int t_end(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 	(void)e;
 	tool *t = ctx;
 	CHECK(g == t->g[t->ended] && g->finished);
-	CHECK(r->ri.rank == t->rank[t->ended] && strcmp(r->ri.name, "w") == 0);
-	CHECK(r->ri.input != NULL && strstr(r->ri.input, "three.jsonl") != NULL);
+	CHECK(r->ri.rank == t->rank[t->ended]);
+	CHECK(r->ri.input != NULL);
+	if (!strstr(r->ri.input, "bytes.et"))
+		CHECK(strcmp(r->ri.name, "w") == 0 && strstr(r->ri.input, "three.jsonl") != NULL);
 	CHECK(!r->meta_is_node);
 	t->n_msgs[t->ended++] = r->n_msgs;
 	return 0;
@@ -106,6 +113,8 @@ static int load(tool *t, const char *path, const et_ranklist *rl, bool threaded,
 	et_input_opts io;
 	et_input_opts_init(&io);
 	io.ranks = rl;
+	io.max_nodes = t->max_nodes;
+	io.max_rank_bytes = t->max_bytes;
 	char *argv[] = {(char *)path};
 	et_load_hooks h = {t, t_begin, t_msg, t_node, t_end};
 	et_load_opts o = {threaded, -1};
@@ -210,6 +219,55 @@ static void test_callback_fails(const char *path)
 	tool_free(&t);
 }
 
+/* A node callback that fails stops the load at that node. */
+static void test_node_fails(const char *path, bool threaded)
+{
+	tool t;
+	tool_init(&t);
+	t.fail_node = 12;
+	et_error e = {0};
+	CHECK(load(&t, path, NULL, threaded, &e) == -1);
+	CHECK(e.code == ET_EXIT_USAGE && strcmp(e.msg, "node 12: refused") == 0);
+	CHECK(t.begun == 2 && t.ended == 1 && t.nodes == 4 && t.g[1]->n == 2);
+	tool_free(&t);
+}
+
+/* The per-rank limits: rank 1 has 3 nodes; at 2 it is refused, naming
+ * the input, the rank and where; at 3 all load. Bytes likewise. */
+static void test_limits(const char *path, bool threaded)
+{
+	tool t;
+	tool_init(&t);
+	t.max_nodes = 2;
+	et_error e = {0};
+	CHECK(load(&t, path, NULL, threaded, &e) == -1);
+	CHECK(e.code == ET_EXIT_DATA && t.ended == 1 && t.g[1]->n <= 2);
+	CHECK(strstr(e.msg, "three.jsonl: rank 1: byte ") != NULL);
+	CHECK(strstr(e.msg, ": more than 2 nodes in one rank (the limit: --max-rank-nodes N "
+	                    "raises it)") != NULL);
+	tool_free(&t);
+	tool_init(&t);
+	t.max_nodes = 3;
+	CHECK(load(&t, path, NULL, threaded, &e) == 0 && t.ended == 3);
+	tool_free(&t);
+
+	size_t last;
+	et_buf b = truncated_et(&last);
+	const char *cut = put_file("bytes.et", b.data, last); /* metadata and two nodes */
+	tool_init(&t);
+	t.max_bytes = last - 1;
+	CHECK(load(&t, cut, NULL, threaded, &e) == -1);
+	CHECK(e.code == ET_EXIT_DATA && t.ended == 0);
+	CHECK(strstr(e.msg, ": rank 0: byte ") && strstr(e.msg, ": more than ") &&
+	      strstr(e.msg, " bytes in one rank (the limit: --max-rank-bytes SIZE raises it)"));
+	tool_free(&t);
+	tool_init(&t);
+	t.max_bytes = last;
+	CHECK(load(&t, cut, NULL, threaded, &e) == 0 && t.ended == 1 && t.nodes == 2);
+	tool_free(&t);
+	et_buf_free(&b);
+}
+
 static void test_open_fails(void)
 {
 	et_input *in = (et_input *)&in; /* not NULL before the call */
@@ -235,6 +293,10 @@ int main(void)
 	test_truncated(false);
 	test_truncated(true);
 	test_callback_fails(three);
+	test_node_fails(three, false);
+	test_node_fails(three, true);
+	test_limits(three, false);
+	test_limits(three, true);
 	test_open_fails();
 	char cmd[64];
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
