@@ -186,6 +186,9 @@ const et_opt *et_cli_write_opts(et_cli_out *o)
 	     &o->w.level, .min = 1, .max = 19, .flags = SH},
 	    {'T', "threads", ET_ARG_INT, "N", "zstd worker threads (0: compress inline)",
 	     &o->w.threads, .min = 0, .max = 64, .flags = SH},
+	    {0, "all-fields", ET_ARG_FLAG, NULL,
+	     "json, jsonl: write every node field, defaults too (\"id\": 0)", &o->w.all_fields,
+	     .flags = SH},
 	    ET_OPT_END,
 	};
 	memcpy(t, v, sizeof v);
@@ -198,6 +201,8 @@ void et_cli_out_finish(const et_cli *c, et_cli_out *o)
 		et_cli_usage_error(c, "--split goes with --to et");
 	if (o->w.split && c->output)
 		et_cli_usage_error(c, "--split and -o exclude each other");
+	if (o->w.all_fields && o->w.format != ET_WRITER_JSON && o->w.format != ET_WRITER_JSONL)
+		et_cli_usage_error(c, "--all-fields goes with --to json or --to jsonl");
 	if (o->w.split)
 		o->w.format = ET_WRITER_ET;
 	o->w.path = c->output;

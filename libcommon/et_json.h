@@ -36,9 +36,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One-line JSON object (no newline), default values left out. rank >= 0
- * adds "rank": R first. */
-void et_json_node_write(const et_node *n, int64_t rank, et_buf *out);
+/* One-line JSON object (no newline), default values left out unless
+ * all_fields: then id, name, type, ctrlDeps, dataDeps, startTimeMicros and
+ * durationMicros are always written (node 0 has its "id"), which reads
+ * back to the same message. rank >= 0 adds "rank": R first. */
+void et_json_node_write(const et_node *n, int64_t rank, bool all_fields, et_buf *out);
 void et_json_meta_write(const et_meta *m, et_buf *out);
 
 /* Parse one JSON object into a message in arena memory. On error returns -1

@@ -128,33 +128,33 @@ static void put_type(et_buf *b, int type)
 }
 
 /* Fields in field-number order, as the protobuf mapping prints them. */
-static void put_node_fields(et_buf *b, bool *first, const et_node *n)
+static void put_node_fields(et_buf *b, bool *first, const et_node *n, bool all)
 {
-	if (n->id) {
+	if (all || n->id) {
 		KEY(b, first, "\"id\":");
 		et_jw_json_u64(b, n->id);
 	}
-	if (n->name && *n->name) {
+	if (all || (n->name && *n->name)) {
 		KEY(b, first, "\"name\":");
-		et_jw_str(b, n->name);
+		et_jw_str(b, n->name ? n->name : "");
 	}
-	if (n->type) {
+	if (all || n->type) {
 		KEY(b, first, "\"type\":");
 		put_type(b, (int)n->type);
 	}
-	if (n->n_ctrl_deps) {
+	if (all || n->n_ctrl_deps) {
 		KEY(b, first, "\"ctrlDeps\":");
 		put_deps(b, n->ctrl_deps, n->n_ctrl_deps);
 	}
-	if (n->n_data_deps) {
+	if (all || n->n_data_deps) {
 		KEY(b, first, "\"dataDeps\":");
 		put_deps(b, n->data_deps, n->n_data_deps);
 	}
-	if (n->start_time_micros) {
+	if (all || n->start_time_micros) {
 		KEY(b, first, "\"startTimeMicros\":");
 		et_jw_json_u64(b, n->start_time_micros);
 	}
-	if (n->duration_micros) {
+	if (all || n->duration_micros) {
 		KEY(b, first, "\"durationMicros\":");
 		et_jw_json_u64(b, n->duration_micros);
 	}
@@ -169,7 +169,7 @@ static void put_node_fields(et_buf *b, bool *first, const et_node *n)
 	put_attrs(b, first, n->attr, n->n_attr);
 }
 
-void et_json_node_write(const et_node *n, int64_t rank, et_buf *out)
+void et_json_node_write(const et_node *n, int64_t rank, bool all_fields, et_buf *out)
 {
 	bool first = true;
 	et_jw_putc(out, '{');
@@ -177,7 +177,7 @@ void et_json_node_write(const et_node *n, int64_t rank, et_buf *out)
 		KEY(out, &first, "\"rank\":");
 		et_jw_i64(out, rank);
 	}
-	put_node_fields(out, &first, n);
+	put_node_fields(out, &first, n, all_fields);
 	et_jw_putc(out, '}');
 }
 

@@ -289,10 +289,10 @@ static int text_node(et_writer *w, const et_msg *m, uint64_t index, et_error *e)
 	switch (w->c.format) {
 	case ET_WRITER_JSON:
 		et_buf_puts(&w->buf, index > 1 ? ",\n" : "\n");
-		et_json_node_write(n, -1, &w->buf);
+		et_json_node_write(n, -1, w->c.all_fields, &w->buf);
 		break;
 	case ET_WRITER_JSONL:
-		et_json_node_write(n, w->rank, &w->buf);
+		et_json_node_write(n, w->rank, w->c.all_fields, &w->buf);
 		et_buf_putc(&w->buf, '\n');
 		break;
 	default:

@@ -68,6 +68,7 @@ typedef struct et_writer_cfg {
 	/* only some of the world's ranks are written (a selection): progress
 	 * cannot say "rank k of N" */
 	bool some_ranks;
+	bool all_fields; /* json, jsonl: every Node field, defaults too (et_json.h) */
 	/* Nothing reaches the output before a successful close (a temporary
 	 * file holds it): for output that must not appear unless a later
 	 * check passes, even on stdout. */

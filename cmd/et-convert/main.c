@@ -98,6 +98,7 @@ static void parse_args(conf *c, int argc, char **argv)
 	et_cli_parse(&c->cli, argc, argv);
 	c->cli.opts = NULL; /* the table lives on this stack frame */
 	et_cli_out_finish(&c->cli, &c->out);
+	c->pt.quiet = c->cli.progress < 0;
 	c->out.w.some_ranks = c->in.ranks.n > 0;
 	c->out.w.world = c->in.o.world; /* --world is also the world of the headers written */
 	if (c->pt.compat && c->pt.for_astra)

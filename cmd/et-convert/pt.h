@@ -79,6 +79,7 @@ typedef struct pt_opts {
 	bool force_schema;
 	bool allow_unlinked;
 	int verbose;
+	bool quiet;                  /* -q: not even the host-only note */
 	const char *comm_groups_out; /* --write-comm-groups FILE */
 } pt_opts;
 

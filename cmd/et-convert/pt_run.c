@@ -257,6 +257,9 @@ int pt_run(int argc, char *const argv[], const char *const *kineto, int nkineto,
 	for (int i = 0; i < host.n && r == 0; i++)
 		r = convert_one(host.v[i], kin.n ? pair_kineto(&host, &kin, i) : NULL,
 		                (uint32_t)host_rank(&host, i, set_rank), world, o, out, e);
+	/* Users read a trace without durations as a trace of instant ops. */
+	if (r == 0 && kin.n == 0 && !o->quiet)
+		et_warn("host trace only: no durations; pass --kineto FILE for GPU times");
 	flist_free(&host);
 	flist_free(&kin);
 	return r;

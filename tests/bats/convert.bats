@@ -308,3 +308,25 @@ corpus_ets() {
 	assert_success
 	assert_equal "$stderr" ""
 }
+
+@test "--all-fields: JSONL and JSON write node 0's id and every default, and read back byte for byte" {
+	ar="$REPO/samples/all_reduce_8/all_reduce"
+	run -0 et-convert --to jsonl --all-fields --ranks 0 "$ar"
+	[ "${lines[1]}" = '{"rank":0,"id":0,"name":"all_reduce_8npus_1MB","type":"COMM_COLL_NODE","ctrlDeps":[],"dataDeps":[],"startTimeMicros":0,"durationMicros":0,"attr":[{"name":"is_cpu_op","boolVal":false},{"name":"comm_type","int64Val":0},{"name":"comm_size","int64Val":1048576}]}' ]
+	# without it, the mapping leaves the id out, and jq's .id misses node 0
+	run -0 et-convert --to jsonl --ranks 0 "$ar"
+	[[ ${lines[1]} != *'"id"'* ]]
+	for to in json jsonl; do
+		et-convert --to $to --all-fields "$REPO/samples/chakra.0.et.gz" -o all.$to
+		et-convert --to et all.$to -o back.et
+		zcat "$REPO/samples/chakra.0.et.gz" | cmp - back.et
+	done
+	# a node of all defaults (id 0, no name, type 0) survives too
+	printf '{"rank":0,"world_size":1,"name":"","metadata":{}}\n{"rank":0}\n' | et-convert -o d.etz
+	run -0 et-convert --to jsonl --all-fields d.etz
+	[ "${lines[1]}" = '{"rank":0,"id":0,"name":"","type":"INVALID_NODE","ctrlDeps":[],"dataDeps":[],"startTimeMicros":0,"durationMicros":0}' ]
+	printf '%s\n' "${lines[@]}" | et-convert -o d2.etz
+	cmp d.etz d2.etz
+	run -2 --separate-stderr et-convert --all-fields "$ar" -o x.etz
+	[ "${stderr_lines[0]}" = "et-convert: --all-fields goes with --to json or --to jsonl" ]
+}

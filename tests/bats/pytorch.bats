@@ -2,6 +2,7 @@
 # et-convert --from pytorch: Chakra-exact (--compat chakra) and corrected
 # (default) conversion of every corpus host trace, and the error paths.
 load common
+bats_require_minimum_version 1.5.0
 
 PT="$DATA/pytorch"
 
@@ -195,4 +196,18 @@ JSON
 	cp "$PT"/cpu-gloo-mlp-2rank/host_et.*.json.gz traces/
 	et-convert traces -o dir.etz
 	assert_equal "$(et-convert --to jsonl dir.etz | jq -c 'select(.world_size) | [.rank, .world_size]' | tr -d '\n')" "[0,2][1,2]"
+}
+
+@test "a host trace without Kineto says once that it has no durations; with Kineto, or -q, it does not" {
+	sa="$PT/simple-add-a100"
+	run -0 --separate-stderr et-convert "$sa/host_et.json.gz" -o sa.etz
+	[ "$stderr" = "et-convert: warning: host trace only: no durations; pass --kineto FILE for GPU times" ]
+	# eight ranks: still one line
+	run -0 --separate-stderr et-convert "$PT"/dlrm-8rank/host_et.*.json.gz -o d.etz
+	[ "$stderr" = "et-convert: warning: host trace only: no durations; pass --kineto FILE for GPU times" ]
+	run -0 --separate-stderr et-convert -q "$sa/host_et.json.gz" -o sa.etz
+	[ -z "$stderr" ]
+	run -0 --separate-stderr et-convert "$sa/host_et.json.gz" --kineto "$sa/kineto.json.gz" -o sa.etz
+	[ -z "$stderr" ]
+	et-convert --to jsonl sa.etz | grep -q durationMicros
 }

@@ -1,7 +1,7 @@
 /* Fuzz our JSON writer against our JSON reader: the bytes after the first are
  * one Node (or, with bit 0 of the first byte, one GlobalMetadata) message
- * without a length prefix. Whatever decodes, and carries no unknown fields
- * (the JSON form has no place for them), must come back from
+ * without a length prefix; bit 1 adds a "rank" key, bit 2 writes all fields. Whatever decodes, and
+ * carries no unknown fields (the JSON form has no place for them), must come back from
  * et_json_*_write -> et_json_*_read with the same canonical bytes (et_json.h:
  * everything that decides the canonical bytes survives a round trip). */
 #include "et_json.h"
@@ -14,13 +14,13 @@ static void fail_json(const et_buf *j, const et_error *e)
 	__builtin_trap();
 }
 
-static void check_node(const uint8_t *p, size_t n, int64_t rank, et_arena *a, et_buf *j, et_buf *b1,
-                       et_buf *b2)
+static void check_node(const uint8_t *p, size_t n, int64_t rank, bool all, et_arena *a, et_buf *j,
+                       et_buf *b1, et_buf *b2)
 {
 	et_node *x = et_node_decode(a, p, n), *y = NULL;
 	if (!x || fuzz_has_unknown(&x->base))
 		return;
-	et_json_node_write(x, rank, j);
+	et_json_node_write(x, rank, all, j);
 	et_error e = {0};
 	if (et_json_node_read((const char *)j->data, j->len, a, &y, &e) < 0)
 		fail_json(j, &e);
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] & 1)
 		check_meta(data + 1, size - 1, a, &j, &b1, &b2);
 	else
-		check_node(data + 1, size - 1, data[0] & 2 ? 7 : -1, a, &j, &b1, &b2);
+		check_node(data + 1, size - 1, data[0] & 2 ? 7 : -1, data[0] & 4, a, &j, &b1, &b2);
 	if (b1.len != b2.len || (b1.len && memcmp(b1.data, b2.data, b1.len) != 0))
 		fail_json(&j, NULL);
 	et_arena_free(a);

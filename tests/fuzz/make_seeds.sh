@@ -59,7 +59,7 @@ J=$S/fuzz_json_reader
 "$BIN/et-convert" -q --to json "$D/chakra-generator/one_comm_send_node.0.et" -o "$J/send.json"
 
 # JSON writer: one message without its length prefix, after a selector byte
-# (bit 0: GlobalMetadata; bit 1: write a "rank" key).
+# (bit 0: GlobalMetadata; bit 1: write a "rank" key; bit 2: --all-fields).
 # msg FILE INDEX: message INDEX (0 = GlobalMetadata) of the raw ET FILE.
 msg() {
 	local f=$1 want=$2 off=0 i=0 len shift byte
@@ -88,6 +88,8 @@ W=$S/fuzz_json_writer
 { printf '\0'; msg "$D/chakra-generator/one_metadata_node_all_types.0.et" 1; } >"$W/node-all-types"
 { printf '\0'; msg "$D/chakra-generator/one_comm_send_node.0.et" 1; } >"$W/node-send"
 { printf '\2'; msg "$tmp/pt2.et" 5; } >"$W/node-pt2-5"
+{ printf '\4'; msg "$tmp/gen6.et" 2; } >"$W/node-gen6-2-all"
+{ printf '\4'; } >"$W/node-empty-all"
 { printf '\1'; msg "$tmp/pt2.et" 0; } >"$W/meta-pt2"
 
 # et-sim configuration: a mode byte (see fuzz_sim_config.c: 0 network YAML,

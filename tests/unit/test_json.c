@@ -147,11 +147,11 @@ static void test_write(void)
 {
 	et_arena *a = et_arena_new();
 	et_buf b = {0};
-	et_json_node_write(sample_node(a), 3, &b);
+	et_json_node_write(sample_node(a), 3, false, &b);
 	CHECK(buf_is(&b, sample_json));
 
 	b.len = 0;
-	et_json_node_write(et_node_new(a), -1, &b); /* all defaults */
+	et_json_node_write(et_node_new(a), -1, false, &b); /* all defaults */
 	CHECK(buf_is(&b, "{}"));
 
 	b.len = 0;
@@ -161,7 +161,7 @@ static void test_write(void)
 	uint32_t payload = 0x7fc00001;
 	memcpy(&attr(a, n, "p", 5)->float_val, &payload, 4);
 	attr(a, n, "m", 3)->double_val = -INFINITY;
-	et_json_node_write(n, -1, &b);
+	et_json_node_write(n, -1, false, &b);
 	CHECK(buf_is(&b, "{\"type\":99,\"attr\":[{\"name\":\"x\",\"floatVal\":\"NaN\"},"
 	                 "{\"name\":\"p\",\"floatVal\":\"NaN:0x7fc00001\"},"
 	                 "{\"name\":\"m\",\"doubleVal\":\"-Infinity\"}]}"));
@@ -228,7 +228,7 @@ static void test_write_strings(void)
 			         specials[(k + 1) % 13]);
 			n->name = s;
 			got.len = want.len = 0;
-			et_json_node_write(n, -1, &got);
+			et_json_node_write(n, -1, false, &got);
 			et_buf_puts(&want, "{\"name\":");
 			ref_escape((const uint8_t *)s, &want);
 			et_buf_putc(&want, '}');
@@ -414,7 +414,7 @@ static void test_round_trip(void)
 	et_arena *a = et_arena_new();
 	et_node *n = sample_node(a);
 	et_buf b = {0}, e1 = {0}, e2 = {0}, j2 = {0};
-	et_json_node_write(n, 3, &b);
+	et_json_node_write(n, 3, false, &b);
 	et_node *back = NULL;
 	et_error e = {0};
 	CHECK(et_json_node_read((char *)b.data, b.len, a, &back, &e) == 0);
@@ -422,7 +422,7 @@ static void test_round_trip(void)
 		et_node_encode(n, &e1);
 		et_node_encode(back, &e2);
 		CHECK(e1.len == e2.len && memcmp(e1.data, e2.data, e1.len) == 0);
-		et_json_node_write(back, 3, &j2);
+		et_json_node_write(back, 3, false, &j2);
 		CHECK(j2.len == b.len && memcmp(j2.data, b.data, b.len) == 0);
 	}
 	et_buf_free(&b);
@@ -465,7 +465,7 @@ static void round_trip_file(const char *data, const char *name)
 				et_meta_encode(back, &enc);
 		} else {
 			et_node *n = et_node_decode(a, p, len), *back = NULL;
-			et_json_node_write(n, (int64_t)msgs, &j);
+			et_json_node_write(n, (int64_t)msgs, false, &j);
 			if (et_json_node_read((char *)j.data, j.len, a, &back, &e) == 0)
 				et_node_encode(back, &enc);
 		}
