@@ -1,4 +1,5 @@
 #include "pt_run.h"
+#include "et_path.h"
 #include "et_src.h"
 #include "pt_kineto.h"
 
@@ -114,8 +115,7 @@ static int classify(const char *path, int want, flist *host, flist *kin, et_erro
 			qsort(names.v, (size_t)names.n, sizeof *names.v, cmp_str);
 		int r = 0;
 		for (int i = 0; i < names.n && r == 0; i++) {
-			char full[4096];
-			snprintf(full, sizeof full, "%s/%s", path, names.v[i]);
+			char *full = et_path_join(path, names.v[i]);
 			int k = strstr(names.v[i], ".json") ? pt_sniff(full, e) : PT_KIND_OTHER;
 			if (k < 0)
 				r = -1;
@@ -123,6 +123,7 @@ static int classify(const char *path, int want, flist *host, flist *kin, et_erro
 				flist_add(host, full);
 			else if (k == PT_KIND_KINETO)
 				flist_add(kin, full);
+			free(full);
 		}
 		flist_free(&names);
 		if (r == 0 && host->n == before)

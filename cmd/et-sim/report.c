@@ -166,7 +166,9 @@ static void top_collectives(FILE *f, const rank_st *r)
 			                r->end[i] - r->start[i]};
 	qsort(c, k, sizeof *c, cexp_cmp);
 	if (k)
-		fprintf(f, "top communication by exposed time (rank %u):\n", r->rank);
+		fprintf(f,
+		        "top communication by exposed time (not overlapped by compute; rank %u):\n",
+		        r->rank);
 	char b1[32], b2[32];
 	for (size_t i = 0; i < k && i < 5; i++)
 		fprintf(f, "  %14s ns exposed of %14s ns  node %llu %s\n", grp(c[i].exposed, b1),
@@ -184,8 +186,8 @@ void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w)
 		if (rr->r[k].finish > rr->r[slow].finish)
 			slow = k;
 	const rank_res *x = &rr->r[slow];
-	fprintf(f, "%s: %u ranks, %llu nodes%s\n", w->name[0] ? w->name : "workload", rr->world,
-	        (unsigned long long)w->nodes,
+	fprintf(f, "%s: %u rank%s, %llu node%s%s\n", w->name[0] ? w->name : "workload", rr->world,
+	        rr->world == 1 ? "" : "s", (unsigned long long)w->nodes, w->nodes == 1 ? "" : "s",
 	        s->folded ? " (identical ranks: one simulated for all)" : "");
 	fprintf(f, "simulated iteration time: %s ns\n", grp(rr->iter, b1));
 	fprintf(f, "per-rank finish: min %s, median %s, max %s ns\n", grp(rr->fmin, b1),
@@ -195,6 +197,10 @@ void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w)
 	        "idle %s ns\n",
 	        slow, grp(x->gpu_comp + x->cpu, b1), grp(x->comm, b2), grp(x->exposed, b3),
 	        grp(x->idle, b4));
+	/* "exposed" is ASTRA-sim's word for two different measures: say which. */
+	fputs("  (exposed communication: finish time minus GPU compute time, as ASTRA-sim "
+	      "counts it; idle: no resource of the rank busy)\n",
+	      f);
 	top_collectives(f, report_rank(s, slow));
 }
 

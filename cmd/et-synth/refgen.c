@@ -6,10 +6,12 @@
 #include "refgen.h"
 #include "et_attr.h"
 #include "et_build.h"
+#include "et_path.h"
 #include "et_types.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -135,8 +137,9 @@ static int write_file(const refgen_conf *c, const struct workload *w, uint32_t r
 	m.version = "1.0.0";
 	et_meta_encode(&m, &b);
 	workload_nodes(c, w, a, id, &b);
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%s.%u.et", c->dir, w->name, rank);
+	char name[300];
+	snprintf(name, sizeof name, "%s.%u.et", w->name, rank);
+	char *path = et_path_join(c->dir, name);
 	et_output *o;
 	int r = et_output_open(&o, path, true, e);
 	if (r == 0 && fwrite(b.data, 1, b.len, et_output_file(o)) != b.len)
@@ -146,6 +149,7 @@ static int write_file(const refgen_conf *c, const struct workload *w, uint32_t r
 	else if (o)
 		et_output_abort(o);
 	et_buf_free(&b);
+	free(path);
 	return r;
 }
 

@@ -3,6 +3,7 @@
 # valgrind, failing the test on any error or leak.
 load '/usr/lib/bats/bats-support/load'
 load '/usr/lib/bats/bats-assert/load'
+bats_require_minimum_version 1.5.0 # run -N, --separate-stderr
 
 REPO="$(cd "$BATS_TEST_DIRNAME/../.." && pwd)"
 DATA="$REPO/tests/data"

@@ -211,3 +211,10 @@ JSON
 	[ -z "$stderr" ]
 	et-convert --to jsonl sa.etz | grep -q durationMicros
 }
+
+@test "a directory given with a trailing slash names its files with one slash" {
+	cp -r "$PT/simple-add-a100" sa
+	run -0 --separate-stderr et-convert -v sa/ -o sa.etz
+	[[ ${stderr_lines[0]} == "et-convert: sa/host_et.json.gz + sa/kineto.json.gz: linked 36/36 Kineto CPU ops"* ]] ||
+		fail "$stderr"
+}

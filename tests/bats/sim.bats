@@ -675,3 +675,13 @@ fails2() {
 	run "$REPO/tests/man-examples.sh" "$REPO/man/et-sim.1" "$REPO" "$T/ex"
 	assert_success
 }
+
+@test "the text summary: '1 rank', and what 'exposed' means where it is printed" {
+	et-synth chain --layers 1 --compute-us 5 --size 1M --world 1 -o one.etz
+	run -0 et-sim one.etz
+	[[ ${lines[0]} == *": 1 rank, "*" nodes" ]] || fail "${lines[0]}"
+	assert_line "  (exposed communication: finish time minus GPU compute time, as ASTRA-sim counts it; idle: no resource of the rank busy)"
+	run -0 et-sim --network "$REPO/samples/Ring_8npus.yml" "$REPO/samples/all_reduce_8/all_reduce"
+	assert_line --index 0 "workload: 8 ranks, 8 nodes"
+	assert_line "top communication by exposed time (not overlapped by compute; rank 0):"
+}

@@ -494,3 +494,10 @@ pg_rank() { # RANK: a process-group node defining "5" = [0, 1] and "0" = all, an
 	run -0 --separate-stderr et-synth dag --nodes 300000 --world 8 --to jsonl -q -o /dev/null
 	[ -z "$stderr" ]
 }
+
+@test "chakra-generator --out-dir D/: messages name D/FILE with one slash, and nothing is written on failure" {
+	mkdir -p gen/ALL_REDUCE.0.et
+	run -4 --separate-stderr et-synth chakra-generator --world 2 --out-dir gen/
+	[ "$stderr" = "et-synth: gen/ALL_REDUCE.0.et: cannot open: Is a directory" ] || fail "$stderr"
+	[ "$(ls gen)" = "ALL_REDUCE.0.et" ]
+}
