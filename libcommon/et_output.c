@@ -1,5 +1,6 @@
 #include "et_output.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,30 @@ struct et_output {
 	bool closed;
 	bool direct; /* a device or pipe written in place: nothing to rename */
 };
+
+/* "cannot create: No such file or directory" does not say which: when the
+ * folder is missing, name it (tools do not create folders behind -o or
+ * --split PREFIX; a typo would scatter them). */
+static void create_failed(const char *path, int err, et_error *e)
+{
+	const char *slash = strrchr(path, '/');
+	if (err == ENOENT && slash && slash != path) {
+		size_t n = (size_t)(slash - path);
+		char *dir = et_xmalloc(n + 1);
+		memcpy(dir, path, n);
+		dir[n] = 0;
+		struct stat st;
+		bool missing = stat(dir, &st) != 0;
+		if (missing)
+			et_fail(e, ET_EXIT_IO,
+			        "%s: cannot create: the folder %s does not exist (create it first)",
+			        path, dir);
+		free(dir);
+		if (missing)
+			return;
+	}
+	et_fail(e, ET_EXIT_IO, "%s: cannot create: %s", path, strerror(err));
+}
 
 static et_output *pending;
 
@@ -138,7 +163,7 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 		add_pending_blocked(o);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0 || !(o->f = fdopen(fd, "wb"))) {
-		et_fail(e, ET_EXIT_IO, "%s: cannot create: %s", path, strerror(errno));
+		create_failed(path, errno, e);
 		if (fd >= 0) {
 			close(fd);
 			unlink(o->tmp);

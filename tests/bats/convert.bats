@@ -330,3 +330,13 @@ corpus_ets() {
 	run -2 --separate-stderr et-convert --all-fields "$ar" -o x.etz
 	[ "${stderr_lines[0]}" = "et-convert: --all-fields goes with --to json or --to jsonl" ]
 }
+
+@test "-o and --split into a folder that does not exist: the message names the folder (tools never create it)" {
+	ar="$REPO/samples/all_reduce_8/all_reduce"
+	run -4 --separate-stderr et-convert --to et --split out/ar "$ar"
+	[ "$stderr" = "et-convert: out/ar.0.et: cannot create: the folder out does not exist (create it first)" ]
+	run -4 --separate-stderr et-synth coll --type all_reduce --size 1M --world 2 -o no/such/x.etz
+	[ "$stderr" = "et-synth: no/such/x.etz: cannot create: the folder no/such does not exist (create it first)" ]
+	[ ! -e out ] && [ ! -e no ]
+	mkdir out && et-convert --to et --split out/ar "$ar" && [ -s out/ar.7.et ]
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bats
+# README.md's commands run as written (issue 15, item 8): every line of its
+# sh blocks but `make ...`, and the first cell of each et-viz gallery row,
+# in order, in one scratch directory that sees the repository's samples/
+# and tests/ (as the repository root would). A command exits 0, or the
+# status its comment names: "(exit N)".
+load common
+
+# The commands, one per line, from README.md.
+readme_commands() {
+	awk '
+		/^```sh$/ { inblock = 1; next }
+		/^```$/ { inblock = 0; next }
+		inblock && !/^[ \t]*(#|$)/ && !/^make / { print; next }
+		/^\| command \|/ { gallery = 1; next }
+		gallery && !/^\|/ { gallery = 0 }
+		gallery && /^\| `et-/ {
+			line = $0
+			gsub(/\\\|/, "\001", line)        # escaped pipes inside the cell
+			split(line, cell, "|")
+			cmd = cell[2]
+			gsub(/^ *`|` *$/, "", cmd)
+			gsub(/\001/, "|", cmd)
+			print cmd
+		}
+	' "$REPO/README.md"
+}
+
+@test "README: the command list is what we think it is" {
+	run -0 readme_commands
+	# 6 et-convert, 3 et-validate, 4 et-sim, 4 et-synth, the gallery input, 6 gallery rows
+	[ "${#lines[@]}" -eq 24 ] || fail "${#lines[@]} commands, not 24: $output"
+	assert_line "et-convert samples/all_reduce_8/all_reduce -o ar.etz"
+	assert_line "et-viz --timeline --schedule s.jsonl -o gantt.svg"
+	refute_line --partial "..."
+	refute_line --regexp "^make "
+}
+
+@test "README: every command runs as written, in order" {
+	ln -s "$REPO/samples" samples
+	ln -s "$REPO/tests" tests
+	local n=0
+	while IFS= read -r cmd; do
+		n=$((n + 1))
+		want=0
+		[[ $cmd =~ \(exit\ ([0-9]+)\) ]] && want=${BASH_REMATCH[1]}
+		run bash -o pipefail -c "$cmd" </dev/null
+		[ "$status" -eq "$want" ] || fail "command $n exited $status, not $want: $cmd
+$output"
+	done < <(readme_commands)
+	# what the commands say they make
+	[ -s out/ar.7.et ] && [ -s conv.png ] && [ -s gantt.svg ] && [ -s shareable.etz ]
+	[ "$(et-validate -q shareable.etz --format json | jq .ranks)" = 256 ]
+}
