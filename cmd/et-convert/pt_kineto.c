@@ -6,6 +6,7 @@
 #include "pt_kineto.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Below these shares of linked Kineto CPU ops: a warning, then a refusal. */
 #define KT_WARN_PCT 90.0
@@ -21,11 +22,18 @@ static double pct(uint32_t part, uint32_t whole)
 	return whole ? 100.0 * part / whole : 0.0;
 }
 
+/* The host ops a Kineto trace can have: not the profiler's own thread and
+ * process nodes ("[pytorch|profiler|execution_trace|thread]"), which no
+ * Kineto event stands for, so that full linking reads 100 %. */
 static uint32_t host_ops(const pt_trace *t)
 {
+	static const char own[] = "[pytorch|profiler|";
 	uint32_t n = 0;
-	for (uint32_t i = 0; i < t->n; i++)
-		n += t->nodes[i].cat == PT_NONE;
+	for (uint32_t i = 0; i < t->n; i++) {
+		const char *name = pt_str(t, t->nodes[i].name);
+		n += t->nodes[i].cat == PT_NONE &&
+		     !(name && strncmp(name, own, sizeof own - 1) == 0);
+	}
 	return n;
 }
 
@@ -33,11 +41,12 @@ static void report(const pt_trace *t, const char *path, const pt_opts *o, const 
 {
 	double p = pct(s->kin_linked, s->kin);
 	if (o->verbose)
-		fprintf(stderr,
-		        "%s: %s + %s: linked %u/%u Kineto CPU ops (%.1f %%), %u/%u host ops, "
-		        "%lld/%u GPU ops attached\n",
-		        et_err_prog(), t->input, path, s->kin_linked, s->kin, p, s->host_linked,
-		        s->host, (long long)s->gpu_attached, s->gpu);
+		fprintf(
+		    stderr,
+		    "%s: %s + %s: linked %u/%u Kineto CPU ops (%.1f %%), %u/%u host ops (%.1f %%), "
+		    "%lld/%u GPU ops attached\n",
+		    et_err_prog(), t->input, path, s->kin_linked, s->kin, p, s->host_linked,
+		    s->host, pct(s->host_linked, s->host), (long long)s->gpu_attached, s->gpu);
 	if (p < KT_WARN_PCT)
 		et_warn("%s + %s: only %u of %u Kineto CPU ops (%.1f %%) match host ops: "
 		        "durations and GPU ops are missing for the rest",

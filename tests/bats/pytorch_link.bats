@@ -65,7 +65,7 @@ EOF
 @test "simple-add (External id = rf_id): -v reports full coverage and 4 GPU ops attached" {
 	run et-convert --from pytorch "$SA/host_et.json.gz" --kineto "$SA/kineto.json.gz" -v -o a.etz
 	assert_success
-	assert_output --partial "linked 36/36 Kineto CPU ops (100.0 %), 36/38 host ops, 4/4 GPU ops attached"
+	assert_output --partial "linked 36/36 Kineto CPU ops (100.0 %), 36/36 host ops (100.0 %), 4/4 GPU ops attached"
 	refute_output --partial "warning"
 	# quiet without -v
 	run et-convert --from pytorch "$SA/host_et.json.gz" --kineto "$SA/kineto.json.gz" -o b.etz
@@ -118,7 +118,7 @@ EOF
 	G="$PT/cpu-gloo-mlp-2rank"
 	run et-convert --from pytorch "$G/host_et.0.json.gz" --kineto "$G/profiler.0.json.gz" -v -o a.etz
 	assert_success
-	assert_output --partial "linked 126/126 Kineto CPU ops (100.0 %), 126/128 host ops, 0/0 GPU ops attached"
+	assert_output --partial "linked 126/126 Kineto CPU ops (100.0 %), 126/126 host ops (100.0 %), 0/0 GPU ops attached"
 	et-convert --to jsonl a.etz >o.jsonl
 	# aten::zeros: 357 us minus aten::empty 76 and aten::zero_ 52
 	assert_equal "$(node o.jsonl 3 '"\(.name) \(.startTimeMicros) \(.durationMicros)"')" "aten::zeros 471 229"
@@ -139,8 +139,8 @@ EOF
 	nested_pair
 	run et-convert --from pytorch host.json --kineto kineto.json -v --to jsonl
 	assert_success
-	# ProfilerStep annotations are not ops
-	assert_output --partial "linked 3/3 Kineto CPU ops (100.0 %), 3/5 host ops"
+	# ProfilerStep annotations are not ops, nor are the profiler's process and thread nodes
+	assert_output --partial "linked 3/3 Kineto CPU ops (100.0 %), 3/3 host ops (100.0 %)"
 	et-convert --from pytorch host.json --kineto kineto.json --to jsonl >o.jsonl
 	run jq -r 'select(.id > 2) | "\(.name) \(.startTimeMicros) \(.durationMicros)"' o.jsonl
 	assert_output "aten::a 100 6
@@ -213,7 +213,7 @@ EOF
 	two_thread_pair
 	run et-convert --from pytorch host.json --kineto kineto.json -v -o a.etz
 	assert_success
-	assert_output --partial "linked 3/4 Kineto CPU ops (75.0 %), 3/6 host ops, 2/2 GPU ops attached"
+	assert_output --partial "linked 3/4 Kineto CPU ops (75.0 %), 3/3 host ops (100.0 %), 2/2 GPU ops attached"
 	assert_output --partial "warning: host.json + kineto.json: only 3 of 4 Kineto CPU ops (75.0 %) match host ops"
 	et-convert --to jsonl a.etz >o.jsonl
 	# aten::add starts thread 200 after aten::mul started on thread 100;
