@@ -223,8 +223,9 @@ int et_graph_wk_member(et_wk_attr k);
 uint32_t et_graph_find_cycle(const et_graph *g, uint32_t **path);
 
 /* Longest path by duration_micros over the ordered nodes: returns its total
- * duration and the chain of indices from first to last (*chain malloc'ed,
- * may be NULL if chain is NULL). */
+ * duration (UINT64_MAX, saturated, when it does not fit in 64 bits) and the
+ * chain of indices from first to last (*chain malloc'ed, may be NULL if
+ * chain is NULL). */
 uint64_t et_graph_critical_path(const et_graph *g, uint32_t **chain, uint32_t *len);
 
 /* Bytes held by the graph's arrays (for --stats and tests). */
@@ -241,8 +242,10 @@ size_t et_graph_bytes(const et_graph *g);
  * Communication bytes count a COMM_COLL or COMM_SEND node that has a
  * comm_size and is not a host op (is_cpu_op true): its comm_size, 0 when
  * negative. RECVs are not counted, so a transfer counts once, at its
- * sender. The record is plain data (no pointers): callers may copy, sum
- * and keep it after the graph is reset. */
+ * sender. Sums (durations, bytes) saturate at UINT64_MAX instead of
+ * wrapping (et_sat.h): UINT64_MAX means "did not fit". The record is plain
+ * data (no pointers): callers may copy, sum and keep it after the graph is
+ * reset. */
 typedef struct et_graph_stats {
 	uint64_t nodes;
 	uint64_t by_type[ET_GRAPH_STATS_TYPES];    /* by NodeType; last: unknown */

@@ -2,6 +2,7 @@
  * the statistics. */
 #include "et_buf.h"
 #include "et_graph.h"
+#include "et_sat.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +80,7 @@ uint64_t et_graph_critical_path(const et_graph *g, uint32_t **chain, uint32_t *l
 		for (uint32_t e = g->ctrl_off[v]; e < g->ctrl_off[v + 1]; e++)
 			if (dist[g->ctrl_dep[e]] > d || p == ET_GRAPH_NONE)
 				d = dist[g->ctrl_dep[e]], p = g->ctrl_dep[e];
-		dist[v] = d + g->duration_micros[v];
+		dist[v] = et_sat_add(d, g->duration_micros[v]);
 		pred[v] = p;
 		if (dist[v] > best || k == 0)
 			best = dist[v], best_v = v;
@@ -122,17 +123,17 @@ static void count_nodes(const et_graph *g, et_graph_stats *s)
 	for (uint32_t i = 0; i < g->n; i++) {
 		uint8_t t = g->type[i];
 		s->by_type[t < ET_NODE_TYPE_COUNT ? t : ET_GRAPH_STATS_TYPES - 1]++;
-		s->total_duration += g->duration_micros[i];
+		s->total_duration = et_sat_add(s->total_duration, g->duration_micros[i]);
 		/* A host op typed as communication is no traffic; without a
 		 * comm_size there are no bytes to count. */
 		if ((g->flags[i] & ET_GF_CPU) || !(g->flags[i] & ET_GF_COMM_SIZE))
 			continue;
 		if (t == ET_NODE_COLL) {
 			int k = coll_bucket(g, i);
-			s->coll_bytes[k] += comm_bytes(g, i);
+			s->coll_bytes[k] = et_sat_add(s->coll_bytes[k], comm_bytes(g, i));
 			s->coll_count[k]++;
 		} else if (t == ET_NODE_SEND) {
-			s->send_bytes += comm_bytes(g, i);
+			s->send_bytes = et_sat_add(s->send_bytes, comm_bytes(g, i));
 			s->send_count++;
 		}
 	}

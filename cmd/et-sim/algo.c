@@ -8,12 +8,15 @@
  * messages and every released packet came back (free == parallel_reduce).
  * The counters mirror ASTRA-sim's so that the message schedule is its own. */
 #include "et_mem.h"
+#include "et_sat.h"
 #include "sim.h"
 #include <stdlib.h>
 
-static void push_ev(sim *s, stream *st, uint64_t t, int kind, uint64_t extra)
+/* An algorithm event dt after now. */
+static void push_ev(sim *s, stream *st, uint64_t dt, int kind, uint64_t extra)
 {
 	st->rc->pend++;
+	uint64_t t = sim_after(s, dt, st->rc->rank, st->rc->node, "communication time");
 	evq_push(&s->q, t, EV_ALGO, st->rc->rank, (uint64_t)(uintptr_t)st,
 	         (uint64_t)kind | extra << 2);
 }
@@ -50,7 +53,7 @@ static int non_zero_packets(const algo *a)
 /* Packet release: the bundle goes to memory (d), then is reduced if needed. */
 static void release(sim *s, stream *st, bool processed, uint64_t size)
 {
-	push_ev(s, st, s->now + st->a.d, AK_BUNDLE, processed ? size + 1 : 0);
+	push_ev(s, st, st->a.d, AK_BUNDLE, processed ? size + 1 : 0);
 }
 
 static void max_count(algo *a)
@@ -65,15 +68,15 @@ static void max_count(algo *a)
 	} else if (a->impl == IMPL_HD) {
 		if (a->mult_up) {
 			a->rank_offset *= 2;
-			a->msg_size /= 2;
+			a->msg_size = et_sat_div(a->msg_size, 2);
 		} else {
 			a->rank_offset /= 2;
-			a->msg_size *= 2;
+			a->msg_size = et_sat_mul(a->msg_size, 2);
 		}
 		if ((uint32_t)a->rank_offset == a->n && a->type == CT_AR) {
 			a->mult_up = 0;
 			a->rank_offset /= 2;
-			a->msg_size *= 2;
+			a->msg_size = et_sat_mul(a->msg_size, 2);
 		}
 		hd_target(a);
 	}
@@ -129,9 +132,10 @@ static bool ready(sim *s, stream *st)
 	uint64_t size = a->impl == IMPL_HD ? p.size : a->msg_size;
 	const coll *c = st->rc->c;
 	uint32_t me = st->rc->rank;
-	uint64_t t = net_delay(s, me, p.dst, size);
+	uint64_t t =
+	    sim_after(s, net_delay(s, me, p.dst, size), me, st->rc->node, "communication time");
 	s->st.messages++;
-	evq_push(&s->q, s->now + t, EV_ARRIVE, p.dst,
+	evq_push(&s->q, t, EV_ARRIVE, p.dst,
 	         (uint64_t)c->id << 32 | (uint64_t)st->chunk << 8 | st->phase,
 	         (uint64_t)me << 32 | p.dst);
 	mbox_post(s, st, p.src);
@@ -178,7 +182,7 @@ void algo_event(sim *s, stream *st, int kind, uint64_t extra)
 	if (st->a.closed || st->a.done)
 		return;
 	if (kind == AK_BUNDLE && extra) {
-		push_ev(s, st, s->now + net_reduce(s, extra - 1), AK_PROCESSED, 0);
+		push_ev(s, st, net_reduce(s, extra - 1), AK_PROCESSED, 0);
 		return;
 	}
 	if (kind == AK_RECV_NOW) {
@@ -195,7 +199,7 @@ static void setup_counts(algo *a, const phase_plan *p, uint64_t size)
 	if (a->impl == IMPL_HD) {
 		int L = __builtin_ctz(a->n);
 		a->stream_count = p->type == CT_AR ? 2 * L : L;
-		a->msg_size = p->type == CT_AG ? size : size / 2;
+		a->msg_size = p->type == CT_AG ? size : et_sat_div(size, 2);
 		a->rank_offset = p->type == CT_AG ? n / 2 : 1;
 		a->mult_up = p->type != CT_AG;
 		hd_target(a);
@@ -204,7 +208,7 @@ static void setup_counts(algo *a, const phase_plan *p, uint64_t size)
 	a->stream_count = p->type == CT_AR    ? 2 * (n - 1)
 	                  : p->type == CT_A2A ? n * (n - 1) / 2
 	                                      : n - 1;
-	a->msg_size = p->type == CT_AG ? size : size / a->n;
+	a->msg_size = p->type == CT_AG ? size : et_sat_div(size, a->n);
 	a->recv_idx = ring_step(a, a->idx, a->anticlockwise);
 	a->send_idx = sender_of(a, a->idx);
 	if (a->impl == IMPL_DIRECT) {

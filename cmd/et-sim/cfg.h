@@ -101,21 +101,4 @@ int cfg_impl_parse(const char *s, uint8_t *impl, int *window);
  * not defined (index -1). */
 const comm_group *cfg_group(const cfg *c, const char *pg_name, int *index);
 
-/* A duration in ns computed in double, as the tick count it stands for:
- * negative or NaN is 0, and one at or beyond 2^50 ns (13 days, from absurd
- * settings such as --set bandwidth=1e-300 or from absurd sizes) is capped
- * there and sets *capped (never clears it). The conversion stays defined;
- * the sums and products a simulation forms from such times would wrap, so
- * its owner (sim_run) prints no number once *capped is set. */
-static inline uint64_t cfg_ticks(double ns, bool *capped)
-{
-	const double max = 1125899906842624.0; /* 2^50 */
-	if (!(ns > 0))
-		return 0;
-	if (ns < max)
-		return (uint64_t)ns;
-	*capped = true;
-	return (uint64_t)max;
-}
-
 #endif

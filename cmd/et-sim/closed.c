@@ -6,6 +6,7 @@
  * earlier (same tick) have only scheduled their first release, d >= 1 ns
  * ahead, so their event-path state is dropped without any effect. */
 #include "et_mem.h"
+#include "et_sat.h"
 #include "sim.h"
 #include <stdlib.h>
 
@@ -37,36 +38,41 @@ static uint64_t tmax(sim *s, const ring *rg, uint32_t idx, uint64_t m, bool *uni
 	return mx;
 }
 
+/* The closed forms saturate (et_sat.h): a phase whose time does not fit is
+ * UINT64_MAX, which sim_after refuses. */
+#define ADD et_sat_add
+#define MUL et_sat_mul
+
 static uint64_t ring_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
 {
 	uint64_t n = rg->n, S = p->size;
 	uint32_t nb = step(rg->n, idx, 1, p->anticlockwise);
-	uint64_t m = S / n, t = T(s, rg, idx, nb, m), pr = net_reduce(s, m);
+	uint64_t m = et_sat_div(S, n), t = T(s, rg, idx, nb, m), pr = net_reduce(s, m);
 	switch (p->type) {
 	case CT_AR:
-		return (2 * n - 1) * d + (2 * n - 2) * t + (n - 1) * pr;
+		return ADD(ADD(MUL(2 * n - 1, d), MUL(2 * n - 2, t)), MUL(n - 1, pr));
 	case CT_RS:
-		return n * d + (n - 1) * (t + pr);
+		return ADD(MUL(n, d), MUL(n - 1, ADD(t, pr)));
 	case CT_AG:
-		return n * d + (n - 1) * T(s, rg, idx, nb, S);
+		return ADD(MUL(n, d), MUL(n - 1, T(s, rg, idx, nb, S)));
 	default:
-		return d + n * (n - 1) / 2 * (t + d);
+		return ADD(d, MUL(n * (n - 1) / 2, ADD(t, d)));
 	}
 }
 
 static uint64_t direct_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
 {
-	uint64_t S = p->size, m = S / rg->n;
+	uint64_t S = p->size, m = et_sat_div(S, rg->n);
 	bool u;
 	switch (p->type) {
 	case CT_AR:
-		return 3 * d + 2 * tmax(s, rg, idx, m, &u) + net_reduce(s, m);
+		return ADD(ADD(MUL(3, d), MUL(2, tmax(s, rg, idx, m, &u))), net_reduce(s, m));
 	case CT_RS:
-		return 2 * d + tmax(s, rg, idx, m, &u) + net_reduce(s, m);
+		return ADD(ADD(MUL(2, d), tmax(s, rg, idx, m, &u)), net_reduce(s, m));
 	case CT_AG:
-		return 2 * d + tmax(s, rg, idx, S, &u);
+		return ADD(MUL(2, d), tmax(s, rg, idx, S, &u));
 	default:
-		return 2 * d + tmax(s, rg, idx, m, &u);
+		return ADD(MUL(2, d), tmax(s, rg, idx, m, &u));
 	}
 }
 
@@ -74,7 +80,7 @@ static uint64_t direct_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t 
 static uint64_t hd_step(sim *s, const ring *rg, uint32_t idx, int off, uint64_t m, uint64_t d)
 {
 	bool anti = (idx / (uint32_t)off) % 2;
-	return d + T(s, rg, idx, step(rg->n, idx, off, anti), m);
+	return ADD(d, T(s, rg, idx, step(rg->n, idx, off, anti), m));
 }
 
 static uint64_t hd_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
@@ -83,17 +89,18 @@ static uint64_t hd_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx,
 	uint64_t S = p->size, t = d;
 	if (p->type == CT_AG) {
 		for (int k = 1; k <= L; k++)
-			t += hd_step(s, rg, idx, n >> k, S << (k - 1), d);
+			t = ADD(t, hd_step(s, rg, idx, n >> k, MUL(S, (uint64_t)1 << (k - 1)), d));
 		return t;
 	}
 	for (int k = 1; k <= L; k++) {
-		t += hd_step(s, rg, idx, 1 << (k - 1), S >> k, d);
+		t = ADD(t, hd_step(s, rg, idx, 1 << (k - 1), et_sat_div(S, (uint64_t)1 << k), d));
 		if (k >= 2)
-			t += net_reduce(s, S >> k);
+			t = ADD(t, net_reduce(s, et_sat_div(S, (uint64_t)1 << k)));
 	}
 	if (p->type == CT_AR)
 		for (int j = 1; j <= L; j++)
-			t += hd_step(s, rg, idx, n >> j, S >> (L - j + 1), d);
+			t = ADD(t, hd_step(s, rg, idx, n >> j,
+			                   et_sat_div(S, (uint64_t)1 << (L - j + 1)), d));
 	return t;
 }
 
@@ -133,8 +140,9 @@ static void go_closed(sim *s, cf_slot *sl, uint32_t nsim)
 		stream *st = sl->st[k];
 		st->a.closed = true;
 		st->rc->pend++;
-		evq_push(&s->q, s->now + duration(s, st), EV_PHASE_END, st->rc->rank,
-		         (uint64_t)(uintptr_t)st, 0);
+		uint64_t t =
+		    sim_after(s, duration(s, st), st->rc->rank, st->rc->node, "communication time");
+		evq_push(&s->q, t, EV_PHASE_END, st->rc->rank, (uint64_t)(uintptr_t)st, 0);
 	}
 	s->st.closed_phases++;
 }

@@ -53,7 +53,7 @@ static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_
 		s->colls = et_xrealloc(s->colls, s->capcolls * sizeof *s->colls);
 	}
 	s->colls[s->ncolls++] = c;
-	if (coll_plan(s, c, r->g, node, ct) < 0)
+	if (coll_plan(s, c, r, node, ct) < 0)
 		return NULL;
 	c->cf = et_xcalloc(c->nchunks * c->nphase + 1, sizeof *c->cf);
 	return c;
@@ -236,7 +236,8 @@ static void collective_done(sim *s, rank_st *r, rcoll *rc)
 	rc->complete = true;
 	r->active = NULL;
 	coll_member_done(rc->c);
-	r->comm_ns += s->now - r->start[rc->node];
+	sim_total_add(s, r->rank, rc->node, &r->comm_ns, s->now - r->start[rc->node],
+	              "communication time total");
 	wl_node_done(s, r, rc->node, (uint64_t)rc->c->last_rank << 32 | rc->c->last_node);
 }
 

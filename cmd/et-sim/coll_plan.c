@@ -1,5 +1,6 @@
 /* coll_plan: a collective -> chunks -> phases (doc/astra-sim.md C.10-C.12, D.18). */
 #include "et_mem.h"
+#include "et_sat.h"
 #include "sim.h"
 #include <stdlib.h>
 #include <string.h>
@@ -59,13 +60,16 @@ static void add(coll *c, int type, const ldims *ld, int d, uint64_t *size, bool 
 	p->anticlockwise = anti;
 	p->size = *size;
 	uint64_t n = ld->size[d];
+	/* saturated (et_sat.h) when it does not fit: its transfers then do not
+	 * either, and the run refuses them (sim_after) */
 	if (type == CT_RS)
-		*size /= n;
+		*size = et_sat_div(*size, n);
 	else if (type == CT_AG)
-		*size *= n;
+		*size = et_sat_mul(*size, n);
 }
 
-static void plan_phases(coll *c, int ct, const ldims *ld, uint8_t inv, bool lba)
+/* Returns the data a chunk ends with (saturated if it does not fit). */
+static uint64_t plan_phases(coll *c, int ct, const ldims *ld, uint8_t inv, bool lba)
 {
 	uint64_t sz = c->chunk;
 	if (ct != CT_AR || !lba) {
@@ -74,7 +78,7 @@ static void plan_phases(coll *c, int ct, const ldims *ld, uint8_t inv, bool lba)
 			if (active(ld, inv, d))
 				add(c, ct, ld, d, &sz, false);
 		}
-		return;
+		return sz;
 	}
 	int last = 0;
 	for (int d = 0; d < ld->n; d++)
@@ -88,6 +92,23 @@ static void plan_phases(coll *c, int ct, const ldims *ld, uint8_t inv, bool lba)
 	for (int d = last - 1; d >= 0; d--)
 		if (active(ld, inv, d))
 			add(c, CT_AG, ld, d, &sz, true);
+	return sz;
+}
+
+/* An all-gather multiplies a chunk by the ranks of each dimension; data
+ * that no longer fits in 64 bits would give wrapped message sizes. Sizes
+ * only grow by saturating products, so the end and each phase's input
+ * tell. */
+static int check_sizes(sim *s, const coll *c, const rank_st *r, uint32_t node, uint64_t end)
+{
+	bool big = et_sat_is(end);
+	for (uint32_t k = 0; k < c->nphase; k++)
+		big = big || et_sat_is(c->ph[k].size);
+	if (!big)
+		return 0;
+	sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: collective data exceeds 2^64-2 bytes",
+	         r->rank, (unsigned long long)r->g->id[node]);
+	return -1;
 }
 
 static int check_impls(sim *s, const coll *c, const ldims *ld)
@@ -115,8 +136,9 @@ static int check_impls(sim *s, const coll *c, const ldims *ld)
 
 /* Chunking (C.10): chunk = size / splits; a non-ALL_GATHER collective smaller
  * than splits x ranks is inflated to splits chunks of N_total bytes. */
-int coll_plan(sim *s, coll *c, const sgraph *g, uint32_t node, int ct)
+int coll_plan(sim *s, coll *c, const rank_st *r, uint32_t node, int ct)
 {
+	const sgraph *g = r->g;
 	uint64_t size = c->size;
 	uint64_t chunk = size / (uint64_t)s->cf->splits;
 	if (ct != CT_AG && s->cf->total > chunk) {
@@ -132,9 +154,11 @@ int coll_plan(sim *s, coll *c, const sgraph *g, uint32_t node, int ct)
 	c->ph = et_xcalloc((size_t)2 * CFG_MAXDIM, sizeof *c->ph);
 	c->nphase = 0;
 	uint8_t inv = c->group >= 0 ? 0xff : g->involved[node];
-	plan_phases(c, ct, &ld, inv, s->cf->lba);
+	uint64_t end = plan_phases(c, ct, &ld, inv, s->cf->lba);
 	if (c->nphase == 0)
 		c->nchunks = 0;
+	if (check_sizes(s, c, r, node, end) < 0)
+		return -1;
 	return check_impls(s, c, &ld);
 }
 

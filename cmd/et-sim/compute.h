@@ -5,9 +5,10 @@
 #include "sgraph.h"
 #include <stdint.h>
 
-/* In ns; a time capped at 2^50 ns sets *capped (cfg_ticks). */
-uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i, bool *capped);
-/* The SCALE-Sim analytical cycle count of an M x N x K GEMM. */
+/* In ns; UINT64_MAX when the time does not fit in 64 bits. */
+uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i);
+/* The SCALE-Sim analytical cycle count of an M x N x K GEMM (UINT64_MAX
+ * when it does not fit). */
 uint64_t systolic_cycles(const cfg *cf, uint64_t m, uint64_t n, uint64_t k);
 
 #endif

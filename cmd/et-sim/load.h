@@ -12,6 +12,7 @@ typedef struct workload {
 	uint32_t ncls;
 	uint64_t nodes; /* over all ranks */
 	char name[256];
+	char input[256]; /* the INPUT operand as messages name it ("<stdin>" for -) */
 } workload;
 
 /* Returns 0 or -1 with e set (exit 3 for bad data). */

@@ -2,6 +2,7 @@
  * collectives run on. */
 #include "et_mem.h"
 #include "et_pg.h"
+#include "et_sat.h"
 #include "sim.h"
 #include <math.h>
 #include <stdlib.h>
@@ -43,15 +44,19 @@ uint64_t net_delay(sim *s, uint32_t src, uint32_t dst, uint64_t bytes)
 	int d = first_dim(cf, src, dst);
 	if (d < 0)
 		return 0;
+	if (et_sat_is(bytes))
+		return UINT64_MAX;
 	double link = net_hops(cf, src, dst) * cf->lat[d];
 	double ser = (double)bytes / cf->bpns[d];
-	return cfg_ticks(link + ser, &s->ticks_capped);
+	return et_sat_from_double(link + ser);
 }
 
 uint64_t net_reduce(sim *s, uint64_t bytes)
 {
+	if (et_sat_is(bytes))
+		return UINT64_MAX;
 	double t = (double)bytes / (s->cf->local_mem_bw * 1e9) * 1e9;
-	return 3 * cfg_ticks(floor(t), &s->ticks_capped);
+	return et_sat_mul(3, et_sat_from_double(floor(t)));
 }
 
 /* Hop signature of a pair: dimension and hop count (what T depends on). */

@@ -90,7 +90,8 @@ void p2p_send(sim *s, rank_st *r, uint32_t node)
 	uint64_t idx;
 	pentry *e = entry(p, tag, r->rank, dst, size, true, &idx);
 	e->send_node = node;
-	evq_push(&s->q, s->now + net_delay(s, r->rank, dst, size), EV_P2P_ARRIVE, r->rank, idx, 0);
+	uint64_t t = sim_after(s, net_delay(s, r->rank, dst, size), r->rank, node, "transfer time");
+	evq_push(&s->q, t, EV_P2P_ARRIVE, r->rank, idx, 0);
 }
 
 void p2p_recv(sim *s, rank_st *r, uint32_t node)
@@ -115,7 +116,8 @@ void p2p_arrive(sim *s, uint64_t idx)
 	pentry *e = &s->pp->e[idx];
 	e->arrived = true;
 	rank_st *src = &s->r[e->src];
-	src->comm_ns += s->now - src->start[e->send_node];
+	sim_total_add(s, src->rank, e->send_node, &src->comm_ns, s->now - src->start[e->send_node],
+	              "communication time total");
 	wl_node_done(s, src, e->send_node, UINT64_MAX);
 	e = &s->pp->e[idx]; /* the table may have grown */
 	if (e->recv_node != UINT32_MAX)

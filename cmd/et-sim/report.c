@@ -216,6 +216,15 @@ static void json_rank(FILE *f, uint32_t k, const rank_res *x)
 	        (unsigned long long)x->busy[RES_COMP], (unsigned long long)x->busy[RES_COMM]);
 }
 
+/* A time, or -1 for none; times reach 2^64-2, beyond a signed format. */
+static void json_time(FILE *f, uint64_t t)
+{
+	if (t == UINT64_MAX)
+		fputs("-1", f);
+	else
+		fprintf(f, "%llu", (unsigned long long)t);
+}
+
 static void json_colls(FILE *f, const sim *s)
 {
 	bool first = true;
@@ -228,12 +237,12 @@ static void json_colls(FILE *f, const sim *s)
 			fprintf(f, "%s{\"rank\":%u,\"id\":%llu,\"name\":", first ? "" : ",\n", k,
 			        (unsigned long long)g->id[i]);
 			jsonw_str(f, sg_name(g, i));
-			fprintf(f,
-			        ",\"comm_type\":%d,\"comm_size\":%lld,\"start_ns\":%lld,\"end_ns\":"
-			        "%lld}",
-			        g->comm_type[i], (long long)g->comm_size[i],
-			        r->start[i] == UINT64_MAX ? -1LL : (long long)r->start[i],
-			        r->end[i] == UINT64_MAX ? -1LL : (long long)r->end[i]);
+			fprintf(f, ",\"comm_type\":%d,\"comm_size\":%lld,\"start_ns\":",
+			        g->comm_type[i], (long long)g->comm_size[i]);
+			json_time(f, r->start[i]);
+			fputs(",\"end_ns\":", f);
+			json_time(f, r->end[i]);
+			putc('}', f);
 			first = false;
 		}
 	}

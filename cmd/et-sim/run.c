@@ -163,12 +163,24 @@ static int report(const run_conf *c, const sim *s, const workload *w, et_error *
 	return et_output_commit(o, e);
 }
 
+/* What the simulation found wrong with the trace ("rank 0: node 2: ..."),
+ * behind the input's name as every other bad-input message (a --sweep row
+ * keeps the bare message: the table is about one input). */
+static void name_input(et_error *e, const workload *w)
+{
+	char msg[sizeof e->msg];
+	snprintf(msg, sizeof msg, "%s", e->msg);
+	et_fail(e, ET_EXIT_DATA, "%s: %s", w->input, msg);
+}
+
 static int simulate_and_report(run_conf *c, const cfg *cf, const workload *w, et_error *e)
 {
 	sim s;
 	c->op.record_cause = c->crit;
 	c->op.progress = c->progress;
 	int rc = run_simulate(&s, c, cf, w, e);
+	if (rc < 0 && e->code == ET_EXIT_DATA)
+		name_input(e, w);
 	if (rc == 0)
 		rc = report_deadlock(&s, e);
 	if (rc == 0 && c->schedule)

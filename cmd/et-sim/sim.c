@@ -2,6 +2,7 @@
 #include "sim.h"
 #include "et_mem.h"
 #include "et_progress.h"
+#include "et_sat.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,21 @@ void sim_fail(sim *s, int code, const char *fmt, ...)
 	va_end(ap);
 	et_fail(s->err, code, "%s", msg);
 	s->failed = true;
+}
+
+void sim_overflow(sim *s, uint32_t rank, uint32_t node, const char *what)
+{
+	const sgraph *g = s->r[s->folded ? 0 : rank].g;
+	sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: %s exceeds " SIM_TMAX_TEXT, rank,
+	         (unsigned long long)g->id[node], what);
+}
+
+void sim_total_add(sim *s, uint32_t rank, uint32_t node, uint64_t *tot, uint64_t dt,
+                   const char *what)
+{
+	*tot = et_sat_add(*tot, dt);
+	if (*tot > SIM_TMAX)
+		sim_overflow(s, rank, node, what);
 }
 
 void sim_unfold(sim *s)
@@ -111,14 +127,6 @@ sim_end sim_run(sim *s, et_error *e)
 		return SIM_FAILED;
 	if (s->fold_failed)
 		return SIM_UNFOLD;
-	if (s->ticks_capped) {
-		et_fail(
-		    e, ET_EXIT_DATA,
-		    "a single transfer or compute time exceeds 2^50 ns (13 days): the simulated "
-		    "times would overflow (check bandwidth, latency, compute settings and the "
-		    "trace's sizes)");
-		return SIM_FAILED;
-	}
 	return SIM_DONE;
 }
 

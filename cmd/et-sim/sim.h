@@ -168,16 +168,15 @@ struct sim {
 	struct ringset *rs;
 	sim_stats st;
 	/* How the run ends (sim_run): */
-	et_error *err;     /* the caller's, while sim_run runs */
-	bool failed;       /* sim_fail was called: *err is set */
-	bool fold_failed;  /* folded, and a phase had no exact closed form (sim_unfold) */
-	bool ticks_capped; /* a time reached 2^50 ns (cfg_ticks): the numbers would wrap */
+	et_error *err;    /* the caller's, while sim_run runs */
+	bool failed;      /* sim_fail was called: *err is set */
+	bool fold_failed; /* folded, and a phase had no exact closed form (sim_unfold) */
 };
 
 /* What sim_run ended with. */
 typedef enum sim_end {
 	SIM_FAILED = -1, /* e is set: ET_EXIT_USAGE for a setting the trace cannot use,
-	                  * ET_EXIT_DATA for bad trace data or a time beyond 2^50 ns,
+	                  * ET_EXIT_DATA for bad trace data or a time beyond SIM_TMAX,
 	                  * ET_EXIT_FOUND for an internal inconsistency */
 	SIM_DONE = 0,    /* the event queue ran dry: every rank finished, or some are
 	                  * blocked (report_deadlock says which) */
@@ -201,6 +200,33 @@ void sim_free(sim *s);
 void sim_fail(sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Stops a folded run that cannot stay folded (unless it has stopped already). */
 void sim_unfold(sim *s);
+/* Times and totals: every one et-sim keeps is at most SIM_TMAX ns (584
+ * years). UINT64_MAX is no time: it marks a node that has not started or
+ * ended, and it is what a duration that does not fit in 64 bits saturates
+ * to (et_sat.h), so that one test where a time is used catches both. */
+#define SIM_TMAX (UINT64_MAX - 1)
+#define SIM_TMAX_TEXT "2^64-2 ns"
+/* Fails the run (exit 3): "rank R: node N: WHAT exceeds 2^64-2 ns", N the
+ * node's id. */
+void sim_overflow(sim *s, uint32_t rank, uint32_t node, const char *what);
+/* now + dt, the end of node `node` of rank `rank` or of a step of it; dt
+ * is the step's duration (`what`: "compute time", ...), UINT64_MAX if it
+ * did not fit. A time beyond SIM_TMAX fails the run: the result must then
+ * not be used, and is not, as the event loop stops before the next event.
+ * One add and a branch the compiler lays out as not taken: this is on
+ * every event. */
+static inline uint64_t sim_after(sim *s, uint64_t dt, uint32_t rank, uint32_t node,
+                                 const char *what)
+{
+	uint64_t t;
+	if (__builtin_expect(__builtin_add_overflow(s->now, dt, &t) || t > SIM_TMAX, 0))
+		sim_overflow(s, rank, node, dt > SIM_TMAX ? what : "simulated time");
+	return t;
+}
+/* *tot += dt for a per-rank total (WHAT, "communication time total", ...);
+ * one beyond SIM_TMAX fails the run. */
+void sim_total_add(sim *s, uint32_t rank, uint32_t node, uint64_t *tot, uint64_t dt,
+                   const char *what);
 /* Whether the run has stopped (sim_fail or sim_unfold): handlers return
  * without starting more work. */
 static inline bool sim_stopped(const sim *s)
@@ -219,7 +245,7 @@ void rheap_push(rheap *h, const sgraph *g, uint32_t i);
 /* collectives (coll.c, coll_plan.c, algo.c, closed.c) */
 int coll_issue(sim *s, rank_st *r, uint32_t node);
 void coll_phase_end(sim *s, stream *st);
-int coll_plan(sim *s, coll *c, const sgraph *g, uint32_t node, int ctype);
+int coll_plan(sim *s, coll *c, const rank_st *r, uint32_t node, int ctype);
 const ring *coll_ring(sim *s, const coll *c, uint32_t phase, uint32_t rank);
 void coll_event_done(sim *s, stream *st);
 void coll_free_all(sim *s);
@@ -231,7 +257,8 @@ void algo_free(algo *a);
 void mbox_arrive(sim *s, uint64_t k1, uint64_t k2);
 void mbox_post(sim *s, stream *st, uint32_t src);
 bool closed_try(sim *s, stream *st);
-/* Times in ns (cfg_ticks: a time capped at 2^50 sets s->ticks_capped). */
+/* Times in ns; UINT64_MAX when the time does not fit (et_sat.h), as when
+ * bytes is UINT64_MAX (a size that did not fit). */
 uint64_t net_delay(sim *s, uint32_t src, uint32_t dst, uint64_t bytes);
 uint64_t net_reduce(sim *s, uint64_t bytes);
 int net_hops(const cfg *cf, uint32_t src, uint32_t dst);

@@ -4,6 +4,7 @@
  * order of issue is ASTRA-sim's (ascending id over the whole ready set). */
 #include "compute.h"
 #include "et_mem.h"
+#include "et_sat.h"
 #include "et_types.h"
 #include "sim.h"
 #include <stdlib.h>
@@ -68,13 +69,23 @@ static uint64_t mem_ns(const cfg *cf, const sgraph *g, uint32_t i)
 	double t = (double)cf->mem_latency;
 	if (cf->mem_bw > 0)
 		t += (double)g->tensor_size[i] / (cf->mem_bw * 1073741824.0 / 1e9);
-	return (uint64_t)t;
+	return et_sat_from_double(t);
 }
 
-static void finish_later(sim *s, rank_st *r, uint32_t i, uint64_t dt)
+/* Node i ends dt from now (`what` it takes, for the message when dt does
+ * not fit). */
+static void finish_later(sim *s, rank_st *r, uint32_t i, uint64_t dt, const char *what)
 {
 	r->inflight++;
-	evq_push(&s->q, s->now + dt, EV_NODE_DONE, r->rank, i, UINT64_MAX);
+	evq_push(&s->q, sim_after(s, dt, r->rank, i, what), EV_NODE_DONE, r->rank, i, UINT64_MAX);
+}
+
+/* GPU and CPU compute add up in the report ("compute"); as the two run side
+ * by side, their sum can exceed the run's length, so it is checked too. */
+static void check_compute(sim *s, const rank_st *r, uint32_t i)
+{
+	if (et_sat_add(r->gpu_comp_ns, r->busy_ns[RES_CPU]) > SIM_TMAX)
+		sim_overflow(s, r->rank, i, "compute time total (GPU and CPU)");
 }
 
 static void issue_coll(sim *s, rank_st *r, uint32_t i)
@@ -82,8 +93,8 @@ static void issue_coll(sim *s, rank_st *r, uint32_t i)
 	const sgraph *g = r->g;
 	if (g->comm_type[i] == ET_COLL_BROADCAST && !s->cf->extra_colls) {
 		/* BROADCAST: replayed from its duration, as ASTRA-sim does */
-		uint64_t t = g->dur_us[i] ? g->dur_us[i] * 1000 : 1;
-		finish_later(s, r, i, t);
+		uint64_t t = g->dur_us[i] ? et_sat_mul(g->dur_us[i], 1000) : 1;
+		finish_later(s, r, i, t, "replayed duration");
 		return;
 	}
 	r->inflight++;
@@ -103,9 +114,11 @@ static void issue(sim *s, rank_st *r, uint32_t i, uint64_t cause)
 	switch (g->type[i]) {
 	case ET_NODE_COMP: {
 		uint64_t t = wl_comp_ns(s, g, i);
-		if (!(g->flags[i] & SG_CPU))
-			r->gpu_comp_ns += t;
-		finish_later(s, r, i, t);
+		finish_later(s, r, i, t, "compute time");
+		if (!(g->flags[i] & SG_CPU) && !sim_stopped(s)) {
+			sim_total_add(s, r->rank, i, &r->gpu_comp_ns, t, "GPU compute time total");
+			check_compute(s, r, i);
+		}
 		break;
 	}
 	case ET_NODE_COLL:
@@ -121,10 +134,10 @@ static void issue(sim *s, rank_st *r, uint32_t i, uint64_t cause)
 		break;
 	case ET_NODE_MEM_LOAD:
 	case ET_NODE_MEM_STORE:
-		finish_later(s, r, i, mem_ns(s->cf, g, i));
+		finish_later(s, r, i, mem_ns(s->cf, g, i), "memory access time");
 		break;
 	default:
-		finish_later(s, r, i, 0); /* METADATA, INVALID: skipped */
+		finish_later(s, r, i, 0, "time"); /* METADATA, INVALID: skipped */
 	}
 }
 
@@ -168,7 +181,10 @@ void wl_node_done(sim *s, rank_st *r, uint32_t i, uint64_t cause)
 	int res = node_res(g, i);
 	if (res != RES_NONE && r->busy[res] == i) {
 		r->busy[res] = UINT32_MAX;
-		r->busy_ns[res] += s->now - r->start[i];
+		sim_total_add(s, r->rank, i, &r->busy_ns[res], s->now - r->start[i],
+		              "busy time total");
+		if (res == RES_CPU)
+			check_compute(s, r, i);
 	}
 	for (uint32_t k = g->out_off[i]; k < g->out_off[i + 1]; k++) {
 		uint32_t c = g->out[k];
@@ -206,5 +222,5 @@ void wl_start(sim *s)
 
 uint64_t wl_comp_ns(sim *s, const sgraph *g, uint32_t i)
 {
-	return compute_ns(s->cf, g, i, &s->ticks_capped);
+	return compute_ns(s->cf, g, i);
 }

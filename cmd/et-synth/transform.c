@@ -100,7 +100,8 @@ static void parse(xf_conf *c, int argc, char **argv)
 }
 
 /* Read the current rank's messages into r, editing each node. */
-static int read_rank(const xf_opts *x, et_input *in, xf_rank *r, et_arena *a, et_error *e)
+static int read_rank(const xf_opts *x, xf_sat *sat, et_input *in, xf_rank *r, et_arena *a,
+                     et_error *e)
 {
 	et_msg m;
 	int rc = et_input_next_msg(in, &m, e);
@@ -121,7 +122,7 @@ static int read_rank(const xf_opts *x, et_input *in, xf_rank *r, et_arena *a, et
 		if (!n)
 			return et_fail(e, ET_EXIT_DATA, "rank %u: byte %llu: node does not parse",
 			               r->rank, (unsigned long long)m.offset);
-		xf_node(x, a, n);
+		xf_node(x, sat, a, n);
 		et_node_encode(n, &r->nodes);
 		et_arena_reset(a);
 	}
@@ -144,6 +145,7 @@ typedef struct run_state {
 	bool have_rep;
 	uint32_t old_world;
 	char name[256];
+	xf_sat sat;
 } run_state;
 
 /* Stream header name: --name, else the input's (hashed by --obfuscate,
@@ -172,7 +174,8 @@ static int one_rank(const xf_conf *c, run_state *s, const et_rank_info *ri, et_e
 	r->rank = ri->rank;
 	r->world = ri->world_size;
 	set_name(c, s, ri->name);
-	if (read_rank(&c->x, s->in, r, s->a, e) < 0)
+	s->sat.cur = ri->input;
+	if (read_rank(&c->x, &s->sat, s->in, r, s->a, e) < 0)
 		return -1;
 	if (c->x.strip_cpu && xf_strip_cpu(r, e) < 0)
 		return -1;
@@ -213,7 +216,10 @@ static int run(const xf_conf *c, int argc, char **argv, et_error *e)
 	et_buf_free(&s.rep.meta), et_buf_free(&s.rep.nodes);
 	if (!s.em.w)
 		return -1;
-	return emit_finish(&s.em, rc, e);
+	rc = emit_finish(&s.em, rc, e);
+	if (rc == 0)
+		xf_sat_warn(&c->x, &s.sat); /* only for output that was written */
+	return rc;
 }
 
 int cmd_transform(int argc, char **argv)

@@ -25,9 +25,21 @@ typedef struct xf_rank {
 	uint64_t n_nodes;
 } xf_rank;
 
+/* Scaled fields that saturated (--scale-*): a product that does not fit the
+ * field's integer type is kept at the type's largest value, and counted
+ * here, so that the run says so once per field (xf_sat_warn). */
+enum { XS_COMP_DUR, XS_NUM_OPS, XS_TENSOR_SIZE, XS_COMM_SIZE, XS_COMM_DUR, XS_N };
+typedef struct xf_sat {
+	uint64_t nodes[XS_N];
+	char input[XS_N][256]; /* the input of the first node it saturated in */
+	const char *cur;       /* the input being read */
+} xf_sat;
+
 /* Per-node edits; true if any applies (else nodes are copied as bytes). */
 bool xf_node_active(const xf_opts *x);
-void xf_node(const xf_opts *x, et_arena *a, et_node *n);
+void xf_node(const xf_opts *x, xf_sat *sat, et_arena *a, et_node *n);
+/* One warning line per field that saturated, with its count of nodes. */
+void xf_sat_warn(const xf_opts *x, const xf_sat *sat);
 void xf_obfuscate(const xf_opts *x, et_arena *a, et_node *n);
 /* Stable, salted hash name: "h" + 16 hex digits. */
 void xf_hash_name(const char *salt, const char *s, char out[18]);

@@ -140,4 +140,6 @@ void report_write(FILE *f, const vctx *v)
 		json_report(f, v, status);
 	else
 		text_report(f, v, status);
+	if (v->o.want_stats)
+		stats_warn_saturated(v->st);
 }
