@@ -28,7 +28,8 @@ static void text_code(FILE *f, const findings *fs, code c)
 	fprintf(f, "%-7s %-18s %8llu", sev_name[find_sev(fs, c)], ci->name,
 	        (unsigned long long)fs->count[c]);
 	if (fs->nodes[c] != fs->count[c])
-		fprintf(f, " on %llu nodes", (unsigned long long)fs->nodes[c]);
+		fprintf(f, " on %llu node%s", (unsigned long long)fs->nodes[c],
+		        fs->nodes[c] == 1 ? "" : "s");
 	fprintf(f, "  %s\n", ci->what);
 	for (size_t k = 0; k < fs->n[c]; k++)
 		text_finding(f, &fs->list[c][k]);
@@ -39,9 +40,9 @@ static void text_code(FILE *f, const findings *fs, code c)
 static void text_report(FILE *f, const vctx *v, int status)
 {
 	const findings *fs = &v->fs;
-	fprintf(f, "%llu rank%s, %llu nodes, profile %s\n", (unsigned long long)v->n_ranks,
+	fprintf(f, "%llu rank%s, %llu node%s, profile %s\n", (unsigned long long)v->n_ranks,
 	        v->n_ranks == 1 ? "" : "s", (unsigned long long)v->n_nodes,
-	        v->o.astra ? "astra-sim" : "default");
+	        v->n_nodes == 1 ? "" : "s", v->o.astra ? "astra-sim" : "default");
 	for (int s = SEV_ERROR; s >= SEV_INFO; s--)
 		for (int c = 0; c < C_COUNT; c++)
 			if (fs->count[c] && (int)find_sev(fs, (code)c) == s)

@@ -144,7 +144,8 @@ static void text_num(FILE *f, uint64_t v)
 
 static void text_one(FILE *f, const char *label, const et_graph_stats *r)
 {
-	fprintf(f, "%s: %llu nodes (", label, (unsigned long long)r->nodes);
+	fprintf(f, "%s: %llu node%s (", label, (unsigned long long)r->nodes,
+	        r->nodes == 1 ? "" : "s");
 	int first = 1;
 	for (int i = 0; i < ET_GRAPH_STATS_TYPES; i++)
 		if (r->by_type[i]) {

@@ -632,7 +632,7 @@ dlrm() {
 	run --separate-stderr et-validate --max-per-code 2 a.etz
 	assert_equal "$status" 1
 	assert_equal "$output" '1 rank, 3 nodes, profile default
-error   DANGLING_DATA_DEP         3 on 1 nodes  data dep on an id not in the rank
+error   DANGLING_DATA_DEP         3 on 1 node  data dep on an id not in the rank
   rank 0 node 3 "c3": data dep on id 50, which is not in rank 0
   rank 0 node 3 "c3": data dep on id 51, which is not in rank 0
   ... 1 more
@@ -921,4 +921,10 @@ dlrm_resized() {
 	assert_equal "$stderr" "et-validate: --ranks matches none of the input's ranks"
 	run --separate-stderr et-validate --ranks x bad.etz
 	assert_equal "$status" 2
+}
+
+@test "counts of one are singular: '1 rank', '1 node'" {
+	run -0 et-validate --stats --ranks 0 "$REPO/samples/all_reduce_8/all_reduce"
+	assert_line --index 0 "1 rank, 1 node, profile default"
+	assert_line "rank 0: 1 node (COMM_COLL_NODE 1)"
 }
