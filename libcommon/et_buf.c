@@ -1,5 +1,6 @@
 #include "et_buf.h"
 #include "et_err.h"
+#include "et_path.h"
 
 #include <errno.h>
 
@@ -11,9 +12,9 @@
 
 int et_buf_read_file(et_buf *b, const char *path, size_t max, et_error *e)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = et_path_open_read(path, e);
 	if (!f)
-		return et_fail(e, ET_EXIT_IO, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
 	size_t start = b->len, got;
 	char chunk[65536];
 	while (b->len - start <= max && (got = fread(chunk, 1, sizeof chunk, f)) > 0)

@@ -1,8 +1,26 @@
 #include "et_path.h"
 #include "et_mem.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <string.h>
+#include <sys/stat.h>
+
+FILE *et_path_open_read(const char *path, et_error *e)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		et_fail(e, ET_EXIT_IO, "%s: cannot open: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		et_fail(e, ET_EXIT_IO, "%s: is a directory, not a file", path);
+		return NULL;
+	}
+	return f;
+}
 
 char *et_path_join(const char *dir, const char *name)
 {

@@ -13,9 +13,10 @@
 
 /* A failure of a libcommon reader, as the configuration error it is to
  * et-sim (cfg.h: exit 2, whatever code the reader chose). */
+/* A file that cannot be read stays an I/O error (exit 4). */
 static int config_error(et_error *e, const et_error *in)
 {
-	return et_fail(e, ET_EXIT_USAGE, "%s", in->msg);
+	return et_fail(e, in->code == ET_EXIT_IO ? ET_EXIT_IO : ET_EXIT_USAGE, "%s", in->msg);
 }
 
 /* A JSON value as the KEY=VALUE text cfg_set_kv takes. */

@@ -50,15 +50,20 @@ static void check_coll(vctx *v, const et_graph *g, uint32_t i)
 		          (long long)c->size);
 }
 
+/* The peer, tag and size are required; the node's own end (a SEND's
+ * comm_src, a RECV's comm_dst) is not: ASTRA-sim takes the node's rank for
+ * it, and its MSCCL-derived custom-collective examples leave it out. */
 static void check_p2p(vctx *v, const et_graph *g, uint32_t i)
 {
-	static const uint16_t need[] = {ET_GF_COMM_SRC, ET_GF_COMM_DST, ET_GF_COMM_TAG,
-	                                ET_GF_COMM_SIZE};
-	static const char *const names[] = {"comm_src", "comm_dst", "comm_tag", "comm_size"};
+	static const uint16_t need_send[] = {ET_GF_COMM_DST, ET_GF_COMM_TAG, ET_GF_COMM_SIZE};
+	static const uint16_t need_recv[] = {ET_GF_COMM_SRC, ET_GF_COMM_TAG, ET_GF_COMM_SIZE};
+	static const char *const send_names[] = {"comm_dst", "comm_tag", "comm_size"};
+	static const char *const recv_names[] = {"comm_src", "comm_tag", "comm_size"};
 	uint16_t fl = g->flags[i];
 	bool send = g->type[i] == ET_NODE_SEND;
 	char miss[96];
-	missing_list(miss, sizeof miss, fl, need, names, 4);
+	missing_list(miss, sizeof miss, fl, send ? need_send : need_recv,
+	             send ? send_names : recv_names, 3);
 	if (miss[0])
 		find_node(&v->fs, C_P2P_MISSING_ATTR, v->ri.rank, g, i, "%s without %s",
 		          send ? "COMM_SEND_NODE" : "COMM_RECV_NODE", miss);

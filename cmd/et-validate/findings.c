@@ -35,7 +35,7 @@ const code_info code_table[C_COUNT] = {
     [C_COLL_BAD_SIZE] = {"COLL_BAD_SIZE", W, E, "comm_size 0 or negative"},
     [C_COLL_UNSUPPORTED] = {"COLL_UNSUPPORTED", W, E, "collective type ASTRA-sim aborts on"},
     [C_P2P_MISSING_ATTR] = {"P2P_MISSING_ATTR", E, E,
-                            "SEND/RECV without comm_src, comm_dst, comm_tag or comm_size"},
+                            "SEND without comm_dst (RECV: comm_src), comm_tag or comm_size"},
     [C_P2P_NOT_SELF] = {"P2P_NOT_SELF", E, E,
                         "SEND whose comm_src (RECV: comm_dst) is not its own rank"},
     [C_COMM_CPU_OP] = {"COMM_CPU_OP", W, E, "communication node with is_cpu_op true"},

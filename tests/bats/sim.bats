@@ -685,3 +685,18 @@ fails2() {
 	assert_line --index 0 "workload: 8 ranks, 8 nodes"
 	assert_line "top communication by exposed time (not overlapped by compute; rank 0):"
 }
+
+@test "configs: a missing file or a directory is an I/O error (exit 4) that says which; InfraGraph is not supported yet" {
+	ar="$REPO/samples/all_reduce_8/all_reduce"
+	mkdir adir
+	for opt in --network --system --comm-groups; do
+		run -4 --separate-stderr et-sim $opt nosuch.cfg "$ar"
+		[ "$stderr" = "et-sim: nosuch.cfg: cannot open: No such file or directory" ] || fail "$opt: $stderr"
+		run -4 --separate-stderr et-sim $opt adir "$ar"
+		[ "$stderr" = "et-sim: adir: is a directory, not a file" ] || fail "$opt: $stderr"
+	done
+	for f in clos-fat-tree-2tier.yaml dgxa100.legacy.yaml; do
+		run -3 --separate-stderr et-sim --network "$DATA/infragraph/$f" "$ar"
+		[ "$stderr" = "et-sim: $DATA/infragraph/$f: InfraGraph topology: not supported yet" ] || fail "$stderr"
+	done
+}
