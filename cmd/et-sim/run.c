@@ -132,6 +132,58 @@ static void warn_mem(const cfg *cf, const workload *w)
 			}
 }
 
+/* Whether the compute model gives GPU COMP node i of g 0 ns although the
+ * trace recorded a duration: roofline prices ops over bytes, and a node
+ * without them takes no time (ASTRA-sim does the same, silently). */
+static bool zeroed(const cfg *cf, const sgraph *g, uint32_t i)
+{
+	if (g->type[i] != ET_NODE_COMP || (g->flags[i] & SG_CPU) || !g->dur_us[i])
+		return false;
+	const uint64_t *mnk = &g->gemm[(size_t)i * 3];
+	if (cf->compute_model == CM_SYSTOLIC && mnk[0] && mnk[1] && mnk[2])
+		return false;
+	return g->tensor_size[i] == 0 || g->num_ops[i] <= 0;
+}
+
+typedef struct cls_count {
+	const sgraph *g;
+	uint64_t n;
+} cls_count;
+
+static int cls_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const cls_count *)a)->g,
+	          y = (uintptr_t)((const cls_count *)b)->g;
+	return x < y ? -1 : x > y;
+}
+
+/* Counted over every rank: each distinct graph once, then per rank. */
+static void warn_roofline(const cfg *cf, const workload *w)
+{
+	if (!cf->roofline && cf->compute_model == CM_REPLAY)
+		return;
+	cls_count *c = et_xcalloc(w->ncls ? w->ncls : 1, sizeof *c);
+	for (uint32_t k = 0; k < w->ncls; k++) {
+		c[k].g = w->cls[k];
+		for (uint32_t i = 0; i < w->cls[k]->n; i++)
+			c[k].n += zeroed(cf, w->cls[k], i);
+	}
+	qsort(c, w->ncls, sizeof *c, cls_cmp);
+	uint64_t total = 0;
+	for (uint32_t r = 0; r < w->world; r++) {
+		cls_count key = {w->rank_graph[r], 0};
+		const cls_count *hit =
+		    w->rank_graph[r] ? bsearch(&key, c, w->ncls, sizeof *c, cls_cmp) : NULL;
+		total += hit ? hit->n : 0;
+	}
+	free(c);
+	if (total)
+		et_warn(
+		    "roofline: %llu COMP node%s with a recorded duration but no num_ops or "
+		    "tensor_size take 0 ns (their durations are not used; ASTRA-sim does the same)",
+		    (unsigned long long)total, total == 1 ? "" : "s");
+}
+
 static int write_side(const char *path, const sim *s, int (*fn)(FILE *, const sim *), et_error *e)
 {
 	et_output *o;
@@ -205,8 +257,10 @@ int run_main(run_conf *c, int argc, char **argv)
 	cfg cf;
 	int rc = run_build_cfg(c, &cf, w.world, &e);
 	if (rc == 0) {
-		if (c->progress >= 0)
+		if (c->progress >= 0) {
 			warn_mem(&cf, &w);
+			warn_roofline(&cf, &w);
+		}
 		rc = c->nsweeps ? sweep_run(c, &w, &e) : simulate_and_report(c, &cf, &w, &e);
 	}
 	cfg_free(&cf);

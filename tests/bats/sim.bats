@@ -700,3 +700,18 @@ fails2() {
 		[ "$stderr" = "et-sim: $DATA/infragraph/$f: InfraGraph topology: not supported yet" ] || fail "$stderr"
 	done
 }
+
+@test "roofline: COMP nodes it prices at 0 ns despite a recorded duration are counted in one warning" {
+	# 3 COMP nodes of 10 us per rank, no num_ops / tensor_size, 4 ranks
+	et-synth chain --layers 3 --compute-us 10 --size 1M --world 4 -o ch.etz
+	run -0 --separate-stderr et-sim --set roofline-enabled=1 --set peak-perf=100 ch.etz
+	[ "$stderr" = "et-sim: warning: roofline: 12 COMP nodes with a recorded duration but no num_ops or tensor_size take 0 ns (their durations are not used; ASTRA-sim does the same)" ] ||
+		fail "$stderr"
+	run -0 --separate-stderr et-sim --compute-model roofline --set peak-perf=100 ch.etz
+	[[ $stderr == *"roofline: 12 COMP nodes"* ]]
+	# replay uses the durations: no warning; -q: none either
+	run -0 --separate-stderr et-sim ch.etz
+	[ -z "$stderr" ]
+	run -0 --separate-stderr et-sim -q --set roofline-enabled=1 --set peak-perf=100 ch.etz
+	[ -z "$stderr" ]
+}
