@@ -6,6 +6,7 @@
 #include "et_output.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,4 +369,32 @@ int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_err
 	}
 	fputs("}\n", f);
 	return et_output_commit(o, e);
+}
+
+bool et_pg_id(const char *s, int32_t *id)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	bool neg = *s == '-';
+	if (*s == '-' || *s == '+')
+		s++;
+	if (!isdigit((unsigned char)*s))
+		return false;
+	int64_t v = 0;
+	for (; isdigit((unsigned char)*s); s++) {
+		v = v * 10 + (*s - '0');
+		if (v > (int64_t)INT32_MAX + 1)
+			return false;
+	}
+	v = neg ? -v : v;
+	if (v > INT32_MAX || v < INT32_MIN)
+		return false;
+	*id = (int32_t)v;
+	return true;
+}
+
+bool et_pg_is_all(const char *pg_name)
+{
+	int32_t id;
+	return !pg_name || !*pg_name || (et_pg_id(pg_name, &id) && id == 0);
 }

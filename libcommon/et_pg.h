@@ -65,6 +65,15 @@ bool et_pg_whole_world(const uint32_t *ranks, size_t n, uint32_t world);
  * definition list (as et_pg_values_parse). */
 char *et_pg_values_resize_world(const char *values, uint32_t old_world, uint32_t new_world);
 
+/* A group id as ASTRA-sim reads pg_name and comm-group keys (std::stoi):
+ * leading white space, an optional sign, then the leading digits, whatever
+ * follows ("1.0" and "1abc" are group 1). False when there are no digits
+ * or the value does not fit an int32 (ASTRA-sim throws on both). */
+bool et_pg_id(const char *s, int32_t *id);
+/* Whether a collective's pg_name means all ranks: none, "", or group 0
+ * ("0", "0.0") by that reading. */
+bool et_pg_is_all(const char *pg_name);
+
 /* Sorts r and drops repeats; returns the new count. */
 size_t et_pg_ranks_unique(uint32_t *r, size_t n);
 /* The index of rank in the sorted list r[0..n), or n when it is not there. */

@@ -3,6 +3,7 @@
  * same); a list value separates its elements with ',' or '/'. */
 #include "cfg.h"
 #include "et_err.h"
+#include "et_pg.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -420,11 +421,8 @@ void cfg_free(cfg *c)
 const comm_group *cfg_group(const cfg *c, const char *pg, int *index)
 {
 	*index = -1;
-	if (!pg || !*pg || strcmp(pg, "0") == 0)
-		return NULL;
-	char *end;
-	long id = strtol(pg, &end, 10);
-	if (*end)
+	int32_t id;
+	if (et_pg_is_all(pg) || !et_pg_id(pg, &id))
 		return NULL;
 	for (int i = 0; i < c->ngroups; i++)
 		if (c->groups[i].id == id) {

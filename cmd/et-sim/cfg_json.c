@@ -76,21 +76,27 @@ int cfg_load_system(cfg *c, const char *path, et_error *e)
 	return rc;
 }
 
-/* ASTRA-sim's group ids are numbers: pg_name "3" uses group 3. */
+/* ASTRA-sim's group ids are numbers, read as std::stoi reads them:
+ * pg_name "3" (or "3.0") uses group 3. Group 0 is all ranks: ASTRA-sim
+ * ignores a definition of it, and says nothing. */
 static int add_group(cfg *c, const et_pg_group *pg, et_error *e)
 {
-	char *end;
-	errno = 0;
-	long id = strtol(pg->name, &end, 10);
-	if (*end || !*pg->name || id < 0 || id > INT32_MAX || errno) {
+	int32_t id;
+	if (!et_pg_id(pg->name, &id) || id < 0) {
 		char q[96];
 		return et_fail(e, ET_EXIT_DATA, "%s: group id %s is not a number", c->grp_file,
 		               et_quote(pg->name, q, sizeof q));
 	}
+	if (id == 0) {
+		et_warn("%s: group 0 is ignored, as ASTRA-sim ignores it: pg_name \"0\" (and none) "
+		        "always means all ranks",
+		        c->grp_file);
+		return 0;
+	}
 	for (int i = 0; i < c->ngroups; i++)
 		if (c->groups[i].id == id)
-			return et_fail(e, ET_EXIT_DATA, "%s: group %ld is given twice", c->grp_file,
-			               id);
+			return et_fail(e, ET_EXIT_DATA, "%s: group %d is given twice", c->grp_file,
+			               (int)id);
 	comm_group g = {.id = (int)id, .n = (uint32_t)pg->n_ranks};
 	g.mem = et_xmalloc(pg->n_ranks * sizeof *g.mem);
 	memcpy(g.mem, pg->ranks, pg->n_ranks * sizeof *g.mem);

@@ -4,6 +4,7 @@
  * at once and waiting ones are ordered by priority (LIFO/FIFO), then
  * arrival (doc/astra-sim.md C.13). */
 #include "et_mem.h"
+#include "et_pg.h"
 #include "et_types.h"
 #include "sim.h"
 #include <stdlib.h>
@@ -63,7 +64,7 @@ static int group_of(sim *s, rank_st *r, uint32_t node, int *gi)
 {
 	const char *pg = sg_pg(r->g, node);
 	const comm_group *grp = cfg_group(s->cf, pg, gi);
-	if (pg && *pg && strcmp(pg, "0") && !grp) {
+	if (!et_pg_is_all(pg) && !grp) {
 		sim_fail(s, ET_EXIT_USAGE,
 		         "rank %u: node %llu: communicator group '%s' is not defined%s", r->rank,
 		         (unsigned long long)r->g->id[node], pg,

@@ -5,6 +5,7 @@
 #include "crit.h"
 #include "et_err.h"
 #include "et_output.h"
+#include "et_pg.h"
 #include "et_types.h"
 #include "load.h"
 #include "report.h"
@@ -101,7 +102,7 @@ static bool fold_candidate(const run_conf *c, const cfg *cf, const workload *w)
 		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV)
 			return false;
 		const char *pg = sg_pg(g, i);
-		if (g->type[i] == ET_NODE_COLL && pg && *pg && strcmp(pg, "0"))
+		if (g->type[i] == ET_NODE_COLL && !et_pg_is_all(pg))
 			return false;
 	}
 	return true;

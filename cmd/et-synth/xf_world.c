@@ -81,7 +81,7 @@ static int check_coll(void *ctx, et_node *n, et_error *e)
 	if (n->type != ET_NODE_COLL)
 		return 0;
 	const char *pg = et_attr_str(n, "pg_name");
-	if (!pg || !*pg || strcmp(pg, "0") == 0)
+	if (et_pg_is_all(pg))
 		return 0;
 	int k = pg_find(&c->pgs, pg);
 	if (k < 0)

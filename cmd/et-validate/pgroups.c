@@ -64,10 +64,20 @@ const char *groups_name(const groups *gs, uint32_t gid)
 	return et_strmap_key(&gs->names, gid);
 }
 
+/* Names that ASTRA-sim reads as one group id ("1", "1.0", " 1") are one
+ * group, named by the id; other names are themselves. */
 uint32_t groups_id(groups *gs, const char *name)
 {
-	if (!name || !*name || strcmp(name, "0") == 0)
+	if (!name || !*name)
 		return 0;
+	int32_t id;
+	char canon[16];
+	if (et_pg_id(name, &id)) {
+		if (id == 0)
+			return 0;
+		snprintf(canon, sizeof canon, "%d", (int)id);
+		name = canon;
+	}
 	uint32_t gid = et_strmap_intern_str(&gs->names, name);
 	if (gid == gs->n)
 		add_group(gs);

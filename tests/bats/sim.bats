@@ -715,3 +715,38 @@ fails2() {
 	run -0 --separate-stderr et-sim -q --set roofline-enabled=1 --set peak-perf=100 ch.etz
 	[ -z "$stderr" ]
 }
+
+# 8 ranks, one 1 MiB all-reduce each in group 1 (ranks 0-3) or 2 (4-7),
+# pg_name written "1.0" / "2.0" except rank 1's plain "1"
+pg_dotted() {
+	local r g pn
+	for r in 0 1 2 3 4 5 6 7; do
+		g=$((r / 4 + 1)) pn="$((r / 4 + 1)).0"
+		[ $r -eq 1 ] && pn=$g
+		echo "{\"rank\":$r,\"world_size\":8,\"name\":\"pg\",\"metadata\":{\"version\":\"0.0.4\"}}"
+		echo "{\"rank\":$r,\"id\":1,\"name\":\"ar\",\"type\":\"COMM_COLL_NODE\",\"attr\":[{\"name\":\"is_cpu_op\",\"boolVal\":false},{\"name\":\"comm_type\",\"int64Val\":0},{\"name\":\"comm_size\",\"int64Val\":1048576},{\"name\":\"pg_name\",\"stringVal\":\"$pn\"}]}"
+	done
+}
+
+@test "pg_name and comm-group ids are read with ASTRA-sim's leading-integer rule; a group 0 is ignored with a warning" {
+	pg_dotted >pg.jsonl
+	echo '{"1": [0, 1, 2, 3], "2": [4, 5, 6, 7]}' >cg.json
+	# the same numbers as with the names written "1" and "2"
+	sed 's/"stringVal":"\([12]\)\.0"/"stringVal":"\1"/' pg.jsonl >plain.jsonl
+	[ "$(grep -c '\.0"' plain.jsonl)" -eq 0 ]
+	run -0 --separate-stderr et-sim --network "$REPO/samples/Ring_8npus.yml" --comm-groups cg.json --format json plain.jsonl
+	plain=$output
+	run -0 --separate-stderr et-sim --network "$REPO/samples/Ring_8npus.yml" --comm-groups cg.json --format json pg.jsonl
+	[ "$output" = "$plain" ] && [ "$(jq .iteration_ns <<<"$output")" -gt 0 ]
+	run -0 et-validate --comm-groups cg.json pg.jsonl
+	assert_line "0 errors, 0 warnings, 0 info: OK"
+	# "1.0" as a key is group 1 too, so with "1" it is given twice
+	echo '{"1": [0, 1, 2, 3], "1.0": [4, 5, 6, 7]}' >twice.json
+	run -2 --separate-stderr et-sim --network "$REPO/samples/Ring_8npus.yml" --comm-groups twice.json pg.jsonl
+	[ "$stderr" = "et-sim: twice.json: group 1 is given twice" ] || fail "$stderr"
+	# group 0 is all ranks: ASTRA-sim ignores its definition, et-sim says so
+	echo '{"0": [0, 1], "1": [0, 1, 2, 3], "2": [4, 5, 6, 7]}' >cg0.json
+	run -0 --separate-stderr et-sim --network "$REPO/samples/Ring_8npus.yml" --comm-groups cg0.json pg.jsonl
+	[ "$stderr" = 'et-sim: warning: cg0.json: group 0 is ignored, as ASTRA-sim ignores it: pg_name "0" (and none) always means all ranks' ] ||
+		fail "$stderr"
+}

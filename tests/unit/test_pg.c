@@ -234,8 +234,41 @@ static void test_write(void)
 	unlink(path);
 }
 
+/* std::stoi's reading of group ids */
+static void test_id(void)
+{
+	static const struct {
+		const char *s;
+		bool ok;
+		int32_t id;
+	} t[] = {{"1", true, 1},
+	         {"1.0", true, 1},
+	         {" 12abc", true, 12},
+	         {"+7", true, 7},
+	         {"-3", true, -3},
+	         {"0.0", true, 0},
+	         {"2147483647", true, INT32_MAX},
+	         {"2147483648", false, 0},
+	         {"-2147483648", true, INT32_MIN},
+	         {"99999999999999999999", false, 0},
+	         {"abc", false, 0},
+	         {"", false, 0},
+	         {"-", false, 0},
+	         {".5", false, 0}};
+	for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+		int32_t id = 42;
+		bool ok = et_pg_id(t[i].s, &id);
+		CHECK(ok == t[i].ok);
+		if (ok)
+			CHECK(id == t[i].id);
+	}
+	CHECK(et_pg_is_all(NULL) && et_pg_is_all("") && et_pg_is_all("0") && et_pg_is_all("0.0"));
+	CHECK(!et_pg_is_all("1") && !et_pg_is_all("dp_group"));
+}
+
 int main(void)
 {
+	test_id();
 	test_forms();
 	test_not_definitions();
 	test_unique();
