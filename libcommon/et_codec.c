@@ -150,7 +150,8 @@ void et_frame_put(et_buf *out, const uint8_t *p, size_t n)
 {
 	et_buf_reserve(out, n + 10);
 	out->len += (size_t)et_varint_put(out->data + out->len, n);
-	memcpy(out->data + out->len, p, n);
+	if (n) /* an empty message may come with no bytes at all (NULL) */
+		memcpy(out->data + out->len, p, n);
 	out->len += n;
 }
 

@@ -19,7 +19,7 @@ interrupt() {
 	shift
 	env --default-signal="$sig" "$@" >/dev/null 2>err &
 	local pid=$! k
-	for k in $(seq 200); do
+	for k in $(seq 600); do # up to 30 s: a sanitized generator builds its first rank first
 		compgen -G '*.tmp*' >/dev/null || compgen -G 'sp/*.tmp*' >/dev/null && break
 		sleep 0.05
 	done
