@@ -299,6 +299,14 @@ int cfg_set_known_kv(cfg *c, const char *key, const char *val, et_error *e)
 		const char *nk = !strcmp(k, "npus-count") ? "npus_count" : k;
 		return set_net_list(c, nk, items, n, e);
 	}
+	size_t kl = strlen(k), sl = strlen("-implementation-custom");
+	if (kl > sl && !strcmp(k + kl - sl, "-implementation-custom"))
+		/* ASTRA-sim runs a custom collective's own ET instead of the built-in
+		 * algorithm: ignoring the key would print the wrong times */
+		return et_fail(e, ET_EXIT_USAGE,
+		               "%s: custom collective implementations (ASTRA-sim's collective API) "
+		               "are not supported yet: use %.*s with a built-in algorithm",
+		               key, (int)(kl - strlen("-custom")), k);
 	int ci = impl_index(k);
 	if (ci >= 0) {
 		int n = split(val, items, CFG_MAXDIM);

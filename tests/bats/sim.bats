@@ -750,3 +750,15 @@ pg_dotted() {
 	[ "$stderr" = 'et-sim: warning: cg0.json: group 0 is ignored, as ASTRA-sim ignores it: pg_name "0" (and none) always means all ranks' ] ||
 		fail "$stderr"
 }
+
+@test "custom collective implementations (ASTRA-sim's collective API) are refused, never silently ignored" {
+	printf '{\n  "active-chunks-per-dimension": 1,\n  "all-reduce-implementation-custom": ["examples/custom_collective/allreduce_ring"]\n}\n' >custom.json
+	run -2 --separate-stderr et-sim --system custom.json "$REPO/samples/all_reduce_8/all_reduce"
+	[ "$stderr" = "et-sim: custom.json: all-reduce-implementation-custom: custom collective implementations (ASTRA-sim's collective API) are not supported yet: use all-reduce-implementation with a built-in algorithm" ] ||
+		fail "$stderr"
+	[ -z "$output" ]
+	for c in all-gather reduce-scatter all-to-all; do
+		run -2 --separate-stderr et-sim --set $c-implementation-custom=x "$REPO/samples/all_reduce_8/all_reduce"
+		[[ $stderr == *"$c-implementation-custom: custom collective implementations"* ]] || fail "$stderr"
+	done
+}
