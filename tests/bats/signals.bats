@@ -72,3 +72,13 @@ interrupt() {
 			fail "$cmd >: $stderr"
 	done
 }
+
+@test "et-synth chakra-generator --out-dir is all or nothing under SIGINT, SIGTERM, SIGHUP and SIGPIPE" {
+	[ -z "${ETKIT_VALGRIND:-}" ] || skip "under valgrind the signal reaches valgrind first"
+	mkdir sp
+	for sig in INT TERM HUP PIPE; do
+		# 1,024 ranks: 14,336 files, a few seconds of writing
+		interrupt $sig et-synth chakra-generator --world 1024 --out-dir sp
+		[ -z "$(ls -A sp)" ] || fail "SIG$sig left $(ls sp | wc -l) files in the folder"
+	done
+}
