@@ -77,11 +77,27 @@ static Agnode_t *draw_vertex(const model *m, const vvert *v, Agraph_t *sub, et_b
 	return n;
 }
 
-static void edge_look(Agedge_t *ed, const vedge *e)
+/* An indirect edge stands for a path through nodes the selection hides:
+ * dashed like a ctrl edge would be ambiguous, so it also has its own blue
+ * and an open arrow head, whatever the kinds along the path. */
+static void indirect_look(Agedge_t *ed, const vedge *e, et_buf *b)
 {
-	static const char *const what[EK_KINDS] = {"data dependency", "ctrl dependency",
+	et_buf_printf(b, "indirect dependency, through %u hidden node%s", e->hidden,
+	              e->hidden == 1 ? "" : "s");
+	set_text(ed, "tooltip", b);
+	agsafeset(ed, "style", "dashed", "");
+	agsafeset(ed, "color", VIZ_INDIRECT_COLOR, "");
+	agsafeset(ed, "arrowhead", "empty", "");
+}
+
+static void edge_look(Agedge_t *ed, const vedge *e, et_buf *b)
+{
+	static const char *const what[EK_KINDS] = {"data dependency", "ctrl dependency", "",
 	                                           "same collective", "send -> recv"};
-	agsafeset(ed, "tooltip", (char *)what[e->kind], "");
+	if (e->kind == EK_INDIRECT)
+		indirect_look(ed, e, b);
+	else
+		agsafeset(ed, "tooltip", (char *)what[e->kind], "");
 	if (e->kind == EK_CTRL) {
 		agsafeset(ed, "style", "dashed", "");
 		agsafeset(ed, "color", "#999999", "");
@@ -110,7 +126,7 @@ static void build(const conf *c, const model *m, Agraph_t *g)
 		nodes[k] = draw_vertex(m, &m->v[k], viz_cluster_of(cl, m, &m->v[k]), &b);
 	for (uint32_t k = 0; k < m->ne; k++) {
 		const vedge *e = &m->e[k];
-		edge_look(agedge(g, nodes[e->from], nodes[e->to], NULL, 1), e);
+		edge_look(agedge(g, nodes[e->from], nodes[e->to], NULL, 1), e, &b);
 	}
 	if (!c->no_legend)
 		viz_legend(c, m, g);

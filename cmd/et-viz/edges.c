@@ -2,7 +2,9 @@
  * edge between their vertices, one per ordered pair. PyTorch traces often
  * give a node both a data and a ctrl dependency on the same parent; that
  * pair is drawn once, solid (data wins), since two parallel arrows only
- * add clutter. Dependencies inside a folded run disappear. */
+ * add clutter. Dependencies inside a folded run disappear. Paths through
+ * hidden nodes become EK_INDIRECT edges (indirect.c), which give way to a
+ * direct edge between the same pair. */
 #include "et_buf.h"
 #include "viz.h"
 
@@ -42,7 +44,7 @@ static vedge *edge_add(model *m, uint32_t from, uint32_t to, edge_kind k)
 		m->cape = m->cape ? m->cape * 2 : 256;
 		m->e = et_xrealloc(m->e, (size_t)m->cape * sizeof *m->e);
 	}
-	m->e[m->ne] = (vedge){from, to, (uint8_t)k, false};
+	m->e[m->ne] = (vedge){from, to, (uint8_t)k, false, 0};
 	m->eh[s] = m->ne + 1;
 	return &m->e[m->ne++];
 }
@@ -51,6 +53,15 @@ void viz_edge_add(model *m, uint32_t from, uint32_t to, edge_kind k)
 {
 	if (from != to)
 		edge_add(m, from, to, k);
+}
+
+void viz_edge_add_indirect(model *m, uint32_t from, uint32_t to, uint32_t hidden)
+{
+	if (from == to)
+		return;
+	vedge *e = edge_add(m, from, to, EK_INDIRECT);
+	if (e->kind == EK_INDIRECT && (!e->hidden || hidden < e->hidden))
+		e->hidden = hidden;
 }
 
 static void dep_edge(model *m, const vrank *vr, uint32_t dep, uint32_t i, edge_kind k)

@@ -25,6 +25,11 @@ static void title(const conf *c, const model *m, et_buf *b)
 	if (m->nv != m->n_selected)
 		et_buf_printf(b, " as %u", m->nv);
 	et_buf_printf(b, " · %u edge%s", m->ne, m->ne == 1 ? "" : "s");
+	uint32_t indirect = 0;
+	for (uint32_t k = 0; k < m->ne; k++)
+		indirect += m->e[k].kind == EK_INDIRECT;
+	if (indirect)
+		et_buf_printf(b, " (%u through hidden nodes)", indirect);
 	if (m->implied)
 		et_buf_printf(b, " (%u implied by longer paths left out)", m->implied);
 	if (c->around_set)
@@ -82,10 +87,11 @@ static void node_cells(const model *m, et_buf *b, int *n)
 
 static void edge_cells(const model *m, et_buf *b, int *n)
 {
-	static const char *const what[EK_KINDS] = {"——— data dependency", "- - - ctrl dependency",
-	                                           "······ same collective",
-	                                           "······&gt; send to recv"};
-	static const char *const color[EK_KINDS] = {"#555555", "#999999", "#d79b00", "#4d9a3a"};
+	static const char *const what[EK_KINDS] = {
+	    "——— data dependency", "- - - ctrl dependency", "- - -▷ through hidden nodes",
+	    "······ same collective", "······&gt; send to recv"};
+	static const char *const color[EK_KINDS] = {"#555555", "#999999", VIZ_INDIRECT_COLOR,
+	                                            "#d79b00", "#4d9a3a"};
 	bool used[EK_KINDS] = {0};
 	for (uint32_t k = 0; k < m->ne; k++)
 		used[m->e[k].kind] = true;

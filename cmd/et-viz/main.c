@@ -245,17 +245,22 @@ static void parse_args(conf *c, int argc, char **argv)
 #define LAYOUT_BUDGET 30000
 #define DENSE 2
 
-/* Leaves implied edges out when asked, or when a layout would be slow. */
+/* Leaves implied edges out when asked, or when a layout would be slow.
+ * Edges through hidden nodes that a drawn path implies are always left
+ * out (not counted: they are not the trace's), except with --all-edges. */
 static void maybe_reduce(const conf *c, model *m)
 {
+	if (c->reduce < 0)
+		return;
+	viz_reduce(m, true);
 	bool laid_out = c->fmt != FMT_DOT;
-	if (c->reduce < 0 || (c->reduce == 0 && !laid_out))
+	if (c->reduce == 0 && !laid_out)
 		return;
 	if (c->reduce == 0 && m->ne <= (uint64_t)DENSE * m->nv &&
 	    viz_layout_cost(m) <= LAYOUT_BUDGET)
 		return;
 	uint32_t all = m->ne;
-	m->implied = viz_reduce(m);
+	m->implied = viz_reduce(m, false);
 	if (c->reduce == 0 && m->implied)
 		et_warn("drawing %u of %u edges: the other %u are implied by longer paths and "
 		        "would make the layout slow (--all-edges draws them)",
@@ -289,6 +294,7 @@ static int run_graph(conf *c, int argc, char **argv, et_error *e)
 		if (m.nv == 0)
 			et_warn("no node is selected: the picture is empty");
 		viz_edges(&m);
+		viz_indirect(&m);
 		if (c->link)
 			viz_links(&m);
 		viz_edges_done(&m);

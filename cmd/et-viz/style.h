@@ -26,6 +26,7 @@ typedef struct node_style {
 
 extern const node_style viz_styles[ST_COUNT];
 #define VIZ_CRIT_COLOR "#d62728"
+#define VIZ_INDIRECT_COLOR "#1f78b4" /* edges through hidden nodes */
 
 style_id viz_style_id(const et_graph *g, uint32_t i);
 

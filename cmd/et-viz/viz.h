@@ -1,8 +1,9 @@
 /* et-viz: shared types. The tool reads the selected ranks into et_graphs
  * (load.c), marks the nodes to draw (select.c), folds runs into vertices
- * (collapse.c), derives the edges between vertices (edges.c, links.c) and
- * hands that picture model to cgraph/gvc (draw.c, render.c). Timelines
- * (timeline*.c, sched.c, gantt.c) share only the loading. */
+ * (collapse.c), derives the edges between vertices (edges.c; indirect.c
+ * for paths through hidden nodes; links.c) and hands that picture model to
+ * cgraph/gvc (draw.c, render.c). Timelines (timeline*.c, sched.c,
+ * gantt.c) share only the loading. */
 #ifndef VIZ_H
 #define VIZ_H
 
@@ -69,12 +70,15 @@ typedef struct vvert {
 	bool crit;
 } vvert;
 
-typedef enum edge_kind { EK_DATA, EK_CTRL, EK_COLL, EK_P2P, EK_KINDS } edge_kind;
+/* EK_INDIRECT: a dependency through hidden nodes (indirect.c). Lower kinds
+ * win when two edges join the same pair (edges.c). */
+typedef enum edge_kind { EK_DATA, EK_CTRL, EK_INDIRECT, EK_COLL, EK_P2P, EK_KINDS } edge_kind;
 
 typedef struct vedge {
 	uint32_t from, to;
 	uint8_t kind; /* edge_kind */
 	bool crit;
+	uint32_t hidden; /* EK_INDIRECT: hidden nodes on the shortest such path */
 } vedge;
 
 typedef struct model {
@@ -111,6 +115,14 @@ bool viz_group_key(const vrank *vr, uint32_t i, int64_t *key, bool *is_stream);
 void viz_edges(model *m);
 void viz_edge_add(model *m, uint32_t from, uint32_t to, edge_kind k);
 void viz_edges_done(model *m);
+/* An EK_INDIRECT edge through `hidden` hidden nodes (the fewest kept). */
+void viz_edge_add_indirect(model *m, uint32_t from, uint32_t to, uint32_t hidden);
+
+/* indirect.c: an EK_INDIRECT edge from each drawn node to each drawn node
+ * that depends on it through hidden nodes only; a hidden node carries at
+ * most VIZ_NEAR_CAP nearest drawn ancestors (et-viz(1) says so). */
+#define VIZ_NEAR_CAP 32
+void viz_indirect(model *m);
 
 /* links.c: collective / send-recv pairs across ranks. */
 void viz_links(model *m);
@@ -119,9 +131,10 @@ void viz_links(model *m);
 int viz_draw(const conf *c, model *m, et_error *e);
 
 /* reduce.c: layout cost (virtual nodes dot would make) and transitive
- * reduction; returns the number of edges dropped. */
+ * reduction, of every edge or (indirect) of the EK_INDIRECT ones only;
+ * returns the number of edges dropped. */
 uint64_t viz_layout_cost(const model *m);
-uint32_t viz_reduce(model *m);
+uint32_t viz_reduce(model *m, bool indirect);
 
 /* ids.c */
 int viz_ids_parse(conf *c, const char *s);

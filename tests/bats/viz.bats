@@ -24,6 +24,19 @@ gv_counts() {
 	gvpr 'BEG_G { printf("%d %d\n", nNodes($G), nEdges($G)); }' "$1"
 }
 
+# the same, counting only the edges that are dependencies of the trace (not
+# those through hidden nodes, which a selection adds)
+gv_direct_counts() {
+	gvpr 'BEG_G { int n = 0; } E [tooltip != "indirect*"] { n++; }
+		END_G { printf("%d %d\n", nNodes($G), n); }' "$1"
+}
+
+# the number of edges through hidden nodes in a DOT file
+gv_indirect() {
+	gvpr 'BEG_G { int n = 0; } E [tooltip == "indirect*"] { n++; }
+		END_G { printf("%d\n", n); }' "$1"
+}
+
 svg_counts() {
 	echo "$(grep -c '<g id="node' "$1") $(grep -c '<g id="edge' "$1")"
 }
@@ -66,10 +79,10 @@ is_png() { [ "$(hexbytes "$1" 0 8)" = "89 50 4e 47 0d 0a 1a 0a" ]; }
 	et-convert r.etz --to jsonl >r.jsonl
 	jq -c 'select(has("metadata") or (.id >= 1400 and .id <= 1700))' r.jsonl >sel.jsonl
 	et-viz r.etz --ids 1400-1700 -o ids.dot
-	[ "$(gv_counts ids.dot)" = "$(jq_counts sel.jsonl)" ]
+	[ "$(gv_direct_counts ids.dot)" = "$(jq_counts sel.jsonl)" ]
 	jq -c 'select(has("metadata") or (.name | test("^c10d::")))' r.jsonl >m.jsonl
 	et-viz r.etz --match '^c10d::' -o m.dot
-	[ "$(gv_counts m.dot)" = "$(jq_counts m.jsonl)" ]
+	[ "$(gv_direct_counts m.dot)" = "$(jq_counts m.jsonl)" ]
 	et-viz r.etz --match '^c10d::' -o m.pdf
 	[ "$(head -c 5 m.pdf)" = "%PDF-" ]
 }
@@ -207,4 +220,149 @@ p2p_links() {
 	# the thread clusters in the order their first nodes are drawn
 	assert_equal "$(grep -o 'subgraph cluster_r0_t[0-9]*' a.dot | tr '\n' ' ')" \
 		"subgraph cluster_r0_t1 subgraph cluster_r0_t7 subgraph cluster_r0_t2 "
+}
+
+# jsonl_graph ID:NAME:DATA:CTRL...: a one-rank JSONL trace of compute nodes
+# (DATA, CTRL: dependency ids joined by commas, empty for none)
+jsonl_graph() {
+	echo '{"rank":0,"world_size":1,"name":"","metadata":{}}'
+	local spec id name data ctrl
+	for spec in "$@"; do
+		IFS=: read -r id name data ctrl <<<"$spec"
+		printf '{"rank":0,"id":%s,"name":"%s","type":"COMP_NODE","dataDeps":[%s],"ctrlDeps":[%s]}\n' \
+			"$id" "$name" "$data" "$ctrl"
+	done
+}
+
+# the edges of a DOT file, one a line: "tail -> head style color tooltip"
+dot_edges() {
+	gvpr 'BEG_G { if (!isAttr($G, "E", "style")) setDflt($G, "E", "style", ""); }
+		E { printf("%s -> %s %s %s %s\n", tail.name, head.name, style, color, tooltip); }' "$1"
+}
+
+@test "a selection keeps the dependencies through hidden nodes: a chain a-b-c-d, --match a|d" {
+	jsonl_graph 1:a:: 2:b:1: 3:c::2 4:d:3: >chain.jsonl
+	et-viz chain.jsonl --match '^(a|d)$' -o x.dot
+	run dot_edges x.dot
+	assert_output 'r0_1 -> r0_4 dashed #1f78b4 indirect dependency, through 2 hidden nodes'
+	[ "$(gv_counts x.dot)" = "2 1" ]
+	# the title counts it, the legend shows it
+	grep -qF '2 nodes drawn · 1 edge (1 through hidden nodes)' x.dot
+	grep -qF '<FONT COLOR="#1f78b4">- - -▷ through hidden nodes</FONT>' x.dot
+	et-viz chain.jsonl --match '^(a|d)$' --no-legend -o nl.dot
+	run grep -c 'through hidden nodes' nl.dot
+	assert_output 0
+	# --ids selects the same way
+	et-viz chain.jsonl --ids 1,4 -o ids.dot
+	run dot_edges ids.dot
+	assert_output 'r0_1 -> r0_4 dashed #1f78b4 indirect dependency, through 2 hidden nodes'
+	# a direct dependency stays what it was, and no legend entry for edges not drawn
+	et-viz chain.jsonl --match '^(a|b)$' -o ab.dot
+	run dot_edges ab.dot
+	assert_output 'r0_1 -> r0_2  #555555 data dependency'
+	! grep -q 'through hidden nodes' ab.dot
+}
+
+@test "through hidden nodes: a diamond is one edge, counted on its shortest path" {
+	# a -> b -> d, a -> c -> d, a -> x -> y -> d
+	jsonl_graph 1:a:: 2:b:1: 3:c::1 4:x:1: 5:y:4: 6:d:2,5:3 >diamond.jsonl
+	et-viz diamond.jsonl --match '^(a|d)$' -o x.dot
+	run dot_edges x.dot
+	assert_output 'r0_1 -> r0_6 dashed #1f78b4 indirect dependency, through 1 hidden node'
+	# b drawn: a -> b direct, b -> d direct, and a -> d still through c or x-y
+	et-viz diamond.jsonl --match '^(a|b|d)$' -o b.dot
+	run dot_edges b.dot
+	assert_output 'r0_1 -> r0_2  #555555 data dependency
+r0_2 -> r0_6  #555555 data dependency'
+	et-viz diamond.jsonl --match '^(a|b|d)$' --all-edges -o ball.dot
+	run dot_edges ball.dot
+	assert_output 'r0_1 -> r0_2  #555555 data dependency
+r0_1 -> r0_6 dashed #1f78b4 indirect dependency, through 1 hidden node
+r0_2 -> r0_6  #555555 data dependency'
+}
+
+@test "through hidden nodes: only the nearest drawn ancestors, and nothing a drawn path implies" {
+	# a chain a-b-c-d-e with a, c, e drawn: a -> c and c -> e, not a -> e
+	jsonl_graph 1:a:: 2:b:1: 3:c:2: 4:d::3 5:e:4: >chain.jsonl
+	et-viz chain.jsonl --match '^(a|c|e)$' -o x.dot
+	run dot_edges x.dot
+	assert_output 'r0_1 -> r0_3 dashed #1f78b4 indirect dependency, through 1 hidden node
+r0_3 -> r0_5 dashed #1f78b4 indirect dependency, through 1 hidden node'
+	# a -> c direct and through x: the direct edge only
+	jsonl_graph 1:a:: 2:x:1: 3:c:1,2: >both.jsonl
+	et-viz both.jsonl --match '^(a|c)$' -o both.dot
+	run dot_edges both.dot
+	assert_output 'r0_1 -> r0_3  #555555 data dependency'
+	# b drawn between a and c, the other path a -> x -> c hidden: a -> b -> c says it
+	jsonl_graph 1:a:: 2:b:1: 3:x:1: 4:c:2,3: >par.jsonl
+	et-viz par.jsonl --match '^(a|b|c)$' -o par.svg
+	[ "$(svg_counts par.svg)" = "3 2" ]
+	et-viz par.jsonl --match '^(a|b|c)$' --all-edges -o parall.dot
+	[ "$(gv_indirect parall.dot)" = 1 ]
+}
+
+@test "through hidden nodes: a hidden node keeps its 32 nearest drawn ancestors, and says so" {
+	specs=()
+	for i in $(seq 1 40); do specs+=("$i:a::"); done
+	jsonl_graph "${specs[@]}" "41:h:$(seq -s, 1 40):" 42:b:41: >wide.jsonl
+	run --separate-stderr et-viz wide.jsonl --match '^(a|b)$' -o x.dot
+	assert_success
+	assert_equal "${stderr_lines[0]}" "et-viz: warning: 1 hidden node lies below more than 32 drawn nodes: only the 32 nearest are kept, so some dashed edges through hidden nodes may be missing"
+	run dot_edges x.dot
+	assert_output "$(for i in $(seq 1 32); do echo "r0_$i -> r0_42 dashed #1f78b4 indirect dependency, through 1 hidden node"; done)"
+}
+
+# nearest_pairs: from lines "ID SELECTED DEP,DEP|-" in file order, the number
+# of (a, b), both drawn, b depending on a through hidden nodes only and not
+# directly: what --all-edges draws dashed (sets uncapped)
+nearest_pairs() {
+	awk '{
+		id = $1; n = split($3 == "-" ? "" : $3, d, ",")
+		delete u; delete direct
+		for (k = 1; k <= n; k++) {
+			if (d[k] == id) continue
+			if (sel[d[k]]) { direct[d[k]] = 1; if (!$2) u[d[k]] = 1; continue }
+			m = split(set[d[k]], s, " ")
+			for (j = 1; j <= m; j++) u[s[j]] = 1
+		}
+		sel[id] = $2
+		if ($2) { for (a in u) if (!(a in direct)) edges++ }
+		else { t = ""; for (a in u) t = t " " a; set[id] = t }
+	} END { print edges + 0 }'
+}
+
+@test "ResNet --match conv2d|relu_: one chain of dashed edges, fast; --all-edges: every nearest pair" {
+	et-convert "$PT/resnet-1.1.0/host_et.json.gz" -o r.etz
+	et-convert r.etz --to jsonl >r.jsonl
+	re='aten::conv2d|aten::relu_'
+	run --separate-stderr et-viz r.etz --match "$re" -o m.dot
+	assert_success
+	[[ $stderr != *et-viz:* ]] # no warning: no set was capped
+	# 306 nodes that ran one after the other: 305 edges, each to the next
+	[ "$(gv_counts m.dot)" = "306 305" ]
+	[ "$(gv_indirect m.dot)" = 305 ]
+	gvpr 'E { printf("%s -> %s\n", tail.name, head.name); }' m.dot | sort >got
+	jq -r --arg re "$re" 'select(.name // "" | test($re)) | .id' r.jsonl |
+		awk 'NR > 1 { print "r0_" p " -> r0_" $1 } { p = $1 }' | sort >want
+	diff got want
+	# without leaving out what drawn paths imply: the pairs counted by awk
+	for re in 'aten::conv2d|aten::relu_' '^aten::(add|conv2d)' '^c10d::'; do
+		jq -r --arg re "$re" 'select(has("metadata") | not)
+			| "\(.id // 0) \(if .name // "" | test($re) then 1 else 0 end) \((.dataDeps // []) + (.ctrlDeps // []) | if length > 0 then join(",") else "-" end)"' \
+			r.jsonl | nearest_pairs >want
+		et-viz r.etz --match "$re" --all-edges -o all.dot
+		[ "$(gv_indirect all.dot)" = "$(cat want)" ] || fail "$re: $(gv_indirect all.dot), want $(cat want)"
+	done
+	# --around: the neighbourhood's nodes joined by a path that leaves it
+	et-viz r.etz --around 1491 --depth 10 -o a.dot
+	run gvpr 'E [tooltip == "indirect*"] { printf("%s -> %s %s\n", tail.name, head.name, tooltip); }' a.dot
+	assert_output 'r0_7 -> r0_1462 indirect dependency, through 3 hidden nodes'
+}
+
+@test "--only-critical-path: the path needs no edge through hidden nodes, a --match on it does" {
+	et-viz "$DATA/chakra-et/chakra.0.et.gz" --only-critical-path -o cp.dot
+	[ "$(gv_indirect cp.dot)" = 0 ]
+	et-viz "$DATA/chakra-et/chakra.0.et.gz" --only-critical-path --match conv -o cpm.dot
+	[ "$(gv_counts cpm.dot)" = "158 157" ]
+	[ "$(gv_indirect cpm.dot)" = 47 ]
 }
