@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 /* An algorithm event dt after now. */
-static void push_ev(sim *s, stream *st, uint64_t dt, int kind, uint64_t extra)
+static inline void push_ev(sim *s, stream *st, uint64_t dt, int kind, uint64_t extra)
 {
 	st->rc->pend++;
 	uint64_t t = sim_after(s, dt, st->rc->rank, st->rc->node, "communication time");

@@ -2,7 +2,6 @@
 #include "sim.h"
 #include "et_mem.h"
 #include "et_progress.h"
-#include "et_sat.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +27,9 @@ void sim_overflow(sim *s, uint32_t rank, uint32_t node, const char *what)
 	         (unsigned long long)g->id[node], what);
 }
 
-void sim_total_add(sim *s, uint32_t rank, uint32_t node, uint64_t *tot, uint64_t dt,
-                   const char *what)
+void sim_after_fail(sim *s, uint64_t dt, uint32_t rank, uint32_t node, const char *what)
 {
-	*tot = et_sat_add(*tot, dt);
-	if (*tot > SIM_TMAX)
-		sim_overflow(s, rank, node, what);
+	sim_overflow(s, rank, node, dt > SIM_TMAX ? what : "simulated time");
 }
 
 void sim_unfold(sim *s)

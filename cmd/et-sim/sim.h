@@ -208,7 +208,11 @@ void sim_unfold(sim *s);
 #define SIM_TMAX_TEXT "2^64-2 ns"
 /* Fails the run (exit 3): "rank R: node N: WHAT exceeds 2^64-2 ns", N the
  * node's id. */
-void sim_overflow(sim *s, uint32_t rank, uint32_t node, const char *what);
+void sim_overflow(sim *s, uint32_t rank, uint32_t node, const char *what) __attribute__((cold));
+/* sim_after's failure: "WHAT exceeds" if dt itself did not fit, else
+ * "simulated time exceeds". Out of line, so that callers stay small. */
+void sim_after_fail(sim *s, uint64_t dt, uint32_t rank, uint32_t node, const char *what)
+    __attribute__((cold, noinline));
 /* now + dt, the end of node `node` of rank `rank` or of a step of it; dt
  * is the step's duration (`what`: "compute time", ...), UINT64_MAX if it
  * did not fit. A time beyond SIM_TMAX fails the run: the result must then
@@ -220,13 +224,19 @@ static inline uint64_t sim_after(sim *s, uint64_t dt, uint32_t rank, uint32_t no
 {
 	uint64_t t;
 	if (__builtin_expect(__builtin_add_overflow(s->now, dt, &t) || t > SIM_TMAX, 0))
-		sim_overflow(s, rank, node, dt > SIM_TMAX ? what : "simulated time");
+		sim_after_fail(s, dt, rank, node, what);
 	return t;
 }
 /* *tot += dt for a per-rank total (WHAT, "communication time total", ...);
  * one beyond SIM_TMAX fails the run. */
-void sim_total_add(sim *s, uint32_t rank, uint32_t node, uint64_t *tot, uint64_t dt,
-                   const char *what);
+static inline void sim_total_add(sim *s, uint32_t rank, uint32_t node, uint64_t *tot, uint64_t dt,
+                                 const char *what)
+{
+	if (__builtin_expect(__builtin_add_overflow(*tot, dt, tot) || *tot > SIM_TMAX, 0)) {
+		*tot = UINT64_MAX;
+		sim_overflow(s, rank, node, what);
+	}
+}
 /* Whether the run has stopped (sim_fail or sim_unfold): handlers return
  * without starting more work. */
 static inline bool sim_stopped(const sim *s)
