@@ -8,12 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int et_buf_read_file(et_buf *b, const char *path, size_t max, et_error *e)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return et_fail(e, ET_EXIT_IO, "%s: cannot open: %s", path, strerror(errno));
+	/* a directory opens, and then every read fails: say what it is */
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		return et_fail(e, ET_EXIT_IO, "%s: is a directory", path);
+	}
 	size_t start = b->len, got;
 	char chunk[65536];
 	while (b->len - start <= max && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
