@@ -89,7 +89,8 @@ void cfg_defaults(cfg *c);
  * not a configuration et-sim can use: bad syntax, an unknown or repeated
  * key, a value of the wrong type or one the key does not take, an
  * InfraGraph topology, a feature et-sim does not simulate. Keys that
- * ASTRA-sim ignores too leave a warning in c->warn (et-sim(1) lists them). */
+ * ASTRA-sim ignores too leave a warning in c->warn (et-sim(1) lists them).
+ * cfg_load_groups is not strict yet: its every error is ET_EXIT_USAGE. */
 int cfg_load_network(cfg *c, const char *path, et_error *e);
 int cfg_load_system(cfg *c, const char *path, et_error *e);
 int cfg_load_groups(cfg *c, const char *path, et_error *e);
