@@ -182,6 +182,44 @@ size_t et_jsonscan_value_end(const char *p, size_t len, size_t pos)
 	return et_jsonscan_value_end_ex(p, len, pos, NULL);
 }
 
+/* p[pos] starts a complete value: the position past it, or 0 when it is
+ * malformed or cut short (the whole text is in the window). */
+static size_t whole_value_end(const char *p, size_t len, size_t pos)
+{
+	size_t end = pos < len ? et_jsonscan_value_end(p, len, pos) : 0;
+	return end == (size_t)-1 ? 0 : end;
+}
+
+size_t et_jsonscan_member_keys(const char *p, size_t len, size_t *off, size_t max)
+{
+	const size_t bad = (size_t)-1;
+	size_t pos = len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0, n = 0;
+	pos = et_jsonscan_ws(p, len, pos);
+	if (pos >= len || p[pos] != '{')
+		return bad;
+	pos = et_jsonscan_ws(p, len, pos + 1);
+	if (pos < len && p[pos] == '}')
+		return 0;
+	for (;;) {
+		if (pos >= len || p[pos] != '"')
+			return bad;
+		if (n < max)
+			off[n] = pos;
+		n++;
+		size_t end = whole_value_end(p, len, pos);
+		pos = end ? et_jsonscan_ws(p, len, end) : len;
+		if (pos >= len || p[pos] != ':')
+			return bad;
+		end = whole_value_end(p, len, et_jsonscan_ws(p, len, pos + 1));
+		pos = end ? et_jsonscan_ws(p, len, end) : len;
+		if (pos < len && p[pos] == '}')
+			return n;
+		if (pos >= len || p[pos] != ',')
+			return bad;
+		pos = et_jsonscan_ws(p, len, pos + 1);
+	}
+}
+
 void et_jsonscan_linecol(const char *p, size_t pos, unsigned long *line, unsigned long *col)
 {
 	unsigned long l = 1;

@@ -16,7 +16,7 @@ FILE *et_path_open_read(const char *path, et_error *e)
 	struct stat st;
 	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
 		fclose(f);
-		et_fail(e, ET_EXIT_IO, "%s: is a directory, not a file", path);
+		et_fail(e, ET_EXIT_IO, "%s: is a directory", path);
 		return NULL;
 	}
 	return f;

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 /* path opened for reading, or NULL with e set (ET_EXIT_IO): "PATH: cannot
- * open: REASON", or "PATH: is a directory, not a file" (fopen succeeds on a
+ * open: REASON", or "PATH: is a directory" (fopen succeeds on a
  * directory and only the first read fails, with a message that names
  * nothing). */
 FILE *et_path_open_read(const char *path, et_error *e);

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,12 +103,17 @@ static int split(const char *v, char items[][64], int max)
 	return n;
 }
 
+/* A number written as JSON and YAML files write them (sign, digits,
+ * fraction, exponent): strtod alone would also take hex, "inf", "nan" and
+ * leading blanks. */
 static int num(const char *s, double *v)
 {
+	if (!*s || strspn(s, "0123456789+-.eE") != strlen(s) || strchr("+eE", *s))
+		return -1;
 	char *end;
 	errno = 0;
 	*v = strtod(s, &end);
-	return (*s && !*end && errno == 0 && isfinite(*v)) ? 0 : -1;
+	return (!*end && errno == 0 && isfinite(*v)) ? 0 : -1;
 }
 
 static int set_net_list(cfg *c, const char *key, char items[][64], int n, et_error *e)
@@ -185,11 +191,13 @@ static int set_impl(cfg *c, int ci, char items[][64], int n, et_error *e)
 	return 0;
 }
 
+/* What a JSON file can say (0, 1, true, false), and nothing else, so that
+ * --set takes the values the system file takes. */
 static int set_bool(const char *v, bool *out)
 {
-	if (!strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "yes"))
+	if (!strcmp(v, "1") || !strcmp(v, "true"))
 		*out = true;
-	else if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "no"))
+	else if (!strcmp(v, "0") || !strcmp(v, "false"))
 		*out = false;
 	else
 		return -1;
@@ -282,7 +290,8 @@ static int set_number(cfg *c, const char *k, const char *v, et_error *e)
 	return 1;
 }
 
-int cfg_set_known_kv(cfg *c, const char *key, const char *val, et_error *e)
+/* cfg_set_kv's work: 0, -1 with e set, or 1 when et-sim has no such key. */
+static int set_known_kv(cfg *c, const char *key, const char *val, et_error *e)
 {
 	char k[64];
 	norm_key(key, k, sizeof k);
@@ -320,24 +329,20 @@ int cfg_set_known_kv(cfg *c, const char *key, const char *val, et_error *e)
 	if (!strcmp(k, "roofline-enabled") || !strcmp(k, "simulate-collectives")) {
 		bool b;
 		if (set_bool(val, &b) < 0)
-			return et_fail(e, ET_EXIT_USAGE, "%s: expected 0 or 1, got '%s'", key, val);
+			return et_fail(e, ET_EXIT_USAGE,
+			               "%s: expected 0, 1, true or false, got '%s'", key, val);
 		*(!strcmp(k, "roofline-enabled") ? &c->roofline : &c->extra_colls) = b;
 		return 0;
 	}
 	int r = set_choice(c, k, val, e);
 	if (r <= 0)
 		return r;
-	r = set_number(c, k, val, e);
-	if (r <= 0)
-		return r;
-	if (!strcmp(k, "boost-mode"))
-		return 0; /* ignored, as by ASTRA-sim */
-	return 1;
+	return set_number(c, k, val, e);
 }
 
 int cfg_set_kv(cfg *c, const char *key, const char *val, et_error *e)
 {
-	int r = cfg_set_known_kv(c, key, val, e);
+	int r = set_known_kv(c, key, val, e);
 	return r <= 0 ? r : et_fail(e, ET_EXIT_USAGE, "unknown key '%s'", key);
 }
 
@@ -353,6 +358,16 @@ int cfg_set(cfg *c, const char *kv, et_error *e)
 	memcpy(key, kv, l);
 	key[l] = 0;
 	return cfg_set_kv(c, key, eq + 1, e);
+}
+
+void cfg_warn(cfg *c, const char *fmt, ...)
+{
+	if (c->nwarn == CFG_MAXWARN)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->warn[c->nwarn++], sizeof c->warn[0], fmt, ap);
+	va_end(ap);
 }
 
 static int check_lists(cfg *c, et_error *e)

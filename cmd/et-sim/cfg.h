@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #define CFG_MAXDIM 8
+#define CFG_MAXWARN 8
 
 enum { TOPO_RING, TOPO_FC, TOPO_SWITCH };
 enum {
@@ -69,30 +70,40 @@ typedef struct cfg {
 	int sys_dataflow;
 	/* provenance for messages */
 	char net_file[256], sys_file[256], grp_file[256];
+	/* what the loaders found worth a warning, for the caller to print once
+	 * (a --sweep builds the configuration once per point) */
+	char warn[CFG_MAXWARN][320];
+	int nwarn;
 } cfg;
 
 /* The defaults et-sim(1) states, and no network (ndims 0). */
 void cfg_defaults(cfg *c);
 
 /* The functions down to cfg_finish return 0, or -1 with e set (e may be
- * NULL): code ET_EXIT_USAGE, because to et-sim every problem of its
- * configuration, a file that cannot be read included, is a configuration
- * error (exit 2, et-sim(1)); one line. On failure c may hold part of what
- * was read: cfg_free it as on success. */
-
-/* Loaders: messages start with the file's name ("FILE: ..."). */
+ * NULL), one line. On failure c may hold part of what was read: cfg_free it
+ * as on success.
+ *
+ * Loaders: messages start with the file's name and, for what is wrong at
+ * one place, the line ("FILE: line L: \"KEY\": ..."). Code ET_EXIT_IO when
+ * the file cannot be read (a directory included), ET_EXIT_DATA when it is
+ * not a configuration et-sim can use: bad syntax, an unknown or repeated
+ * key, a value of the wrong type or one the key does not take, an
+ * InfraGraph topology, a feature et-sim does not simulate. Keys that
+ * ASTRA-sim ignores too leave a warning in c->warn (et-sim(1) lists them).
+ * cfg_load_groups is not strict yet: its every error is ET_EXIT_USAGE. */
 int cfg_load_network(cfg *c, const char *path, et_error *e);
 int cfg_load_system(cfg *c, const char *path, et_error *e);
 int cfg_load_groups(cfg *c, const char *path, et_error *e);
-/* KEY=VALUE; lists separated by ',' or '/'. Messages name the key, not
- * where the setting came from (the caller adds "--set KEY=VALUE: "). */
+/* KEY=VALUE; lists separated by ',' or '/'. Code ET_EXIT_USAGE. Messages
+ * name the key, not where the setting came from (the caller adds "--set
+ * KEY=VALUE: "). */
 int cfg_set(cfg *c, const char *kv, et_error *e);
 int cfg_set_kv(cfg *c, const char *key, const char *val, et_error *e);
-/* As cfg_set_kv, but a key et-sim does not know is skipped: returns 1 and
- * leaves c and e alone (ASTRA-sim's system files hold keys of models et-sim
- * does not have). */
-int cfg_set_known_kv(cfg *c, const char *key, const char *val, et_error *e);
-/* Derived values and consistency checks; messages name no file. */
+/* Keep one warning for the caller to print (cut to fit; beyond CFG_MAXWARN
+ * they are dropped, which the files et-sim reads cannot reach). */
+void cfg_warn(cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Derived values and consistency checks; messages name no file; code
+ * ET_EXIT_USAGE (the settings do not fit together). */
 int cfg_finish(cfg *c, et_error *e);
 void cfg_free(cfg *c);
 /* An implementation name ("ring", "direct4", ...): 0, or -1 when unknown. */

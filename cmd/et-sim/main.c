@@ -20,7 +20,8 @@ static const char usage[] =
 
 static const char footer[] =
     "Exit status: 0 simulated, 1 deadlock, 2 usage or configuration error, 3 bad\n"
-    "trace data, 4 I/O error. See et-sim(1) for the model and its defaults.\n";
+    "trace data or configuration file, 4 I/O error. See et-sim(1) for the model and\n"
+    "its defaults.\n";
 
 static void add_str(const char ***v, int *n, const char *s)
 {

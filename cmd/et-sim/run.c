@@ -257,6 +257,9 @@ int run_main(run_conf *c, int argc, char **argv)
 	}
 	cfg cf;
 	int rc = run_build_cfg(c, &cf, w.world, &e);
+	/* once, whatever the number of --sweep points */
+	for (int i = 0; i < cf.nwarn && c->progress >= 0; i++)
+		et_warn("%s", cf.warn[i]);
 	if (rc == 0) {
 		if (c->progress >= 0) {
 			warn_mem(&cf, &w);

@@ -27,9 +27,11 @@ int run_main(run_conf *c, int argc, char **argv);
 
 /* The configuration of c for a trace of `world` ranks: defaults, then the
  * network, system and comm-group files, the --set list and --compute-model,
- * then the checks. 0, or -1 with e set: ET_EXIT_USAGE, the message naming
- * where the bad setting came from ("FILE: ...", "--set KEY=VALUE: ...").
- * cf is initialised either way: cfg_free it. */
+ * then the checks. 0, or -1 with e set, the message naming where the bad
+ * setting came from ("FILE: ...", "--set KEY=VALUE: ..."): the loaders'
+ * codes for the network and system files (cfg.h), ET_EXIT_USAGE for the
+ * rest. The files' warnings are left in cf->warn. cf is initialised either
+ * way: cfg_free it. */
 int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e);
 
 /* Simulates w under cf, folded into one rank when that is provably the same

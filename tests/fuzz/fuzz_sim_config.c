@@ -9,9 +9,10 @@
  * lines. cfg_finish runs when everything loaded.
  *
  * Invariants (a violation traps):
- * - a function that returns -1 filled its et_error: code ET_EXIT_USAGE
- *   (every configuration error is exit 2) and a non-empty, NUL-terminated,
- *   one-line message (no control character);
+ * - a function that returns -1 filled its et_error: a non-empty,
+ *   NUL-terminated, one-line message (no control character) and the code
+ *   cfg.h states: ET_EXIT_DATA or ET_EXIT_IO from the file loaders,
+ *   ET_EXIT_USAGE from cfg_set and cfg_finish;
  * - after cfg_finish succeeds: 1 <= ndims <= CFG_MAXDIM; every topology is
  *   known; every npus_count >= 1; stride is the running product and total
  *   the product of npus_count (at most 1e8); bandwidths are finite and > 0,
@@ -33,10 +34,11 @@ static void err_reset(void)
 	memset(&err, 'X', sizeof err);
 }
 
-static void check_err(void)
+static void check_err(bool file)
 {
 	fuzz_check_error(&err);
-	FUZZ_CHECK(err.code == ET_EXIT_USAGE);
+	FUZZ_CHECK(file ? err.code == ET_EXIT_DATA || err.code == ET_EXIT_IO
+	                : err.code == ET_EXIT_USAGE);
 	for (const char *p = err.msg; *p; p++)
 		FUZZ_CHECK((unsigned char)*p >= 0x20 && *p != 0x7f);
 }
@@ -68,13 +70,18 @@ static void check_cfg(const cfg *c)
 }
 
 /* One call's result: on failure the error must be filled in. */
-static int checked(int r)
+static int checked_as(int r, bool file)
 {
 	FUZZ_CHECK(r == 0 || r == -1);
 	if (r < 0)
-		check_err();
+		check_err(file);
 	err_reset();
 	return r;
+}
+
+static int checked(int r)
+{
+	return checked_as(r, false);
 }
 
 static int set_lines(cfg *c, const uint8_t *data, size_t size)
@@ -116,9 +123,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		           cfg_set_kv(&c, "latency", "500", &err) == 0);
 	}
 	if (mode == 0)
-		r = checked(cfg_load_network(&c, fuzz_file(data, size), &err));
+		r = checked_as(cfg_load_network(&c, fuzz_file(data, size), &err), true);
 	else if (mode == 1)
-		r = checked(cfg_load_system(&c, fuzz_file(data, size), &err));
+		r = checked_as(cfg_load_system(&c, fuzz_file(data, size), &err), true);
 	else
 		r = set_lines(&c, data, size);
 	if (r == 0 && checked(cfg_finish(&c, &err)) == 0)
