@@ -331,9 +331,21 @@ static const bool wk_first[256] = {['c'] = 1, ['i'] = 1, ['n'] = 1, ['p'] = 1, [
 
 /* The flags are gathered in a local and stored once: they are read back
  * for every well-known attribute ("the first one wins"). */
+/* involved_dim's false entries as a bit mask (dimensions past 8 are not
+ * kept: no topology has them). */
+static uint8_t off_dims(const et_attr *a)
+{
+	uint8_t m = 0;
+	for (size_t d = 0; a->bool_list && d < a->bool_list->n_values && d < 8; d++)
+		if (!a->bool_list->values[d])
+			m |= (uint8_t)(1u << d);
+	return m;
+}
+
 static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
 {
 	uint16_t fl = 0;
+	bool dims_seen = false;
 	for (size_t k = 0; k < n->n_attr; k++) {
 		const et_attr *a = n->attr[k];
 		if (!a->name || !wk_first[(unsigned char)a->name[0]])
@@ -344,6 +356,12 @@ static void read_attrs(et_graph *g, uint32_t i, const et_node *n)
 		if ((int)a->value_case != wk_member[key])
 			fl |= ET_GF_ATTR_MEMBER;
 		uint16_t f = wk_flag[key];
+		if (key == ET_WK_INVOLVED_DIM && !dims_seen) {
+			dims_seen = true; /* the first one wins, as et_attr_find */
+			uint8_t m = a->value_case == VC(BOOL_LIST) ? off_dims(a) : 0;
+			if (m)
+				comm_rec(g, i)->off_dims = m;
+		}
 		if (key == ET_WK_INVOLVED_DIM || (fl & f)) /* the first one wins, as et_attr_find */
 			continue;
 		if (key == ET_WK_PG_NAME) {

@@ -128,6 +128,7 @@ typedef struct et_graph_comm {
 	int32_t type, src, dst, tag;
 	uint32_t pg_name; /* offset into names; offset 0 is ""; equal pg_names
 	                     share one offset (interned per graph) */
+	uint8_t off_dims; /* bit d: involved_dim[d] is false (et_graph_involved) */
 } et_graph_comm;
 
 typedef struct et_graph {
@@ -202,6 +203,27 @@ static inline const char *et_graph_name(const et_graph *g, uint32_t i)
 static inline const et_graph_comm *et_graph_comm_at(const et_graph *g, uint32_t i)
 {
 	return &g->comms[g->comm[i]];
+}
+/* The peer rank of SEND or RECV node i, as ASTRA-sim reads it: a SEND's
+ * comm_dst, a RECV's comm_src; -1 when it has none (or a negative one).
+ * The node's own end (a SEND's comm_src, a RECV's comm_dst) is not read:
+ * ASTRA-sim takes the node's rank for it (it defaults comm_src and
+ * comm_dst to the rank), and its MSCCL-derived custom-collective examples
+ * leave it out. */
+static inline int32_t et_graph_p2p_peer(const et_graph *g, uint32_t i)
+{
+	bool send = g->type[i] == ET_NODE_SEND;
+	uint16_t need = send ? ET_GF_COMM_DST : ET_GF_COMM_SRC;
+	int32_t peer = send ? et_graph_comm_at(g, i)->dst : et_graph_comm_at(g, i)->src;
+	return (g->flags[i] & need) && peer >= 0 ? peer : -1;
+}
+/* The network dimensions node i's involved_dim marks true, bit d for
+ * dimension d (et_dims.h): those of the first involved_dim bool list,
+ * where dimensions it does not list (it has fewer than 8 entries) are
+ * involved, and without one all of them, as ASTRA-sim and et-sim read it. */
+static inline uint8_t et_graph_involved(const et_graph *g, uint32_t i)
+{
+	return (uint8_t)~et_graph_comm_at(g, i)->off_dims;
 }
 static inline const char *et_graph_pg_name(const et_graph *g, uint32_t i)
 {

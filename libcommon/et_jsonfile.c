@@ -1,6 +1,7 @@
 /* et_jsonfile: whole-file JSON documents (see et_jsonfile.h). */
 #include "et_jsonfile.h"
 #include "et_buf.h"
+#include "et_jsonscan.h"
 
 #include <string.h>
 
@@ -43,4 +44,37 @@ cJSON *et_jsonfile_read(const char *path, et_error *e)
 		root = et_jsonfile_parse(b.data ? (const char *)b.data : "", b.len, path, e);
 	et_buf_free(&b);
 	return root;
+}
+
+/* Past the value at pos (whitespace after it skipped), or len when it is
+ * malformed or cut short. */
+static size_t skip_value(const char *text, size_t len, size_t pos)
+{
+	size_t end = pos < len ? et_jsonscan_value_end(text, len, pos) : 0;
+	if (end == 0 || end == (size_t)-1)
+		return len;
+	return et_jsonscan_ws(text, len, end);
+}
+
+unsigned long et_jsonfile_line_of(const char *text, size_t len, size_t member)
+{
+	size_t pos = et_jsonscan_ws(text, len, 0);
+	if (pos >= len || text[pos] != '{')
+		return 0;
+	pos = et_jsonscan_ws(text, len, pos + 1);
+	for (size_t k = 0; pos < len && text[pos] == '"'; k++) {
+		if (k == member) {
+			unsigned long line, col;
+			et_jsonscan_linecol(text, pos, &line, &col);
+			return line;
+		}
+		pos = skip_value(text, len, pos); /* the key */
+		if (pos >= len || text[pos] != ':')
+			return 0;
+		pos = skip_value(text, len, et_jsonscan_ws(text, len, pos + 1));
+		if (pos >= len || text[pos] != ',')
+			return 0;
+		pos = et_jsonscan_ws(text, len, pos + 1);
+	}
+	return 0;
 }

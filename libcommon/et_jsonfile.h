@@ -24,4 +24,11 @@ cJSON *et_jsonfile_parse(const char *text, size_t len, const char *name, et_erro
 /* Read the file at path (at most ET_JSONFILE_MAX bytes) and parse it. */
 cJSON *et_jsonfile_read(const char *path, et_error *e);
 
+/* The line (from 1) of the key of member `member` (from 0, in document
+ * order: the order of a parsed object's children, duplicates included) of
+ * the object that is the whole of text[0..len), for messages about a
+ * member (cJSON keeps no positions); 0 when the text is not such an object
+ * or it has fewer members. */
+unsigned long et_jsonfile_line_of(const char *text, size_t len, size_t member);
+
 #endif

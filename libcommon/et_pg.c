@@ -1,6 +1,7 @@
 /* et_pg: process-group definitions and comm-group files (see et_pg.h). */
 #include "et_pg.h"
 #include "et_buf.h"
+#include "et_hmap.h"
 #include "et_jsonfile.h"
 #include "et_mem.h"
 #include "et_output.h"
@@ -19,6 +20,7 @@ void et_pg_list_free(et_pg_list *l)
 		free(l->g[i].ranks);
 	}
 	free(l->g);
+	free(l->warning);
 	memset(l, 0, sizeof *l);
 }
 
@@ -32,6 +34,7 @@ static void list_add(et_pg_list *l, const char *name, uint32_t *ranks, size_t n)
 	memcpy(g->name, name, len + 1);
 	g->ranks = ranks;
 	g->n_ranks = n;
+	g->id = 0;
 }
 
 static bool blank(char c)
@@ -297,61 +300,139 @@ size_t et_pg_ranks_unique(uint32_t *r, size_t n)
 	return w;
 }
 
-static bool seen_before(const cJSON *root, const cJSON *g)
+/* What a JSON value is, for "expected ..., got X". */
+static const char *json_kind(const cJSON *v)
 {
-	for (const cJSON *x = root->child; x != g; x = x->next)
-		if (strcmp(x->string, g->string) == 0)
-			return true;
-	return false;
+	return cJSON_IsString(v)   ? "a string"
+	       : cJSON_IsNumber(v) ? "a number"
+	       : cJSON_IsBool(v)   ? "a boolean"
+	       : cJSON_IsNull(v)   ? "null"
+	       : cJSON_IsArray(v)  ? "an array"
+	                           : "an object";
 }
 
-/* One group of a file: checked, normalised and added to out. */
-static int file_group(const cJSON *root, const cJSON *g, const char *name, et_pg_list *out,
-                      et_error *e)
+/* A comm-group file being read: the text (for lines), where it is, and
+ * the member index of each id seen (a map: files may hold many groups). */
+typedef struct gfile {
+	const char *text, *name;
+	size_t len;
+	et_error *e;
+	et_hmap seen;
+} gfile;
+
+/* "NAME: line L: group ID: what" about member k, exit 3. */
+static int group_fail(const gfile *f, size_t k, const cJSON *g, const char *what)
 {
-	uint32_t *r;
-	long n = json_ranks(g, &r);
 	char id[96];
-	if (n < 0)
-		return et_fail(e, ET_EXIT_DATA, "%s: group %s: expected an array of ranks", name,
-		               et_quote(g->string, id, sizeof id));
+	return et_fail(f->e, ET_EXIT_DATA, "%s: line %lu: group %s%s", f->name,
+	               et_jsonfile_line_of(f->text, f->len, k), et_quote(g->string, id, sizeof id),
+	               what);
+}
+
+static int group_ranks(const gfile *f, size_t k, const cJSON *g, uint32_t **r)
+{
+	long n = json_ranks(g, r);
+	char what[96];
+	if (n < 0 && cJSON_IsArray(g))
+		return group_fail(f, k, g, ": expected an array of ranks (integers 0..2^32-1)");
+	if (n < 0) {
+		snprintf(what, sizeof what, ": expected an array of ranks, got %s", json_kind(g));
+		return group_fail(f, k, g, what);
+	}
 	if (n == 0)
-		return et_fail(e, ET_EXIT_DATA, "%s: group %s has no ranks", name,
-		               et_quote(g->string, id, sizeof id));
-	if (seen_before(root, g)) {
+		return group_fail(f, k, g, " has no ranks");
+	return (int)n;
+}
+
+/* Member k of a file: checked, normalised and added to out (group 0 is
+ * only counted: *zero is the first one's member index). */
+static int file_group(gfile *f, const cJSON *root, const cJSON *g, size_t k, et_pg_list *out,
+                      long *zero)
+{
+	int32_t id;
+	if (!et_pg_id(g->string, &id))
+		return group_fail(
+		    f, k, g,
+		    ": an id must start with an integer within the int range (ASTRA-sim's "
+		    "std::stoi aborts otherwise)");
+	uint64_t *at = et_hmap_put(&f->seen, (uint64_t)(uint32_t)id, 0, k);
+	if (*at != k) {
+		size_t first = (size_t)*at;
+		char what[160], q[96];
+		const cJSON *fx = root->child;
+		for (size_t j = 0; j < first; j++)
+			fx = fx->next;
+		snprintf(what, sizeof what, " is given twice (as %s on line %lu)",
+		         et_quote(fx->string, q, sizeof q),
+		         et_jsonfile_line_of(f->text, f->len, first));
+		return group_fail(f, k, g, what);
+	}
+	uint32_t *r;
+	int n = group_ranks(f, k, g, &r);
+	if (n < 0)
+		return -1;
+	if (id == 0) {
 		free(r);
-		return et_fail(e, ET_EXIT_DATA, "%s: group %s is given twice", name,
-		               et_quote(g->string, id, sizeof id));
+		if (*zero < 0)
+			*zero = (long)k;
+		return 0;
 	}
 	list_add(out, g->string, r, et_pg_ranks_unique(r, (size_t)n));
+	out->g[out->n - 1].id = id;
 	return 0;
 }
 
-static int file_groups(cJSON *root, const char *name, et_pg_list *out, et_error *e)
+static void zero_warning(const gfile *f, size_t k, et_pg_list *out)
+{
+	char w[512];
+	snprintf(w, sizeof w,
+	         "%s: line %lu: group 0 is ignored: pg_name \"0\" (and \"\") means all ranks, as "
+	         "in ASTRA-sim, which never uses a group 0",
+	         f->name, et_jsonfile_line_of(f->text, f->len, k));
+	out->warning = et_xmalloc(strlen(w) + 1);
+	memcpy(out->warning, w, strlen(w) + 1);
+}
+
+static int file_groups(cJSON *root, gfile *f, et_pg_list *out)
 {
 	memset(out, 0, sizeof *out);
 	if (!root)
 		return -1;
 	int rc = 0;
+	long zero = -1;
 	if (!cJSON_IsObject(root))
-		rc = et_fail(e, ET_EXIT_DATA,
-		             "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}", name);
-	for (const cJSON *g = rc ? NULL : root->child; g && rc == 0; g = g->next)
-		rc = file_group(root, g, name, out, e);
+		rc =
+		    et_fail(f->e, ET_EXIT_DATA,
+		            "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}, got %s",
+		            f->name, json_kind(root));
+	size_t k = 0;
+	for (const cJSON *g = rc ? NULL : root->child; g && rc == 0; g = g->next, k++)
+		rc = file_group(f, root, g, k, out, &zero);
 	cJSON_Delete(root);
+	et_hmap_free(&f->seen);
 	if (rc < 0)
 		et_pg_list_free(out);
+	else if (zero >= 0)
+		zero_warning(f, (size_t)zero, out);
 	return rc;
 }
 
 int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_list *out, et_error *e)
 {
-	return file_groups(et_jsonfile_parse(text, len, name, e), name, out, e);
+	gfile f = {text, name, len, e, {0}};
+	return file_groups(et_jsonfile_parse(text, len, name, e), &f, out);
 }
 
 int et_pg_file_read(const char *path, et_pg_list *out, et_error *e)
 {
-	return file_groups(et_jsonfile_read(path, e), path, out, e);
+	et_buf b = {0};
+	int rc = et_buf_read_file(&b, path, ET_JSONFILE_MAX, e);
+	if (rc == 0)
+		rc = et_pg_file_parse(b.data ? (const char *)b.data : "", b.len, path, out, e);
+	else
+		memset(out, 0, sizeof *out);
+	et_buf_free(&b);
+	return rc;
 }
 
 int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_error *e)

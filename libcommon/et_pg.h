@@ -31,14 +31,16 @@ typedef struct et_pg_group {
 	char *name;
 	uint32_t *ranks;
 	size_t n_ranks;
+	int32_t id; /* comm-group files: the id's leading integer (et_pg_id) */
 } et_pg_group;
 
 /* Groups in the order they were written. The list owns every name and
- * ranks array; a zeroed et_pg_list is empty. */
+ * ranks array and the warning; a zeroed et_pg_list is empty. */
 typedef struct et_pg_list {
 	et_pg_group *g;
 	size_t n;
 	et_pg_form form; /* definitions only: how they were written */
+	char *warning;   /* comm-group files: a one-line warning for the user, or NULL */
 } et_pg_list;
 
 /* Frees what the list holds; it is empty (zeroed) afterwards. */
@@ -81,11 +83,17 @@ size_t et_pg_ranks_find(const uint32_t *r, size_t n, uint32_t rank);
 
 /* Parse the text of a comm-group file: len bytes, and text[len] must be
  * '\0' (`name` is the file's name in messages). Returns 0 with *out filled
- * (groups in file order, name = the id, ranks sorted and unique, n_ranks
- * >= 1), or -1 with e set and *out zeroed. Errors, code 3 (ET_EXIT_DATA):
- * not JSON (with line and column), a NUL byte, not an object, a group that
- * is not a non-empty array of ranks, an id given twice (ids in messages
- * are quoted with et_quote). */
+ * (groups in file order, name = the id as written, id = its leading
+ * integer, ranks sorted and unique, n_ranks >= 1), or -1 with e set and
+ * *out zeroed. Errors, code 3 (ET_EXIT_DATA), each "NAME: line L: ..." at
+ * the line of the group's key: not JSON (with line and column), a NUL
+ * byte, not an object, an id with no leading integer or one beyond int32
+ * (ASTRA-sim's std::stoi throws on both), a group that is not a non-empty
+ * array of ranks (saying what it is), an id given twice, also as another
+ * spelling of the same integer ("1" and "1.0"), with the line of the first
+ * (ids in messages are quoted with et_quote). A group whose id is 0 is left
+ * out of the list, with out->warning saying so: ASTRA-sim never uses it
+ * (pg_name "0" is all ranks). */
 int et_pg_file_parse(const char *text, size_t len, const char *name, et_pg_list *out, et_error *e);
 
 /* Read a comm-group file (et_jsonfile_read: at most 64 MiB, code 4 when it

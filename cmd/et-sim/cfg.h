@@ -108,8 +108,9 @@ int cfg_finish(cfg *c, et_error *e);
 void cfg_free(cfg *c);
 /* An implementation name ("ring", "direct4", ...): 0, or -1 when unknown. */
 int cfg_impl_parse(const char *s, uint8_t *impl, int *window);
-/* The comm group a pg_name names (with its index), or NULL: none, "0", or
- * not defined (index -1). */
+/* The comm group a pg_name names (with its index), or NULL: all ranks
+ * (et_pg_is_all), no leading integer, or not defined (index -1). Ids are
+ * read as ASTRA-sim reads them (et_pg_id: "1.0" is group 1). */
 const comm_group *cfg_group(const cfg *c, const char *pg_name, int *index);
 
 #endif

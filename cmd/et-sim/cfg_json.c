@@ -15,14 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A failure of a libcommon reader, as the configuration error it is to
- * et-sim (cfg.h: exit 2, whatever code the reader chose). */
-/* A file that cannot be read stays an I/O error (exit 4). */
-static int config_error(et_error *e, const et_error *in)
-{
-	return et_fail(e, in->code == ET_EXIT_IO ? ET_EXIT_IO : ET_EXIT_USAGE, "%s", in->msg);
-}
-
 /* What a key of the system file may hold. */
 enum jtype {
 	J_STR,
@@ -315,33 +307,16 @@ int cfg_load_system(cfg *c, const char *path, et_error *e)
 	return rc;
 }
 
-/* ASTRA-sim's group ids are numbers, read as std::stoi reads them:
- * pg_name "3" (or "3.0") uses group 3. Group 0 is all ranks: ASTRA-sim
- * ignores a definition of it, and says nothing. */
-static int add_group(cfg *c, const et_pg_group *pg, et_error *e)
+/* A group by its id, the leading integer of its key as std::stoi reads it
+ * (et_pg_file_parse checked the ids, repeats included, and left group 0
+ * out with a warning: ASTRA-sim never uses it). */
+static void add_group(cfg *c, const et_pg_group *pg)
 {
-	int32_t id;
-	if (!et_pg_id(pg->name, &id) || id < 0) {
-		char q[96];
-		return et_fail(e, ET_EXIT_DATA, "%s: group id %s is not a number", c->grp_file,
-		               et_quote(pg->name, q, sizeof q));
-	}
-	if (id == 0) {
-		et_warn("%s: group 0 is ignored, as ASTRA-sim ignores it: pg_name \"0\" (and none) "
-		        "always means all ranks",
-		        c->grp_file);
-		return 0;
-	}
-	for (int i = 0; i < c->ngroups; i++)
-		if (c->groups[i].id == id)
-			return et_fail(e, ET_EXIT_DATA, "%s: group %d is given twice", c->grp_file,
-			               (int)id);
-	comm_group g = {.id = (int)id, .n = (uint32_t)pg->n_ranks};
+	comm_group g = {.id = (int)pg->id, .n = (uint32_t)pg->n_ranks};
 	g.mem = et_xmalloc(pg->n_ranks * sizeof *g.mem);
 	memcpy(g.mem, pg->ranks, pg->n_ranks * sizeof *g.mem);
 	c->groups = et_xrealloc(c->groups, (size_t)(c->ngroups + 1) * sizeof *c->groups);
 	c->groups[c->ngroups++] = g;
-	return 0;
 }
 
 int cfg_load_groups(cfg *c, const char *path, et_error *e)
@@ -349,13 +324,16 @@ int cfg_load_groups(cfg *c, const char *path, et_error *e)
 	et_error in;
 	et_pg_list l;
 	snprintf(c->grp_file, sizeof c->grp_file, "%s", path);
-	int rc = et_pg_file_read(path, &l, &in);
-	for (size_t i = 0; i < l.n && rc == 0; i++)
-		rc = add_group(c, &l.g[i], &in);
-	et_pg_list_free(&l);
-	if (rc < 0) {
+	if (et_pg_file_read(path, &l, &in) < 0) {
+		/* the reader's code: a bad comm-group file is bad data (3) */
 		c->grp_file[0] = '\0';
-		return config_error(e, &in);
+		*e = in;
+		return -1;
 	}
+	for (size_t i = 0; i < l.n; i++)
+		add_group(c, &l.g[i]);
+	if (l.warning)
+		et_warn("%s", l.warning);
+	et_pg_list_free(&l);
 	return 0;
 }

@@ -38,13 +38,49 @@ static int map_type(int t, uint64_t *size, uint32_t nmem)
 	}
 }
 
-static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_t size)
+/* Which ranks run a collective together (et_dims.h): a comm group's
+ * members (involved_dim is not read, as ASTRA-sim runs a group's
+ * collective on the group), every rank for the one* implementations (one
+ * ring over all ranks), else the ranks that share the issuing rank's
+ * coordinates outside the collective's active dimensions. */
+typedef struct scope {
+	uint8_t active; /* 0xff: the group, or every rank */
+	uint32_t base, n;
+} scope;
+
+static void scope_of(const sim *s, const rank_st *r, uint32_t node, int gi, int ct, scope *sc)
+{
+	sc->active = 0xff;
+	sc->base = 0;
+	sc->n = gi >= 0 ? s->cf->groups[gi].n : s->world;
+	const impl_list *l = &s->cf->impl[coll_impl_list(ct)];
+	if (gi >= 0 || l->v[0] >= IMPL_ONERING)
+		return;
+	/* the dimensions run are those the implementation list names */
+	uint8_t listed = (uint8_t)((1u << l->n) - 1);
+	uint8_t a = et_dims_active(&s->dims, r->g->involved[node] & listed);
+	if (a == et_dims_active(&s->dims, listed))
+		return;
+	sc->active = a;
+	sc->base = et_dims_base(&s->dims, a, r->rank);
+	sc->n = et_dims_scope_size(&s->dims, a);
+}
+
+static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_t size,
+                      const scope *sc)
 {
 	coll *c = et_xcalloc(1, sizeof *c);
 	c->id = s->ncolls;
 	c->group = gi;
-	c->nmem = gi >= 0 ? s->cf->groups[gi].n : s->world;
+	c->nmem = sc->n;
 	c->mem = gi >= 0 ? s->cf->groups[gi].mem : NULL;
+	if (gi < 0 && sc->active != 0xff) { /* a scope: its ranks, for messages */
+		c->scope_active = sc->active;
+		c->scope_mem = et_xmalloc((size_t)sc->n * sizeof *c->scope_mem);
+		for (uint32_t k = 0; k < sc->n; k++)
+			c->scope_mem[k] = et_dims_scope_rank(&s->dims, sc->active, sc->base, k);
+		c->mem = c->scope_mem;
+	}
 	c->comm_type = r->g->comm_type[node];
 	c->ctype = ct;
 	c->size = size;
@@ -64,6 +100,14 @@ static int group_of(sim *s, rank_st *r, uint32_t node, int *gi)
 {
 	const char *pg = sg_pg(r->g, node);
 	const comm_group *grp = cfg_group(s->cf, pg, gi);
+	int32_t id;
+	if (!et_pg_is_all(pg) && !et_pg_id(pg, &id)) {
+		sim_fail(s, ET_EXIT_DATA,
+		         "rank %u: node %llu: pg_name '%s' does not start with an integer within "
+		         "the int range (ASTRA-sim's std::stoi aborts on it)",
+		         r->rank, (unsigned long long)r->g->id[node], pg);
+		return -1;
+	}
 	if (!et_pg_is_all(pg) && !grp) {
 		sim_fail(s, ET_EXIT_USAGE,
 		         "rank %u: node %llu: communicator group '%s' is not defined%s", r->rank,
@@ -97,20 +141,34 @@ static int group_of(sim *s, rank_st *r, uint32_t node, int *gi)
 	return 0;
 }
 
-static coll *find_coll(sim *s, rank_st *r, uint32_t node, int gi, uint32_t seq)
+/* The rank's next position in the collective's sequence: per group, and
+ * per set of active dimensions for a scope (the ranks of a scope count
+ * their own collectives). */
+static uint32_t next_seq(sim *s, rank_st *r, int gi, const scope *sc)
+{
+	if (gi >= 0 || sc->active == 0xff)
+		return r->coll_seq[gi + 1]++;
+	return (uint32_t)(*et_hmap_put(&s->scope_seq, r->rank, sc->active, 0))++;
+}
+
+static coll *find_coll(sim *s, rank_st *r, uint32_t node, int gi)
 {
 	const sgraph *g = r->g;
-	uint64_t size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0);
-	uint32_t nmem = gi >= 0 ? s->cf->groups[gi].n : s->world;
-	int ct = map_type(g->comm_type[node], &size, nmem);
+	uint64_t size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0), one = 1;
+	int ct = map_type(g->comm_type[node], &one, 1);
 	if (ct < 0) {
 		sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: unknown collective type %d", r->rank,
 		         (unsigned long long)g->id[node], g->comm_type[node]);
 		return NULL;
 	}
-	uint64_t *slot = et_hmap_put(&s->coll_map, (uint64_t)(gi + 1), seq, UINT64_MAX);
+	scope sc;
+	scope_of(s, r, node, gi, ct, &sc);
+	map_type(g->comm_type[node], &size, sc.n);
+	uint32_t seq = next_seq(s, r, gi, &sc);
+	uint64_t *slot = et_hmap_put(&s->coll_map, (uint64_t)sc.base << 32 | (uint32_t)(gi + 1),
+	                             (uint64_t)sc.active << 32 | seq, UINT64_MAX);
 	if (*slot == UINT64_MAX) {
-		coll *c = coll_new(s, r, node, gi, ct, size);
+		coll *c = coll_new(s, r, node, gi, ct, size, &sc);
 		*slot = s->ncolls - 1;
 		return c;
 	}
@@ -180,8 +238,7 @@ int coll_issue(sim *s, rank_st *r, uint32_t node)
 	int gi;
 	if (group_of(s, r, node, &gi) < 0)
 		return -1;
-	uint32_t seq = r->coll_seq[gi + 1]++;
-	coll *c = find_coll(s, r, node, gi, seq);
+	coll *c = find_coll(s, r, node, gi);
 	if (!c)
 		return -1;
 	c->issued++;
@@ -192,7 +249,9 @@ int coll_issue(sim *s, rank_st *r, uint32_t node)
 	rc->c = c;
 	rc->rank = r->rank;
 	rc->node = node;
-	rc->mpos = c->mem ? ring_index(ring_group(s, c->group), r->rank) : r->rank;
+	rc->mpos = c->group >= 0  ? ring_index(ring_group(s, c->group), r->rank)
+	           : c->scope_mem ? et_dims_scope_index(&s->dims, c->scope_active, r->rank)
+	                          : r->rank;
 	r->active = rc;
 	if (c->nchunks == 0) { /* nothing to send: done at once */
 		rc->complete = true;
@@ -301,6 +360,7 @@ void coll_free_all(sim *s)
 				free(c->cf[k].st);
 		free(c->cf);
 		free(c->ph);
+		free(c->scope_mem);
 		free(c);
 	}
 	free(s->colls);

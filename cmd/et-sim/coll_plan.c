@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int list_index(int ct)
+int coll_impl_list(int ct)
 {
 	return ct == CT_AR ? CI_AR : ct == CT_AG ? CI_AG : ct == CT_RS ? CI_RS : CI_A2A;
 }
@@ -28,7 +28,7 @@ typedef struct ldims {
 
 static void logical_dims(const sim *s, const coll *c, int ct, ldims *ld)
 {
-	const impl_list *l = &s->cf->impl[list_index(ct)];
+	const impl_list *l = &s->cf->impl[coll_impl_list(ct)];
 	if (c->group >= 0 || l->v[0] >= IMPL_ONERING) {
 		ld->n = 1;
 		ld->size[0] = c->group >= 0 ? s->cf->groups[c->group].n : s->cf->total;
@@ -166,7 +166,7 @@ const ring *coll_ring(sim *s, const coll *c, uint32_t phase, uint32_t rank)
 {
 	if (c->group >= 0)
 		return ring_group(s, c->group);
-	if (s->cf->impl[list_index(c->ctype)].v[0] >= IMPL_ONERING)
+	if (s->cf->impl[coll_impl_list(c->ctype)].v[0] >= IMPL_ONERING)
 		return ring_group(s, -1);
 	return ring_world(s, c->ph[phase].dim, rank);
 }

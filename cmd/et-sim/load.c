@@ -1,8 +1,8 @@
 /* load: et_load -> et_graph (one, reused for every rank) -> sgraph, keeping
  * one sgraph per class of identical ranks so that a data-parallel job of
  * 1,024 identical ranks holds one graph, not 1,024. Besides the graph, each
- * node's involved dimensions and GEMM shape, which et_graph does not keep,
- * are taken from the decoded node. */
+ * node's GEMM shape, which et_graph does not keep, is taken from the decoded
+ * node. */
 #include "load.h"
 #include "et_attr.h"
 #include "et_load.h"
@@ -13,7 +13,6 @@
 #include <string.h>
 
 typedef struct side {
-	uint8_t *inv;
 	uint64_t *gemm;
 	uint32_t cap;
 } side;
@@ -31,22 +30,7 @@ static void side_grow(side *s, uint32_t n)
 	s->cap = s->cap ? s->cap * 2 : 4096;
 	if (s->cap <= n)
 		s->cap = n + 1;
-	s->inv = et_xrealloc(s->inv, s->cap);
 	s->gemm = et_xrealloc(s->gemm, (size_t)s->cap * 24);
-}
-
-/* involved_dim: a bool list; bit d clear = dimension d not involved. */
-static uint8_t involved_mask(const et_node *n)
-{
-	const et_attr *a = et_attr_find(n, "involved_dim");
-	if (!a || a->value_case != CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_BOOL_LIST ||
-	    !a->bool_list)
-		return 0xff;
-	uint8_t m = 0xff;
-	for (size_t i = 0; i < a->bool_list->n_values && i < 8; i++)
-		if (!a->bool_list->values[i])
-			m &= (uint8_t) ~(1u << i);
-	return m;
 }
 
 static void place(workload *w, uint32_t rank, sgraph *s)
@@ -87,7 +71,6 @@ static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_err
 	(void)e;
 	side *sd = &((loading *)ctx)->sd;
 	side_grow(sd, i);
-	sd->inv[i] = involved_mask(n);
 	gemm_dims(n, &sd->gemm[(size_t)i * 3]);
 	return 0;
 }
@@ -102,7 +85,7 @@ static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 	ensure_rank(w, r->ri.rank);
 	if (!w->name[0])
 		snprintf(w->name, sizeof w->name, "%s", r->ri.name);
-	place(w, r->ri.rank, sgraph_from(g, l->sd.inv, l->sd.gemm));
+	place(w, r->ri.rank, sgraph_from(g, l->sd.gemm));
 	w->nodes += g->n;
 	return 0;
 }
@@ -129,7 +112,6 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	et_load_hooks h = {&l, begin_rank, NULL, add_node, end_rank};
 	et_load_opts lo = {true, progress};
 	int rc = et_load_args(argc, argv, o, &lo, &h, NULL, e);
-	free(l.sd.inv);
 	free(l.sd.gemm);
 	et_graph_free(l.g);
 	if (rc == 0)

@@ -70,7 +70,12 @@ static pentry *entry(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_t 
 
 static int check_peer(sim *s, rank_st *r, uint32_t node, int32_t peer, const char *what)
 {
-	if (peer < 0 || (uint32_t)peer >= s->world) {
+	if (peer < 0) { /* et_graph_p2p_peer: none, or a negative one */
+		sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: no %s (or a negative one)", r->rank,
+		         (unsigned long long)r->g->id[node], what);
+		return -1;
+	}
+	if ((uint32_t)peer >= s->world) {
 		sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: %s %d is not a rank of the trace",
 		         r->rank, (unsigned long long)r->g->id[node], what, peer);
 		return -1;

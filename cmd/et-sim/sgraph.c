@@ -22,10 +22,13 @@ static void copy_nodes(sgraph *s, const et_graph *g)
 		const et_graph_comm *c = et_graph_comm_at(g, i);
 		s->comm_type[i] = (g->flags[i] & ET_GF_COMM_TYPE) ? c->type : -1;
 		s->comm_size[i] = c->size;
-		s->src[i] = (g->flags[i] & ET_GF_COMM_SRC) ? c->src : -1;
-		s->dst[i] = (g->flags[i] & ET_GF_COMM_DST) ? c->dst : -1;
+		/* a RECV's source, a SEND's destination: their own ends are
+		 * their rank, whatever they say (et_graph_p2p_peer) */
+		s->src[i] = g->type[i] == ET_NODE_RECV ? et_graph_p2p_peer(g, i) : -1;
+		s->dst[i] = g->type[i] == ET_NODE_SEND ? et_graph_p2p_peer(g, i) : -1;
 		s->tag[i] = c->tag;
 		s->pg[i] = (int32_t)c->pg_name;
+		s->involved[i] = et_graph_involved(g, i);
 		s->num_ops[i] = g->num_ops[i];
 		s->tensor_size[i] = g->tensor_size[i];
 		s->name[i] = g->name[i];
@@ -91,7 +94,7 @@ static void hash_graph(sgraph *s)
 	s->hash = h;
 }
 
-sgraph *sgraph_from(const et_graph *g, const uint8_t *involved, const uint64_t *gemm)
+sgraph *sgraph_from(const et_graph *g, const uint64_t *gemm)
 {
 	sgraph *s = et_xcalloc(1, sizeof *s);
 	uint32_t n = g->n;
@@ -114,7 +117,6 @@ sgraph *sgraph_from(const et_graph *g, const uint8_t *involved, const uint64_t *
 	s->ndeps = et_xcalloc(n, 4);
 	s->out_off = et_xcalloc(n + 1, 4);
 	copy_nodes(s, g);
-	memcpy(s->involved, involved, n);
 	memcpy(s->gemm, gemm, (size_t)n * 3 * 8);
 	build_edges(s, g);
 	s->names_len = g->names_len;

@@ -35,8 +35,8 @@ typedef struct sgraph {
 	uint64_t n_dangling, n_cycle_nodes;
 } sgraph;
 
-/* Build from a finished et_graph (involved and gemm come from side arrays). */
-sgraph *sgraph_from(const et_graph *g, const uint8_t *involved, const uint64_t *gemm);
+/* Build from a finished et_graph (gemm comes from a side array). */
+sgraph *sgraph_from(const et_graph *g, const uint64_t *gemm);
 bool sgraph_equal(const sgraph *a, const sgraph *b);
 void sgraph_free(sgraph *g);
 static inline const char *sg_name(const sgraph *g, uint32_t i)

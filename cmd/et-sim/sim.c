@@ -66,6 +66,8 @@ void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *gr
 	s->world = world;
 	s->folded = folded;
 	s->nranks = folded ? 1 : world;
+	/* cfg_finish checked the dimensions: this cannot fail */
+	et_dims_init(&s->dims, cf->npus, cf->ndims, NULL);
 	s->r = et_xcalloc(s->nranks, sizeof *s->r);
 	for (uint32_t i = 0; i < s->nranks; i++)
 		rank_init(s, &s->r[i], i, graphs[i]);
@@ -160,6 +162,7 @@ void sim_free(sim *s)
 	free(s->r);
 	evq_free(&s->q);
 	et_hmap_free(&s->coll_map);
+	et_hmap_free(&s->scope_seq);
 	et_hmap_free(&s->mb);
 	p2p_free(s);
 	ring_free_all(s);

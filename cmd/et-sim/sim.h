@@ -5,6 +5,7 @@
 #ifndef SIM_H
 #define SIM_H
 #include "cfg.h"
+#include "et_dims.h"
 #include "et_err.h"
 #include "et_hmap.h"
 #include "evq.h"
@@ -48,6 +49,8 @@ typedef struct coll {
 	uint32_t issued, members_done;
 	uint32_t last_rank, last_node; /* the member that issued last (critical path) */
 	uint64_t last_issue;
+	uint32_t *scope_mem;  /* a world collective on some dimensions: its ranks */
+	uint8_t scope_active; /* and its active dimensions (et_dims.h) */
 } coll;
 
 typedef struct cf_slot {
@@ -160,8 +163,10 @@ struct sim {
 	/* collectives: key (group, seq) -> coll */
 	coll **colls;
 	uint32_t ncolls, capcolls;
-	et_hmap coll_map; /* (group + 1, seq) -> coll index */
-	et_hmap mb;       /* message mailboxes */
+	et_hmap coll_map;  /* (scope base << 32 | group + 1, active << 32 | seq) -> coll index */
+	et_hmap scope_seq; /* (rank, active dims) -> next seq of a scope's collectives */
+	et_dims dims;      /* the network's dimensions, for scopes */
+	et_hmap mb;        /* message mailboxes */
 	struct p2p *pp;
 	rcoll *graveyard;         /* completed collectives with events in flight */
 	const ring **world_rings; /* [dim * world + rank] */
@@ -256,6 +261,8 @@ void rheap_push(rheap *h, const sgraph *g, uint32_t i);
 int coll_issue(sim *s, rank_st *r, uint32_t node);
 void coll_phase_end(sim *s, stream *st);
 int coll_plan(sim *s, coll *c, const rank_st *r, uint32_t node, int ctype);
+/* The implementation list (CI_*) a phase type (CT_*) is run with. */
+int coll_impl_list(int ct);
 const ring *coll_ring(sim *s, const coll *c, uint32_t phase, uint32_t rank);
 void coll_event_done(sim *s, stream *st);
 void coll_free_all(sim *s);

@@ -2,6 +2,7 @@
  * work of COMP nodes (node by node, as they are added), pg_name
  * definitions (after the rank). */
 #include "et_buf.h"
+#include "et_pg.h"
 #include "et_types.h"
 #include "pgroups.h"
 #include "validate.h"
@@ -94,9 +95,28 @@ uint32_t node_gid(vctx *v, uint32_t i)
 	return v->pg_gid;
 }
 
+/* ASTRA-sim reads a pg_name with std::stoi, which throws on a name that
+ * does not start with an integer: legal Chakra, so for astra-sim only. */
+static void check_pg_integer(vctx *v, const et_graph *g, uint32_t i, const char *pg)
+{
+	int32_t id;
+	if (!v->fs.astra || et_pg_is_all(pg) || et_pg_id(pg, &id))
+		return;
+	finding *f = find_node(&v->fs, C_PG_NOT_INTEGER, v->ri.rank, g, i,
+	                       "pg_name \"%.100s\" does not start with an integer within the int "
+	                       "range: ASTRA-sim's std::stoi throws on it and ASTRA-sim aborts",
+	                       pg);
+	if (f) {
+		char *q = json_quote(pg);
+		find_extra(f, "\"group\": %s", q);
+		free(q);
+	}
+}
+
 static void check_pg(vctx *v, const et_graph *g, uint32_t i)
 {
 	const char *pg = et_graph_pg_name(g, i);
+	check_pg_integer(v, g, i, pg);
 	uint32_t gid = node_gid(v, i);
 	const group *gr = groups_get(v->grp, gid);
 	if (gid == 0 || (gr->defined && gr->from_file) || rank_defines(v, gid))

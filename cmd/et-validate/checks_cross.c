@@ -64,6 +64,8 @@ static void count_entries(vctx *v, uint32_t *cnt)
 	for (uint32_t s = 0; s < xs->n; s++)
 		for (uint32_t k = 0; k < xs->r[s].n_coll; k++) {
 			coll_ent *c = &xs->r[s].coll[k];
+			if (c->gid == GID_NONE) /* runs on no dimension: alone */
+				continue;
 			const group *g = groups_get(v->grp, c->gid);
 			if (g->defined && !g->all && !groups_has_rank(g, xs->r[s].rank)) {
 				not_member(v, &xs->r[s], c);

@@ -43,6 +43,8 @@ const code_info code_table[C_COUNT] = {
                         "COMP node with neither a duration nor num_ops/tensor_size"},
     [C_PG_UNDEFINED] = {"PG_UNDEFINED", W, E, "pg_name not defined for the rank"},
     [C_PG_CONFLICT] = {"PG_CONFLICT", E, E, "process group defined with different ranks"},
+    [C_PG_NOT_INTEGER] = {"PG_NOT_INTEGER", W, E,
+                          "pg_name with no leading integer (checked for astra-sim only)"},
     [C_COLL_NOT_MEMBER] = {"COLL_NOT_MEMBER", E, E,
                            "collective on a process group the rank is not in"},
     [C_COLL_MISMATCH] = {"COLL_MISMATCH", E, E,

@@ -46,6 +46,25 @@ static int opt_max_per_code(et_cli *cli, const et_opt *o, const char *arg)
 	return 0;
 }
 
+/* "N[,N...]", as a network YAML's npus_count lists them. */
+static int opt_npus_count(et_cli *cli, const et_opt *o, const char *arg)
+{
+	vopts *vo = o->target;
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", arg);
+	vo->n_npus = 0;
+	for (char *p = buf, *save = NULL, *tok; (tok = strtok_r(p, ",", &save)); p = NULL) {
+		if (vo->n_npus == ET_DIMS_MAX)
+			et_cli_usage_error(cli, "--npus-count: more than %d dimensions",
+			                   ET_DIMS_MAX);
+		vo->npus[vo->n_npus++] =
+		    (uint32_t)et_cli_int(cli, "--npus-count", tok, 1, UINT32_MAX);
+	}
+	if (vo->n_npus == 0)
+		et_cli_usage_error(cli, "--npus-count: expected N[,N...]");
+	return 0;
+}
+
 static void parse_args(conf *c, int argc, char **argv)
 {
 	et_cli_in_init(&c->in, false, 0);
@@ -60,6 +79,10 @@ static void parse_args(conf *c, int argc, char **argv)
 	     &profile, .choices = profiles},
 	    {0, "comm-groups", ET_ARG_STR, "FILE",
 	     "ASTRA-sim comm-group JSON {\"<id>\": [rank, ...]}", &c->o.comm_groups, .flags = 0},
+	    {0, "npus-count", ET_ARG_FN, "N,...",
+	     "the network's ranks per dimension (ASTRA-sim's npus_count), that involved_dim "
+	     "names; default: one dimension of every rank",
+	     &c->o, .fn = opt_npus_count},
 	    {'F', "format", ET_ARG_CHOICE, "FMT", "text (default) or json", &fmt,
 	     .choices = report_formats},
 	    {0, "stats", ET_ARG_FLAG, NULL, "add per-rank and total statistics", &c->o.want_stats,

@@ -84,6 +84,30 @@ uint32_t groups_id(groups *gs, const char *name)
 	return gid;
 }
 
+uint32_t groups_scope(groups *gs, const et_dims *d, uint8_t active, uint32_t base)
+{
+	char name[96];
+	size_t len = (size_t)snprintf(name, sizeof name, "0[dims ");
+	for (int k = 0, first = 1; k < d->n; k++)
+		if (active >> k & 1) {
+			len += (size_t)snprintf(name + len, sizeof name - len, "%s%d",
+			                        first ? "" : ",", k);
+			first = 0;
+		}
+	snprintf(name + len, sizeof name - len, " from rank %u]", base);
+	uint32_t gid = et_strmap_intern_str(&gs->names, name);
+	if (gid < gs->n)
+		return gid;
+	add_group(gs);
+	group *g = &gs->g[gid];
+	g->defined = true;
+	g->n_ranks = et_dims_scope_size(d, active);
+	g->ranks = et_xmalloc(g->n_ranks * sizeof *g->ranks);
+	for (uint32_t k = 0; k < g->n_ranks; k++) /* ascending, as groups keep them */
+		g->ranks[k] = et_dims_scope_rank(d, active, base, k);
+	return gid;
+}
+
 bool groups_has_rank(const group *g, uint32_t rank)
 {
 	if (g->all)
@@ -133,6 +157,8 @@ int groups_load_file(groups *gs, const char *path, et_error *e)
 	et_pg_list l;
 	if (et_pg_file_read(path, &l, e) < 0)
 		return -1;
+	if (l.warning)
+		et_warn("%s", l.warning);
 	for (size_t i = 0; i < l.n; i++) {
 		uint32_t gid;
 		groups_define(gs, l.g[i].name, l.g[i].ranks, l.g[i].n_ranks, true, -1, &gid);

@@ -1,10 +1,11 @@
 /* Process groups: pg_name -> members, from process-group METADATA nodes
  * (the PyTorch converter's "## process_group:init ##") and from an ASTRA-sim
  * comm-group file ({"<id>": [rank, ...]}). Group 0 is "all ranks": pg_name
- * "" or "0" (or no pg_name) always means it. */
+ * "" or "0" (or no pg_name, or another spelling of 0) always means it. */
 #ifndef ET_VALIDATE_PGROUPS_H
 #define ET_VALIDATE_PGROUPS_H
 
+#include "et_dims.h"
 #include "et_err.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -30,7 +31,9 @@ size_t groups_count(const groups *gs);
 const group *groups_get(const groups *gs, uint32_t gid);
 /* The pg_name of a group ("" for group 0). */
 const char *groups_name(const groups *gs, uint32_t gid);
-/* The id of a pg_name, creating an undefined group on first sight. */
+/* The id of a pg_name, creating an undefined group on first sight. Names
+ * are ASTRA-sim's: et_pg_is_all ones are group 0, and names with the same
+ * leading integer (et_pg_id) are one group, named by the integer. */
 uint32_t groups_id(groups *gs, const char *pg_name);
 bool groups_has_rank(const group *g, uint32_t rank);
 
@@ -38,6 +41,12 @@ bool groups_has_rank(const group *g, uint32_t rank);
  * before with other members (the first definition is kept). */
 int groups_define(groups *gs, const char *name, const uint32_t *ranks, size_t n, bool from_file,
                   int64_t by_rank, uint32_t *gid);
+
+/* The group of the ranks that run a collective over all ranks together
+ * when it runs on some dimensions only (et_dims.h): the scope of base
+ * under the active dimensions, defined on first sight, named
+ * "0[dims D,... from rank BASE]" (a name no pg_name maps to). */
+uint32_t groups_scope(groups *gs, const et_dims *d, uint8_t active, uint32_t base);
 
 /* Load an ASTRA-sim comm-group JSON file. */
 int groups_load_file(groups *gs, const char *path, et_error *e);

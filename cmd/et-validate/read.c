@@ -21,10 +21,33 @@ static void meta_missing(vctx *v, const char *what)
 		find_set(f, false, 0, NULL, "%s", what);
 }
 
+/* The network dimensions collectives run on: --npus-count's, which must
+ * cover the input's world, or, as et-sim without --network, one dimension
+ * of the first rank's world that is known. Returns 1 when set, 0 when not
+ * yet, -1 with e set. */
+static int set_dims(vctx *v, const et_rank_info *ri, et_error *e)
+{
+	if (v->o.n_npus == 0 && ri->world_size == 0)
+		return 0; /* not known yet (a bare .et file): the next rank may say */
+	if (v->o.n_npus == 0)
+		return et_dims_init(&v->dims, &ri->world_size, 1, e) == 0 ? 1 : -1;
+	if (et_dims_init(&v->dims, v->o.npus, v->o.n_npus, e) < 0)
+		return -1;
+	if (ri->world_size && v->dims.total != ri->world_size)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "--npus-count: the network has %u ranks, the input %u",
+		               v->dims.total, ri->world_size);
+	return 1;
+}
+
 static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error *e)
 {
 	reading *rd = ctx;
 	vctx *v = rd->v;
+	int set = v->dims_set ? 1 : set_dims(v, ri, e);
+	if (set < 0)
+		return -1;
+	v->dims_set = set == 1;
 	if (rd->t && et_writer_rank_begin(rd->t, ri, e) < 0)
 		return -1;
 	v->ri = *ri;

@@ -254,11 +254,26 @@ static uint8_t comm_kind(const et_graph *g, uint32_t i)
 		return SK_JOIN;
 	if (t == ET_NODE_COLL)
 		return SK_COLL;
-	bool send = t == ET_NODE_SEND;
-	uint16_t need = send ? ET_GF_COMM_DST : ET_GF_COMM_SRC;
-	const et_graph_comm *c = et_graph_comm_at(g, i);
-	int32_t peer = send ? c->dst : c->src;
-	return (g->flags[i] & need) && peer >= 0 ? (send ? SK_SEND : SK_RECV) : SK_JOIN;
+	if (et_graph_p2p_peer(g, i) < 0)
+		return SK_JOIN;
+	return t == ET_NODE_SEND ? SK_SEND : SK_RECV;
+}
+
+/* A collective's group: its pg_name's, or, for one over all ranks that
+ * runs on some of the network's dimensions only (involved_dim), the group
+ * of the ranks that run it together, as et-sim runs it (et_dims.h); one
+ * that runs on none completes alone (GID_NONE: nobody waits for it). */
+static uint32_t coll_gid(vctx *v, uint32_t i)
+{
+	uint32_t gid = node_gid(v, i);
+	if (gid != 0 || !v->dims_set)
+		return gid;
+	uint8_t a = et_dims_active(&v->dims, et_graph_involved(v->g, i));
+	if (et_dims_whole(&v->dims, a))
+		return 0;
+	if (a == 0)
+		return GID_NONE;
+	return groups_scope(v->grp, &v->dims, a, et_dims_base(&v->dims, a, v->ri.rank));
 }
 
 static void add_coll(vctx *v, rank_sum *r, uint32_t i)
@@ -269,7 +284,7 @@ static void add_coll(vctx *v, rank_sum *r, uint32_t i)
 	c->node_id = g->id[i];
 	c->size = g->flags[i] & ET_GF_COMM_SIZE ? gc->size : -1;
 	c->type = g->flags[i] & ET_GF_COMM_TYPE ? gc->type : -1;
-	c->gid = node_gid(v, i);
+	c->gid = coll_gid(v, i);
 	c->sk = ET_GRAPH_NONE;
 	c->name = node_name(v->xs, g, i);
 }
@@ -282,7 +297,7 @@ static void add_p2p(vctx *v, rank_sum *r, uint32_t i, bool send)
 	p->send = send;
 	p->node_id = g->id[i];
 	p->size = g->flags[i] & ET_GF_COMM_SIZE ? c->size : -1;
-	p->peer = (uint32_t)(send ? c->dst : c->src);
+	p->peer = (uint32_t)et_graph_p2p_peer(g, i);
 	p->tag = c->tag;
 	p->sk = ET_GRAPH_NONE;
 	p->name = node_name(v->xs, g, i);
@@ -315,7 +330,7 @@ static void collect(vctx *v, rank_sum *r, skb *b)
 	/* Positions within each group, in file order. */
 	uint32_t *next = et_xcalloc(groups_count(v->grp), sizeof *next);
 	for (uint32_t k = 0; k < r->n_coll; k++)
-		r->coll[k].pos = next[r->coll[k].gid]++;
+		r->coll[k].pos = r->coll[k].gid == GID_NONE ? 0 : next[r->coll[k].gid]++;
 	free(next);
 }
 

@@ -5,6 +5,7 @@
 #ifndef ET_VALIDATE_H
 #define ET_VALIDATE_H
 
+#include "et_dims.h"
 #include "et_graph.h"
 #include "et_input.h"
 #include <stdbool.h>
@@ -37,6 +38,7 @@ typedef enum code {
 	C_COMP_NO_WORK,
 	C_PG_UNDEFINED,
 	C_PG_CONFLICT,
+	C_PG_NOT_INTEGER,
 	C_COLL_NOT_MEMBER,
 	C_COLL_MISMATCH,
 	C_P2P_UNMATCHED,
@@ -104,8 +106,10 @@ typedef struct vopts {
 	int threads; /* -T: 0 = read on the checking thread, 1 = a reading thread */
 	size_t max_per_code;
 	const char *comm_groups;
-	int tee_mode; /* 0 none, 1 --tee, 2 --tee-always */
-	int progress; /* et_cli's: -1 quiet, 0 auto, 1 forced */
+	uint32_t npus[ET_DIMS_MAX]; /* --npus-count: the network's dimensions */
+	int n_npus;                 /* 0: one dimension of every rank */
+	int tee_mode;               /* 0 none, 1 --tee, 2 --tee-always */
+	int progress;               /* et_cli's: -1 quiet, 0 auto, 1 forced */
 } vopts;
 
 /* The state of one run. */
@@ -123,6 +127,8 @@ typedef struct vctx {
 	uint32_t pg_off, pg_gid; /* last pg_name offset looked up, its group */
 	uint64_t n_ranks, n_nodes;
 	uint32_t max_world;
+	et_dims dims; /* --npus-count's, once set (dims_set) */
+	bool dims_set;
 	/* --timing: reading + decoding (see reader_stop), then the checking
 	 * thread's CPU time: adding + per-node checks, per-rank graph checks
 	 * (with --stats, the rank's statistics), the ranks' comm summaries for

@@ -541,15 +541,16 @@ fails3() {
 	assert_failure 2
 }
 
-@test "configuration errors: a comm group given twice, exit 2" {
+@test "comm-group file errors: a comm group given twice, exit 3" {
 	printf '{"1": [0, 2, 4, 6], "01": [1, 3, 5, 7]}' >"$T/twice.json"
-	fails2 "$T/twice.json: group 1 is given twice" --comm-groups "$T/twice.json" "$SIMD/groups8.jsonl"
+	run -3 et-sim --comm-groups "$T/twice.json" "$SIMD/groups8.jsonl"
+	assert_output "et-sim: $T/twice.json: line 1: group \"01\" is given twice (as \"1\" on line 1)"
 }
 
-@test "configuration errors: a comm group with a rank that is not an integer, exit 2" {
+@test "comm-group file errors: a comm group with a rank that is not an integer, exit 3" {
 	printf '{"1": [0, 2, 4, 6],\n "2": [1, 3.5]}' >"$T/frac.json"
-	fails2 "$T/frac.json: group \"2\": expected an array of ranks" \
-		--comm-groups "$T/frac.json" "$SIMD/groups8.jsonl"
+	run -3 et-sim --comm-groups "$T/frac.json" "$SIMD/groups8.jsonl"
+	assert_output "et-sim: $T/frac.json: line 2: group \"2\": expected an array of ranks (integers 0..2^32-1)"
 }
 
 @test "a comm-group file's repeated ranks count once" {
@@ -752,12 +753,12 @@ pg_dotted() {
 	assert_line "0 errors, 0 warnings, 0 info: OK"
 	# "1.0" as a key is group 1 too, so with "1" it is given twice
 	echo '{"1": [0, 1, 2, 3], "1.0": [4, 5, 6, 7]}' >twice.json
-	run -2 --separate-stderr et-sim --network "$REPO/samples/Ring_8npus.yml" --comm-groups twice.json pg.jsonl
-	[ "$stderr" = "et-sim: twice.json: group 1 is given twice" ] || fail "$stderr"
+	run -3 --separate-stderr et-sim --network "$REPO/samples/Ring_8npus.yml" --comm-groups twice.json pg.jsonl
+	[ "$stderr" = 'et-sim: twice.json: line 1: group "1.0" is given twice (as "1" on line 1)' ] || fail "$stderr"
 	# group 0 is all ranks: ASTRA-sim ignores its definition, et-sim says so
 	echo '{"0": [0, 1], "1": [0, 1, 2, 3], "2": [4, 5, 6, 7]}' >cg0.json
 	run -0 --separate-stderr et-sim --network "$REPO/samples/Ring_8npus.yml" --comm-groups cg0.json pg.jsonl
-	[ "$stderr" = 'et-sim: warning: cg0.json: group 0 is ignored, as ASTRA-sim ignores it: pg_name "0" (and none) always means all ranks' ] ||
+	[ "$stderr" = 'et-sim: warning: cg0.json: line 1: group 0 is ignored: pg_name "0" (and "") means all ranks, as in ASTRA-sim, which never uses a group 0' ] ||
 		fail "$stderr"
 }
 

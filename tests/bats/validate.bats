@@ -745,7 +745,7 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 	echo '{"1": "zero"}' >g.json
 	run et-validate --comm-groups g.json "$MB/all_reduce/4npus_1MB/all_reduce"
 	assert_equal "$status" 3
-	assert_output "et-validate: g.json: group \"1\": expected an array of ranks"
+	assert_output "et-validate: g.json: line 1: group \"1\": expected an array of ranks, got a string"
 }
 
 @test "--comm-groups: a missing file exits 4" {
@@ -764,12 +764,12 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 	printf '{"1": [0, 1], "1": [2, 3]}' >g.json
 	run et-validate --comm-groups g.json "$MB/all_reduce/4npus_1MB/all_reduce"
 	assert_equal "$status" 3
-	assert_output "et-validate: g.json: group \"1\" is given twice"
+	assert_output "et-validate: g.json: line 1: group \"1\" is given twice (as \"1\" on line 1)"
 }
 
 @test "every check code is documented in et-validate(1) with an example" {
 	codes=$(grep -o '{"[A-Z0-9_]*", [EWI], [EWI]' "$REPO/cmd/et-validate/findings.c" | cut -d'"' -f2)
-	assert_equal "$(echo "$codes" | wc -l)" 30
+	assert_equal "$(echo "$codes" | wc -l)" 31
 	for c in $codes; do
 		grep -q "^\.B $c\$" "$REPO/man/et-validate.1" || { echo "undocumented: $c"; false; }
 	done

@@ -1,12 +1,16 @@
 /* Unit tests of et_pg: the three written forms of a process-group node's
  * definitions, what is not a definition, the world-size rewrite, the
  * comm-group file reader's normalisation and error messages (with
- * et_jsonfile's, which it reads through) and the comm-group file writer. */
+ * et_jsonfile's, which it reads through, and et_jsonfile_line_of, which
+ * gives their lines), ASTRA-sim's std::stoi reading of ids and the
+ * comm-group file writer. */
 #include "check.h"
 #include "et_buf.h"
+#include "et_jsonfile.h"
 #include "et_pg.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -166,22 +170,66 @@ static void file(const char *text, size_t len, char *out, size_t cap)
 
 static void test_file(void)
 {
-	FILE_IS("{\"0\": [3, 1, 3], \"a b\": [0]}", "0=1,3;a b=0;");
+	/* group 0 is left out (ASTRA-sim never uses it) */
+	FILE_IS("{\"0\": [3, 1, 3], \"7 b\": [0]}", "7 b=0;");
 	FILE_IS("{}", "");
 	FILE_IS("{\"1\": [0],\n \"2\": [1,]}", "3 g.json: line 2, column 10: invalid JSON");
-	FILE_IS("[[0, 1]]", "3 g.json: expected a comm-group JSON object {\"<id>\": [rank, ...]}");
-	FILE_IS("{\"1\": \"zero\"}", "3 g.json: group \"1\": expected an array of ranks");
-	FILE_IS("{\"1\": [1.5]}", "3 g.json: group \"1\": expected an array of ranks");
-	FILE_IS("{\"1\": []}", "3 g.json: group \"1\" has no ranks");
-	FILE_IS("{\"1\": [0], \"1\": [0]}", "3 g.json: group \"1\" is given twice");
+	FILE_IS(
+	    "[[0, 1]]",
+	    "3 g.json: expected a comm-group JSON object {\"<id>\": [rank, ...]}, got an array");
+	FILE_IS("{\"1\": \"zero\"}",
+	        "3 g.json: line 1: group \"1\": expected an array of ranks, got a string");
+	FILE_IS("{\"1\": [1.5]}",
+	        "3 g.json: line 1: group \"1\": expected an array of ranks (integers 0..2^32-1)");
+	FILE_IS("{\"1\": []}", "3 g.json: line 1: group \"1\" has no ranks");
+	FILE_IS("{\"1\": [0],\n\"1\": [0]}",
+	        "3 g.json: line 2: group \"1\" is given twice (as \"1\" on line 1)");
+	/* ids as ASTRA-sim's std::stoi reads them */
+	FILE_IS("{\"1.0\": [0], \" 12abc\": [1], \"-3\": [2]}", "1.0=0; 12abc=1;-3=2;");
+	FILE_IS("{\"1\": [0],\n\n\"+1.5\": [1]}",
+	        "3 g.json: line 3: group \"+1.5\" is given twice (as \"1\" on line 1)");
+	FILE_IS("{\"1\": [0],\n \"abc\": [1]}",
+	        "3 g.json: line 2: group \"abc\": an id must start with an integer within the int "
+	        "range (ASTRA-sim's std::stoi aborts otherwise)");
+	FILE_IS("{\"2147483648\": [0]}",
+	        "3 g.json: line 1: group \"2147483648\": an id must start with an integer within "
+	        "the int range (ASTRA-sim's std::stoi aborts otherwise)");
 	/* an error after good groups: the list is left empty all the same */
 	FILE_IS("{\"1\": [0], \"2\": [1], \"3\": {}}",
-	        "3 g.json: group \"3\": expected an array of ranks");
+	        "3 g.json: line 1: group \"3\": expected an array of ranks, got an object");
 	FILE_IS("{\"1\": [0]} x", "3 g.json: line 1, column 12: invalid JSON");
 	char nul[] = "{\"1\": [0]}\0 ";
 	char got[1024];
 	file(nul, sizeof nul - 1, got, sizeof got);
 	CHECK(strcmp(got, "3 g.json: byte 10: a NUL byte: not JSON text") == 0);
+	/* the warning for group 0, at its line */
+	et_pg_list l;
+	et_error e = {0};
+	const char *t = "{\"1\": [0],\n \"0\": [0, 1]}";
+	CHECK(et_pg_file_parse(t, strlen(t), "g.json", &l, &e) == 0 && l.n == 1 && l.g[0].id == 1);
+	CHECK(l.warning && strcmp(l.warning, "g.json: line 2: group 0 is ignored: pg_name \"0\" "
+	                                     "(and \"\") means all ranks, as in ASTRA-sim, which "
+	                                     "never uses a group 0") == 0);
+	et_pg_list_free(&l);
+	CHECK(!l.warning);
+	t = "{\"1\": [0]}";
+	CHECK(et_pg_file_parse(t, strlen(t), "g.json", &l, &e) == 0 && !l.warning);
+	et_pg_list_free(&l);
+}
+
+/* et_jsonfile_line_of: the line of a top-level member's key. */
+static void test_line_of(void)
+{
+	const char *t = "{\"a\": 1,\n \"b\": [1,\n 2],\n\n \"a\": {\"x\": \"}\"}, \"c\": 3}";
+	size_t n = strlen(t);
+	CHECK(et_jsonfile_line_of(t, n, 0) == 1);
+	CHECK(et_jsonfile_line_of(t, n, 1) == 2);
+	CHECK(et_jsonfile_line_of(t, n, 2) == 5);
+	CHECK(et_jsonfile_line_of(t, n, 3) == 5);
+	CHECK(et_jsonfile_line_of(t, n, 4) == 0);
+	CHECK(et_jsonfile_line_of("[1]", 3, 0) == 0);
+	CHECK(et_jsonfile_line_of("{}", 2, 0) == 0);
+	CHECK(et_jsonfile_line_of("\n\n{\"k\": 1}", 10, 0) == 3);
 }
 
 static void test_file_read(void)
@@ -275,6 +323,7 @@ int main(void)
 	test_whole_world();
 	test_resize();
 	test_file();
+	test_line_of();
 	test_file_read();
 	test_write();
 	return check_failures();
