@@ -78,3 +78,13 @@ unsigned long et_jsonfile_line_of(const char *text, size_t len, size_t member)
 	}
 	return 0;
 }
+
+const char *et_jsonfile_kind(const cJSON *v)
+{
+	return cJSON_IsString(v)   ? "a string"
+	       : cJSON_IsNumber(v) ? "a number"
+	       : cJSON_IsBool(v)   ? "a boolean"
+	       : cJSON_IsNull(v)   ? "null"
+	       : cJSON_IsArray(v)  ? "an array"
+	                           : "an object";
+}

@@ -24,6 +24,10 @@ cJSON *et_jsonfile_parse(const char *text, size_t len, const char *name, et_erro
 /* Read the file at path (at most ET_JSONFILE_MAX bytes) and parse it. */
 cJSON *et_jsonfile_read(const char *path, et_error *e);
 
+/* What a JSON value is, for messages "expected ..., got X": "a string",
+ * "a number", "a boolean", "null", "an array" or "an object". */
+const char *et_jsonfile_kind(const cJSON *v);
+
 /* The line (from 1) of the key of member `member` (from 0, in document
  * order: the order of a parsed object's children, duplicates included) of
  * the object that is the whole of text[0..len), for messages about a

@@ -300,17 +300,6 @@ size_t et_pg_ranks_unique(uint32_t *r, size_t n)
 	return w;
 }
 
-/* What a JSON value is, for "expected ..., got X". */
-static const char *json_kind(const cJSON *v)
-{
-	return cJSON_IsString(v)   ? "a string"
-	       : cJSON_IsNumber(v) ? "a number"
-	       : cJSON_IsBool(v)   ? "a boolean"
-	       : cJSON_IsNull(v)   ? "null"
-	       : cJSON_IsArray(v)  ? "an array"
-	                           : "an object";
-}
-
 /* A comm-group file being read: the text (for lines), where it is, and
  * the member index of each id seen (a map: files may hold many groups). */
 typedef struct gfile {
@@ -336,7 +325,8 @@ static int group_ranks(const gfile *f, size_t k, const cJSON *g, uint32_t **r)
 	if (n < 0 && cJSON_IsArray(g))
 		return group_fail(f, k, g, ": expected an array of ranks (integers 0..2^32-1)");
 	if (n < 0) {
-		snprintf(what, sizeof what, ": expected an array of ranks, got %s", json_kind(g));
+		snprintf(what, sizeof what, ": expected an array of ranks, got %s",
+		         et_jsonfile_kind(g));
 		return group_fail(f, k, g, what);
 	}
 	if (n == 0)
@@ -404,7 +394,7 @@ static int file_groups(cJSON *root, gfile *f, et_pg_list *out)
 		rc =
 		    et_fail(f->e, ET_EXIT_DATA,
 		            "%s: expected a comm-group JSON object {\"<id>\": [rank, ...]}, got %s",
-		            f->name, json_kind(root));
+		            f->name, et_jsonfile_kind(root));
 	size_t k = 0;
 	for (const cJSON *g = rc ? NULL : root->child; g && rc == 0; g = g->next, k++)
 		rc = file_group(f, root, g, k, out, &zero);

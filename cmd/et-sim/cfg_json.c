@@ -116,16 +116,6 @@ static int member_fail(const sysfile *f, int i, const cJSON *it, et_error *e, co
 	               et_quote(it->string, q, sizeof q), what);
 }
 
-static const char *type_name(const cJSON *v)
-{
-	return cJSON_IsString(v)   ? "a string"
-	       : cJSON_IsNumber(v) ? "a number"
-	       : cJSON_IsBool(v)   ? "a boolean"
-	       : cJSON_IsNull(v)   ? "null"
-	       : cJSON_IsArray(v)  ? "an array"
-	                           : "an object";
-}
-
 static bool strlist(const cJSON *v)
 {
 	const cJSON *x;
@@ -262,7 +252,7 @@ static int read_member(sysfile *f, int i, const cJSON *it, et_error *e)
 		while (list && x && cJSON_IsString(x))
 			x = x->next;
 		snprintf(msg, sizeof msg, "expected %s, got %s%s", want,
-		         list ? "an array holding " : "", type_name(list ? x : it));
+		         list ? "an array holding " : "", et_jsonfile_kind(list ? x : it));
 		return member_fail(f, i, it, e, msg);
 	}
 	return apply(f, i, it, &syskeys[k], e);
