@@ -190,7 +190,7 @@ static size_t whole_value_end(const char *p, size_t len, size_t pos)
 	return end == (size_t)-1 ? 0 : end;
 }
 
-size_t et_jsonscan_member_keys(const char *p, size_t len, size_t *off, size_t max)
+size_t et_jsonscan_member_keys(const char *p, size_t len, size_t first, size_t *off, size_t max)
 {
 	const size_t bad = (size_t)-1;
 	size_t pos = len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0, n = 0;
@@ -203,8 +203,8 @@ size_t et_jsonscan_member_keys(const char *p, size_t len, size_t *off, size_t ma
 	for (;;) {
 		if (pos >= len || p[pos] != '"')
 			return bad;
-		if (n < max)
-			off[n] = pos;
+		if (n >= first && n - first < max)
+			off[n - first] = pos;
 		n++;
 		size_t end = whole_value_end(p, len, pos);
 		pos = end ? et_jsonscan_ws(p, len, end) : len;

@@ -30,11 +30,12 @@ size_t et_jsonscan_value_end_ex(const char *p, size_t len, size_t pos, size_t *b
 /* The members of the JSON object that is the whole text p[0..len) (white
  * space and a UTF-8 byte-order mark may precede it): the position of each
  * member's key (its opening quote), in document order, the order cJSON keeps
- * its children in, so that off[i] locates child i of the parsed object (cJSON
- * does not keep positions). Fills off[0..max) and returns the number of
- * members (more than max when off is short: call with max 0 to count), or
- * (size_t)-1 when the text is not one well-formed object. */
-size_t et_jsonscan_member_keys(const char *p, size_t len, size_t *off, size_t max);
+ * its children in, so that off[i] locates child first + i of the parsed
+ * object (cJSON does not keep positions). Fills off[0..max) with the keys of
+ * members first .. first + max - 1 (those that exist) and returns the number
+ * of members in all (call with max 0 to count), or (size_t)-1 when the text
+ * is not one well-formed object. */
+size_t et_jsonscan_member_keys(const char *p, size_t len, size_t first, size_t *off, size_t max);
 /* Line and column (1-based) of byte pos in p[0..pos). */
 void et_jsonscan_linecol(const char *p, size_t pos, unsigned long *line, unsigned long *col);
 

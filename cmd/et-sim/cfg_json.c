@@ -263,7 +263,7 @@ static int read_members(cfg *c, const char *path, const char *text, size_t len, 
                         et_error *e)
 {
 	sysfile f = {.c = c, .path = path, .text = text};
-	size_t n = et_jsonscan_member_keys(text, len, f.off, NSYSKEYS + 1);
+	size_t n = et_jsonscan_member_keys(text, len, 0, f.off, NSYSKEYS + 1);
 	if (n != (size_t)cJSON_GetArraySize(j)) /* cJSON took the text: cannot be */
 		return et_fail(e, ET_EXIT_DATA, "%s: expected a JSON object", path);
 	for (int k = 0; k < NSYSKEYS; k++)

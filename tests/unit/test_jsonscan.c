@@ -131,28 +131,30 @@ static void test_member_keys(void)
 {
 	size_t off[4];
 	const char *s = "{\"a\": 1,\n \"b\": {\"x\": [1, \"}\"]},\n\"c\":\"v,\\\"w\"}";
-	CHECK(et_jsonscan_member_keys(s, strlen(s), off, 4) == 3);
+	CHECK(et_jsonscan_member_keys(s, strlen(s), 0, off, 4) == 3);
 	CHECK(off[0] == 1 && off[1] == 10 && off[2] == 32);
 	unsigned long line, col;
 	et_jsonscan_linecol(s, off[2], &line, &col);
 	CHECK(line == 3 && col == 1);
 	/* counting only, and a short array */
-	CHECK(et_jsonscan_member_keys(s, strlen(s), NULL, 0) == 3);
-	CHECK(et_jsonscan_member_keys(s, strlen(s), off, 1) == 3 && off[0] == 1);
+	CHECK(et_jsonscan_member_keys(s, strlen(s), 0, NULL, 0) == 3);
+	CHECK(et_jsonscan_member_keys(s, strlen(s), 0, off, 1) == 3 && off[0] == 1);
 	/* white space and a byte-order mark before the object; empty objects */
-	CHECK(et_jsonscan_member_keys("\xEF\xBB\xBF \n{\"k\":null}", 15, off, 4) == 1 &&
+	CHECK(et_jsonscan_member_keys("\xEF\xBB\xBF \n{\"k\":null}", 15, 0, off, 4) == 1 &&
 	      off[0] == 6);
-	CHECK(et_jsonscan_member_keys(" { } ", 5, off, 4) == 0);
+	CHECK(et_jsonscan_member_keys(" { } ", 5, 0, off, 4) == 0);
 	/* a key repeated is two members: duplicates are the caller's to find */
-	CHECK(et_jsonscan_member_keys("{\"k\":1,\"k\":2}", 15, off, 4) == 2 && off[1] == 7);
+	CHECK(et_jsonscan_member_keys("{\"k\":1,\"k\":2}", 15, 0, off, 4) == 2 && off[1] == 7);
+	/* From a later member on: off[0] is member 1's key. */
+	CHECK(et_jsonscan_member_keys("{\"k\":1,\"k\":2}", 15, 1, off, 1) == 2 && off[0] == 7);
 	/* not one object */
 	const size_t bad = (size_t)-1;
-	CHECK(et_jsonscan_member_keys("[1]", 3, off, 4) == bad);
-	CHECK(et_jsonscan_member_keys("{\"a\":1", 6, off, 4) == bad);
-	CHECK(et_jsonscan_member_keys("{\"a\" 1}", 7, off, 4) == bad);
-	CHECK(et_jsonscan_member_keys("{\"a\":1,}", 8, off, 4) == bad);
-	CHECK(et_jsonscan_member_keys("{a:1}", 5, off, 4) == bad);
-	CHECK(et_jsonscan_member_keys("", 0, off, 4) == bad);
+	CHECK(et_jsonscan_member_keys("[1]", 3, 0, off, 4) == bad);
+	CHECK(et_jsonscan_member_keys("{\"a\":1", 6, 0, off, 4) == bad);
+	CHECK(et_jsonscan_member_keys("{\"a\" 1}", 7, 0, off, 4) == bad);
+	CHECK(et_jsonscan_member_keys("{\"a\":1,}", 8, 0, off, 4) == bad);
+	CHECK(et_jsonscan_member_keys("{a:1}", 5, 0, off, 4) == bad);
+	CHECK(et_jsonscan_member_keys("", 0, 0, off, 4) == bad);
 }
 
 int main(void)
