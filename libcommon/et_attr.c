@@ -123,6 +123,20 @@ void et_attr_set_str(et_arena *a, et_node *n, const char *name, const char *v)
 	at->string_val = et_arena_strdup(a, v);
 }
 
+void et_attr_set_strlist(et_arena *a, et_node *n, const char *name, const char *const *v,
+                         size_t count)
+{
+	et_attr *at = et_attr_push(a, n, name);
+	ChakraProtoMsg__StringList *l = et_arena_alloc(a, sizeof *l);
+	chakra_proto_msg__string_list__init(l);
+	l->n_values = count;
+	l->values = count ? et_arena_alloc(a, count * sizeof *l->values) : NULL;
+	for (size_t i = 0; i < count; i++)
+		l->values[i] = et_arena_strdup(a, v[i]);
+	at->value_case = C(STRING_LIST);
+	at->string_list = l;
+}
+
 void et_attr_set_known_int(et_arena *a, et_node *n, const char *name, int64_t v)
 {
 	switch (et_attr_expected_case(name)) {

@@ -86,6 +86,9 @@ void et_attr_set_uint64(et_arena *a, et_node *n, const char *name, uint64_t v);
 void et_attr_set_int32(et_arena *a, et_node *n, const char *name, int32_t v);
 void et_attr_set_bool(et_arena *a, et_node *n, const char *name, bool v);
 void et_attr_set_str(et_arena *a, et_node *n, const char *name, const char *v);
+/* A string_list of count strings (copied into a). */
+void et_attr_set_strlist(et_arena *a, et_node *n, const char *name, const char *const *v,
+                         size_t count);
 /* Sets a well-known integer attribute with the member doc/chakra-et.md names. */
 void et_attr_set_known_int(et_arena *a, et_node *n, const char *name, int64_t v);
 

@@ -1,0 +1,580 @@
+/* --compat stage: STAGE's graphs (../shared/specs/stage.md), per pipeline
+ * stage, with its units (num_ops in multiply-accumulates, sizes in
+ * elements) and its per-layer node tables: 29 COMP nodes per layer and
+ * micro-batch for GPT, 38 for Llama, 40 + 10·E/ep (+2) for MoE.
+ *
+ * Quantities are long doubles because STAGE's are real numbers (a per-rank
+ * micro-batch may be fractional); they are truncated on output. */
+#include "et-stage/compat.h"
+#include "et_types.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define AG ET_COLL_ALL_GATHER
+#define AR ET_COLL_ALL_REDUCE
+#define RS ET_COLL_REDUCE_SCATTER
+#define A2A ET_COLL_ALL_TO_ALL
+
+typedef long double num;
+
+/* One stage's build: the configuration's numbers and the builder. */
+typedef struct cb {
+	sg *g;
+	int arch;
+	bool tpsp;
+	num D, F, H, KV, V, E, K, S;
+	num dp, tp, cp, ep, pp;
+	num m, Tq, Tsp; /* per-rank micro-batch, local tokens, sequence-parallel share */
+	num Dt, Dkv, Ft; /* d_model, k/v width and d_ff per tp rank */
+	num PL;          /* a layer's parameters per rank */
+	num fs;          /* the shard factor of a layer's weights (dp with FSDP) */
+	bool fsdp;
+	int mb;          /* the micro-batch being built */
+	const char *pre; /* "mb<i>.transformer.<l>" */
+} cb;
+
+static num d_of(const cb *b, int dim)
+{
+	return (num)b->g->l->size[dim];
+}
+
+/* Layer parameters per rank: GPT 4D² + 2DF, Llama D²(H+2KV)/H + D² + 3DF,
+ * MoE Llama's attention + E/ep experts of 2DF + a D·K/ep router. */
+static num layer_params(const cb *b)
+{
+	num att = b->D * b->D * (b->H + 2 * b->KV) / b->H + b->D * b->D;
+	if (b->arch == ARCH_GPT)
+		return (4 * b->D * b->D + 2 * b->D * b->F) / b->tp;
+	if (b->arch == ARCH_LLAMA)
+		return (att + 3 * b->D * b->F) / b->tp;
+	return att / b->tp + b->E / b->ep * 2 * b->D * b->F / b->tp + b->D * b->K / b->ep;
+}
+
+static void cb_init(cb *b, sg *g)
+{
+	const stage_conf *c = g->c;
+	memset(b, 0, sizeof *b);
+	b->g = g;
+	b->arch = c->arch;
+	b->tpsp = c->arch != ARCH_GPT || c->tpsp;
+	b->D = (num)c->D, b->F = (num)c->F, b->H = (num)c->H, b->KV = (num)c->KV;
+	b->V = (num)c->V, b->E = (num)c->E, b->K = (num)c->K, b->S = (num)c->S;
+	b->dp = d_of(b, DIM_DP), b->tp = d_of(b, DIM_TP), b->cp = d_of(b, DIM_CP);
+	b->ep = d_of(b, DIM_EP), b->pp = d_of(b, DIM_PP);
+	b->m = (num)c->MB / b->dp;
+	b->Tq = b->m * b->S / b->cp;
+	b->Tsp = b->tpsp ? b->Tq / b->tp : b->Tq;
+	b->Dt = b->D / b->tp;
+	b->Dkv = b->D * b->KV / (b->H * b->tp);
+	b->Ft = b->F / b->tp;
+	b->fsdp = c->fsdp;
+	b->PL = layer_params(b);
+	b->fs = c->fsdp ? b->dp : 1;
+}
+
+/* A tensor name under the current layer prefix. */
+#define T(...) sg_name(b->g, __VA_ARGS__)
+#define W(w) sg_name(b->g, "%s@w_" w, strchr(b->pre, '.') + 1)
+
+/* Gather a sequence-parallel activation before a column-parallel product
+ * (TP+SP only: in TP-only mode activations are whole on every tp rank). */
+static sgv ag_tp(cb *b, const char *name, sgv x)
+{
+	return b->tpsp ? sg_coll(b->g, name, 1, AG, DIM_TP, b->Tsp * b->D, x) : x;
+}
+
+/* The output of a row-parallel product: partial over tp, reduce-scattered
+ * to the sequence-parallel layout (TP+SP) or all-reduced (TP-only). */
+static sgv out_tp(cb *b, const char *name, sgv x)
+{
+	return sg_coll(b->g, name, 1, b->tpsp ? RS : AR, DIM_TP, b->Tq * b->D, x);
+}
+
+/* A LayerNorm forward: 5 operations per element (STAGE's a = 5). */
+static sgv norm(cb *b, const char *name, sgv x)
+{
+	return sg_comp(b->g, name, OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D, SGD(x));
+}
+
+typedef struct attn_fwd {
+	sgv x, ln, q, k, v, attn, res; /* input, norm, q/k/v (gathered over cp), output */
+} attn_fwd;
+
+/* Attention forward (GPT: MHA; Llama and MoE: GQA with the k/v expand). */
+static void attention_fwd(cb *b, sgv x, sgv wg, attn_fwd *a)
+{
+	sg *g = b->g;
+	const char *p = b->pre;
+	num kvw = b->arch == ARCH_GPT ? b->Dt : b->Dkv;
+	a->x = x;
+	a->ln = norm(b, T("%s.mha.norm@0", p), x);
+	sgv in = ag_tp(b, T("%s.mha.norm@0", p), a->ln);
+	num qkvw = b->Dt + 2 * kvw;
+	sgv qkv = sg_comp_w(g, T("%s.mha.qkv@0", p), OP_M, b->Tq * b->D * qkvw, b->Tq * qkvw,
+	                    SGD(in, wg), W("qkv"), b->D * qkvw);
+	a->q = sg_comp(g, T("%s.mha.q@0", p), OP_SLICE, b->Tq * b->Dt, b->Tq * b->Dt, SGD(qkv));
+	sgv k = sg_comp(g, T("%s.mha.k@0", p), OP_SLICE, b->Tq * kvw, b->Tq * kvw, SGD(qkv));
+	sgv v = sg_comp(g, T("%s.mha.v@0", p), OP_SLICE, b->Tq * kvw, b->Tq * kvw, SGD(qkv));
+	if (b->arch != ARCH_GPT) { /* the k/v heads expanded to the query groups */
+		k = sg_comp(g, T("%s.mha.k_expand@0", p), OP_SLICE, b->Tq * kvw, b->Tq * kvw,
+		            SGD(k));
+		v = sg_comp(g, T("%s.mha.v_expand@0", p), OP_SLICE, b->Tq * kvw, b->Tq * kvw,
+		            SGD(v));
+	}
+	a->k = sg_coll(g, T("%s.mha.k@0", p), 1, AG, DIM_CP, b->Tq * kvw, k);
+	a->v = sg_coll(g, T("%s.mha.v@0", p), 1, AG, DIM_CP, b->Tq * kvw, v);
+	a->attn = sg_comp(g, T("%s.mha.attn@0", p), OP_CUSTOM, 3 * b->Tq * b->Dt, b->Tq * b->Dt,
+	                  SGD(a->q, a->k, a->v));
+	sgv o = sg_comp_w(g, T("%s.mha.proj@0", p), OP_M, b->Tq * b->Dt * b->D, b->Tq * b->D,
+	                  SGD(a->attn, wg), W("proj"), b->Dt * b->D);
+	o = out_tp(b, T("%s.mha.proj@0", p), o);
+	a->res = sg_comp(g, T("%s.mha.res@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(o, x));
+}
+
+/* Attention backward from the gradient dres of its residual output; the
+ * weight gradients go to wg[0..1]; returns dx. */
+static sgv attention_bwd(cb *b, const attn_fwd *a, sgv dres, sgv wb, sgv *wgr)
+{
+	sg *g = b->g;
+	const char *p = b->pre;
+	num kvw = b->arch == ARCH_GPT ? b->Dt : b->Dkv;
+	num qkvw = b->Dt + 2 * kvw;
+	sgv dy = ag_tp(b, T("%s.mha.dres@0", p), dres);
+	sgv dattn = sg_comp_w(g, T("%s.mha.dattn@0", p), OP_M, b->Tq * b->D * b->Dt,
+	                      b->Tq * b->Dt, SGD(dy, wb), W("proj"), b->Dt * b->D);
+	wgr[0] = sg_comp(g, T("%s.mha.dw_proj@0", p), OP_M, b->Dt * b->Tq * b->D, b->Dt * b->D,
+	                 SGD(dy, a->attn));
+	num dkvs = b->cp * b->Tq * kvw;
+	sgv dq = sg_comp(g, T("%s.mha.dq@0", p), OP_CUSTOM, 6 * b->Tq * b->Dt, b->Tq * b->Dt,
+	                 SGD(dattn, a->q, a->k, a->v));
+	sgv dk = sg_comp(g, T("%s.mha.dk@0", p), OP_CUSTOM, 6 * b->Tq * b->Dt, dkvs,
+	                 SGD(dattn, a->q, a->k, a->v));
+	sgv dv = sg_comp(g, T("%s.mha.dv@0", p), OP_CUSTOM, 6 * b->Tq * b->Dt, dkvs,
+	                 SGD(dattn, a->q, a->k, a->v));
+	dk = sg_coll(g, T("%s.mha.dk@0", p), 1, RS, DIM_CP, dkvs, dk);
+	dv = sg_coll(g, T("%s.mha.dv@0", p), 1, RS, DIM_CP, dkvs, dv);
+	sgv dkv = sg_comp(g, T("%s.mha.dkv@0", p), OP_SLICE, 2 * b->Tq * kvw, 2 * b->Tq * kvw,
+	                  SGD(dk, dv));
+	sgv dqkv = sg_comp(g, T("%s.mha.dqkv@0", p), OP_SLICE, b->Tq * qkvw, b->Tq * qkvw,
+	                   SGD(dq, dkv));
+	sgv dln = sg_comp_w(g, T("%s.mha.dnorm@0", p), OP_M, b->Tq * qkvw * b->D, b->Tq * b->D,
+	                    SGD(dqkv, wb), W("qkv"), b->D * qkvw);
+	dln = out_tp(b, T("%s.mha.dnorm@0", p), dln);
+	sgv in = ag_tp(b, T("%s.mha.norm@0_bwd", p), a->ln);
+	wgr[1] = sg_comp(g, T("%s.mha.dw_qkv@0", p), OP_M, b->D * b->Tq * qkvw, b->D * qkvw,
+	                 SGD(in, dqkv));
+	sgv dxn = sg_comp(g, T("%s.mha.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
+	                  SGD(dln, a->x));
+	return sg_comp(g, T("%s.mha.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
+	               SGD(dxn, dres));
+}
+
+/* --- dense FFN (GPT: 2 matrices; Llama: SwiGLU, 3 matrices) ------------ */
+typedef struct ffn_fwd {
+	sgv x, ln, in, h; /* input, norm, gathered norm, hidden (GPT) */
+	sgv gate, up, act; /* Llama */
+	sgv res;
+} ffn_fwd;
+
+static void ffn_fwd_dense(cb *b, sgv x, sgv wg, ffn_fwd *f)
+{
+	sg *g = b->g;
+	const char *p = b->pre;
+	num DF = b->D * b->Ft, TF = b->Tq * b->Ft;
+	f->x = x;
+	f->ln = norm(b, T("%s.ffn.norm@0", p), x);
+	f->in = ag_tp(b, T("%s.ffn.norm@0", p), f->ln);
+	sgv h;
+	if (b->arch == ARCH_GPT) {
+		h = f->h = sg_comp_w(g, T("%s.ffn.up@0", p), OP_M, b->Tq * DF, TF, SGD(f->in, wg),
+		                     W("up"), DF);
+	} else {
+		f->gate = sg_comp_w(g, T("%s.ffn.gate@0", p), OP_M, b->Tq * DF, TF,
+		                    SGD(f->in, wg), W("gate"), DF);
+		f->up = sg_comp_w(g, T("%s.ffn.up@0", p), OP_M, b->Tq * DF, TF, SGD(f->in, wg),
+		                  W("up"), DF);
+		/* the SwiGLU product, an einsum without contraction in STAGE */
+		h = f->act = sg_comp(g, T("%s.ffn.act@0", p), OP_M, TF, TF, SGD(f->gate, f->up));
+	}
+	sgv o = sg_comp_w(g, T("%s.ffn.down@0", p), OP_M, TF * b->D, b->Tq * b->D, SGD(h, wg),
+	                  W("down"), DF);
+	o = out_tp(b, T("%s.ffn.down@0", p), o);
+	f->res = sg_comp(g, T("%s.ffn.res@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(o, x));
+}
+
+/* Backward of the dense FFN from the gradient of its output; the weight
+ * gradients go to wgr (2 or 3); returns the gradient of its input x. */
+static sgv ffn_bwd_dense(cb *b, const ffn_fwd *f, sgv dres, sgv wb, sgv *wgr)
+{
+	sg *g = b->g;
+	const char *p = b->pre;
+	num DF = b->D * b->Ft, TF = b->Tq * b->Ft;
+	sgv dy = ag_tp(b, T("%s.ffn.dres@0", p), dres);
+	sgv dh = sg_comp_w(g, T("%s.ffn.dh@0", p), OP_M, b->Tq * b->D * b->Ft, TF, SGD(dy, wb),
+	                   W("down"), DF);
+	wgr[0] = sg_comp(g, T("%s.ffn.dw_down@0", p), OP_M, b->Ft * b->Tq * b->D, DF,
+	                 SGD(dy, b->arch == ARCH_GPT ? f->h : f->act));
+	sgv dln;
+	if (b->arch == ARCH_GPT) {
+		dln = sg_comp_w(g, T("%s.ffn.dnorm@0", p), OP_M, TF * b->D, b->Tq * b->D,
+		                SGD(dh, wb), W("up"), DF);
+		sgv in = ag_tp(b, T("%s.ffn.norm@0_bwd", p), f->ln);
+		wgr[1] = sg_comp(g, T("%s.ffn.dw_up@0", p), OP_M, b->D * TF, DF, SGD(in, dh));
+	} else {
+		sgv dgate = sg_comp(g, T("%s.ffn.dgate@0", p), OP_M, TF, TF, SGD(dh, f->up));
+		sgv dup = sg_comp(g, T("%s.ffn.dup@0", p), OP_M, TF, TF, SGD(dh, f->gate));
+		sgv dxg = sg_comp_w(g, T("%s.ffn.dnorm_gate@0", p), OP_M, TF * b->D, b->Tq * b->D,
+		                    SGD(dgate, wb), W("gate"), DF);
+		sgv dxu = sg_comp_w(g, T("%s.ffn.dnorm_up@0", p), OP_M, TF * b->D, b->Tq * b->D,
+		                    SGD(dup, wb), W("up"), DF);
+		sgv in = ag_tp(b, T("%s.ffn.norm@0_bwd", p), f->ln);
+		wgr[1] = sg_comp(g, T("%s.ffn.dw_gate@0", p), OP_M, b->D * TF, DF, SGD(in, dgate));
+		wgr[2] = sg_comp(g, T("%s.ffn.dw_up@0", p), OP_M, b->D * TF, DF, SGD(in, dup));
+		dln = sg_comp(g, T("%s.ffn.dnorm@0", p), OP_A, b->Tq * b->D, b->Tq * b->D,
+		              SGD(dxg, dxu));
+	}
+	dln = out_tp(b, T("%s.ffn.dnorm@0", p), dln);
+	sgv dxn = sg_comp(g, T("%s.ffn.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
+	                  SGD(dln, f->x));
+	return sg_comp(g, T("%s.ffn.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
+	               SGD(dxn, dres));
+}
+
+/* --- MoE FFN ----------------------------------------------------------- *
+ * A router (weight [D/ep, K], gathered over ep), E/ep local experts of two
+ * matrices on R = Tq·K/(E·ep) rows each, and the dispatch and combine
+ * all-to-alls over ep. X = Tq·K·D/(tp·ep) is a dispatched slice. */
+typedef struct moe_fwd {
+	sgv x, ln, in, route, gate_b, res;
+	sgv xe[256], he[256]; /* per local expert: its rows, its hidden */
+} moe_fwd;
+
+static num moe_x(const cb *b)
+{
+	return b->Tq * b->K * b->D / (b->tp * b->ep);
+}
+
+static num moe_rows(const cb *b)
+{
+	return b->Tq * b->K / (b->E * b->ep);
+}
+
+static int local_experts(const cb *b)
+{
+	return (int)(b->E / b->ep);
+}
+
+static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
+{
+	sg *g = b->g;
+	const char *p = b->pre;
+	num X = moe_x(b), R = moe_rows(b), RD = R * b->D / b->tp;
+	f->x = x;
+	f->ln = norm(b, T("%s.moe.norm@0", p), x);
+	sgv rw = sg_coll(g, T("%s.moe.router_w@0", p), 1, AG, DIM_EP, b->D * b->K / b->ep, SG_NONE);
+	rw = sg_comp(g, T("%s.moe.router_w_view@0", p), OP_R, b->D * b->K / b->ep,
+	             b->D * b->K / b->ep, SGD(rw));
+	sgv logits = sg_comp_w(g, T("%s.moe.router@0", p), OP_M, b->Tq * b->D / b->ep * b->K,
+	                       b->Tq * b->K, SGD(f->ln, rw), W("router"), b->D * b->K / b->ep);
+	f->route = sg_comp(g, T("%s.moe.topk@0", p), OP_SLICE, b->Tq * b->K, b->Tq * b->K,
+	                   SGD(logits));
+	f->gate_b = sg_comp(g, T("%s.moe.gate_bcast@0", p), OP_B, X, X, SGD(f->route));
+	sgv tok = sg_comp(g, T("%s.moe.token_bcast@0", p), OP_B, X / 2, X, SGD(f->ln));
+	sgv disp = sg_comp(g, T("%s.moe.dispatch@0", p), OP_SLICE, X, X, SGD(f->gate_b, tok));
+	if (local_experts(b) >= 2)
+		disp = sg_comp(g, T("%s.moe.dispatch_split@0", p), OP_SLICE, X / 2, X, SGD(disp));
+	disp = sg_coll(g, T("%s.moe.dispatch@0", p), 1, A2A, DIM_EP, X, disp);
+	sgv outs[256];
+	int ne = local_experts(b);
+	for (int j = 0; j < ne; j++) {
+		f->xe[j] = sg_comp(g, T("%s.moe.expert%d.x@0", p, j), OP_SLICE, RD, RD, SGD(disp));
+		sgv in = sg_coll(g, T("%s.moe.expert%d.x@0", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
+		f->he[j] = sg_comp_w(g, T("%s.moe.expert%d.up@0", p, j), OP_M, R * b->D * b->Ft,
+		                     R * b->Ft, SGD(in, wg), W("experts"), b->D * b->Ft);
+		sgv o = sg_comp_w(g, T("%s.moe.expert%d.down@0", p, j), OP_M, R * b->Ft * b->D,
+		                  R * b->D, SGD(f->he[j], wg), W("experts"), b->D * b->Ft);
+		o = sg_coll(g, T("%s.moe.expert%d.down@0", p, j), 1, RS, DIM_TP, R * b->D, o);
+		outs[j] = sg_comp(g, T("%s.moe.expert%d.scatter@0", p, j), OP_B, RD, RD, SGD(o));
+	}
+	sgv merged = sg_comp(g, T("%s.moe.merge@0", p), OP_E2, 5 * X, X, outs, ne);
+	merged = sg_coll(g, T("%s.moe.combine@0", p), 1, A2A, DIM_EP, X, merged);
+	sgv comb = sg_comp(g, T("%s.moe.combine@0", p), OP_SLICE, X, b->Tsp * b->D / b->ep,
+	                   SGD(merged, f->route));
+	comb = sg_coll(g, T("%s.moe.out@0", p), 1, AG, DIM_EP, b->Tsp * b->D / b->ep, comb);
+	f->res = sg_comp(g, T("%s.moe.res@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
+	                 SGD(comb, x));
+}
+
+static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, int *nw)
+{
+	sg *g = b->g;
+	const char *p = b->pre;
+	num X = moe_x(b), R = moe_rows(b), RD = R * b->D / b->tp;
+	int ne = local_experts(b);
+	sgv dsl = sg_comp(g, T("%s.moe.dout@0", p), OP_SLICE, X, X, SGD(dres));
+	dsl = sg_coll(g, T("%s.moe.dcombine@0", p), 1, A2A, DIM_EP, X, dsl);
+	sgv din[256];
+	*nw = 0;
+	for (int j = 0; j < ne; j++) {
+		sgv dy = sg_comp(g, T("%s.moe.expert%d.dy@0", p, j), OP_SLICE, RD, RD, SGD(dsl));
+		dy = sg_coll(g, T("%s.moe.expert%d.dy@0", p, j), 1, AG, DIM_TP, RD, dy);
+		sgv dh = sg_comp_w(g, T("%s.moe.expert%d.dh@0", p, j), OP_M, R * b->D * b->Ft,
+		                   R * b->Ft, SGD(dy, wb), W("experts"), b->D * b->Ft);
+		wgr[(*nw)++] = sg_comp(g, T("%s.moe.expert%d.dw_down@0", p, j), OP_M,
+		                       b->Ft * R * b->D, b->D * b->Ft, SGD(dy, f->he[j]));
+		sgv dx = sg_comp_w(g, T("%s.moe.expert%d.dx@0", p, j), OP_M, R * b->Ft * b->D,
+		                   R * b->D, SGD(dh, wb), W("experts"), b->D * b->Ft);
+		dx = sg_coll(g, T("%s.moe.expert%d.dx@0", p, j), 1, RS, DIM_TP, R * b->D, dx);
+		sgv xin = sg_coll(g, T("%s.moe.expert%d.x@0_bwd", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
+		wgr[(*nw)++] = sg_comp(g, T("%s.moe.expert%d.dw_up@0", p, j), OP_M,
+		                       b->D * R * b->Ft, b->D * b->Ft, SGD(xin, dh));
+		din[j] = sg_comp(g, T("%s.moe.expert%d.dgather@0", p, j), OP_B, RD, RD, SGD(dx));
+	}
+	sgv dm = sg_comp(g, T("%s.moe.ddispatch@0", p), OP_SLICE, X, X, din, ne);
+	if (ne >= 2)
+		dm = sg_comp(g, T("%s.moe.ddispatch_split@0", p), OP_SLICE, X / 2, X, SGD(dm));
+	dm = sg_coll(g, T("%s.moe.ddispatch@0", p), 1, A2A, DIM_EP, X, dm);
+	sgv dgate = sg_comp(g, T("%s.moe.dgate_bcast@0", p), OP_B, X / 2, X, SGD(dm, f->gate_b));
+	sgv dlog = sg_comp(g, T("%s.moe.dgate@0", p), OP_M, b->Tq * b->D / b->ep * b->K,
+	                   b->Tq * b->K, SGD(dgate, f->route));
+	sgv dxr = sg_comp_w(g, T("%s.moe.drouter@0", p), OP_M, b->Tq * b->K * b->D / b->ep,
+	                    b->Tq * b->D / b->ep, SGD(dlog), W("router"), b->D * b->K / b->ep);
+	wgr[(*nw)++] = sg_comp(g, T("%s.moe.dw_router@0", p), OP_M, b->D / b->ep * b->Tq * b->K,
+	                       b->D * b->K / b->ep, SGD(f->ln, dlog));
+	sgv dsum = sg_comp(g, T("%s.moe.dln@0", p), OP_A, b->Tsp * b->D / b->ep,
+	                   b->Tsp * b->D / b->ep, SGD(dm, dxr));
+	dsum = sg_coll(g, T("%s.moe.dln@0", p), 1, AG, DIM_EP, b->Tsp * b->D / b->ep, dsum);
+	sgv dxn = sg_comp(g, T("%s.moe.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
+	                  SGD(dsum, f->x));
+	return sg_comp(g, T("%s.moe.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
+	               SGD(dxn, dres));
+}
+
+/* --- one layer, per micro-batch ---------------------------------------- */
+typedef struct layer_state {
+	attn_fwd a;
+	ffn_fwd f;
+	moe_fwd *moe;
+	sgv wg_f, wg_b; /* FSDP weight gathers, forward and backward */
+} layer_state;
+
+static sgv layer_fwd(cb *b, int l, sgv x, layer_state *s)
+{
+	b->pre = T("mb%d.transformer.%d", b->mb, l);
+	/* FSDP: the layer's weights, one shard of [P_L/dp], gathered for forward */
+	s->wg_f = b->fsdp ? sg_coll(b->g, T("%s.weights@0", b->pre), 1, AG, DIM_DP, b->PL / b->dp,
+	                            SG_NONE)
+	                  : SG_NONE;
+	attention_fwd(b, x, s->wg_f, &s->a);
+	if (b->arch == ARCH_MOE) {
+		moe_fwd_build(b, s->a.res, s->wg_f, s->moe);
+		return s->moe->res;
+	}
+	ffn_fwd_dense(b, s->a.res, s->wg_f, &s->f);
+	return s->f.res;
+}
+
+/* Backward of layer l from dy; the layer's gradient sync (per
+ * micro-batch, as STAGE does) goes to *grad; returns dx. */
+static sgv layer_bwd(cb *b, int l, sgv dy, layer_state *s, sgv *grad)
+{
+	b->pre = T("mb%d.transformer.%d", b->mb, l);
+	s->wg_b = b->fsdp ? sg_coll(b->g, T("%s.weights@1", b->pre), 1, AG, DIM_DP, b->PL / b->dp,
+	                            SG_NONE)
+	                  : SG_NONE;
+	sgv wgr[3 * 256 + 8];
+	int nw = 0;
+	sgv da;
+	if (b->arch == ARCH_MOE) {
+		da = moe_bwd_build(b, s->moe, dy, s->wg_b, wgr, &nw);
+	} else {
+		da = ffn_bwd_dense(b, &s->f, dy, s->wg_b, wgr);
+		nw = b->arch == ARCH_GPT ? 2 : 3;
+	}
+	sgv dx = attention_bwd(b, &s->a, da, s->wg_b, wgr + nw);
+	nw += 2;
+	/* the assembled gradient: an identity, removed; the sync depends on
+	 * every weight gradient */
+	const char *gn = T("%s.grad@0", b->pre);
+	sgv gsum = sg_comp(b->g, gn, OP_CUSTOM, 0, b->PL, wgr, nw);
+	sgv gsync = sg_coll(b->g, gn, 1, b->fsdp ? RS : AR, DIM_DP, b->PL, gsum);
+	int k = gsync != gsum ? 2 : 1;
+	*grad = sg_coll(b->g, gn, k, AR, DIM_CP, b->PL, gsync);
+	return dx;
+}
+
+/* --- embeddings and the loss ------------------------------------------- */
+/* The embedding weight per rank: whole in TP+SP mode, split over tp in
+ * TP-only mode. */
+static num emb_weight(const cb *b)
+{
+	return b->tpsp ? b->V * b->D : b->V * b->D / b->tp;
+}
+
+/* Each embedding product: Tq·V·D/tp (TP+SP: Tsp tokens by the whole
+ * weight; TP-only: all tokens by a 1/tp slice). */
+static num emb_ops(const cb *b)
+{
+	return b->Tq * b->V * b->D / b->tp;
+}
+
+static sgv in_emb_fwd(cb *b)
+{
+	const char *n = T("mb%d.in_emb.y@0", b->mb);
+	sgv y = sg_comp_w(b->g, n, OP_M, emb_ops(b), b->Tsp * b->D, NULL, 0, "in_emb@w",
+	                  emb_weight(b));
+	/* TP-only: the weight is split on its input side, the output partial */
+	return b->tpsp ? y : sg_coll(b->g, n, 1, AR, DIM_TP, b->Tq * b->D, y);
+}
+
+/* The input embedding's backward: its weight gradient (returned) and
+ * STAGE's gradient of its one-hot input. */
+static sgv in_emb_bwd(cb *b, sgv dy)
+{
+	sg *g = b->g;
+	sg_comp(g, T("mb%d.in_emb.dx@0", b->mb), OP_M, emb_ops(b),
+	        b->tpsp ? b->Tsp * b->V : b->Tq * b->V / b->tp, SGD(dy));
+	return sg_comp(g, T("mb%d.in_emb.dw@0", b->mb), OP_M, emb_ops(b), emb_weight(b),
+	               SGD(dy));
+}
+
+/* The output embedding, the loss and their backward, from the last layer's
+ * output x; the weight gradient goes to *wgrad; returns dx. */
+static sgv out_emb(cb *b, sgv x, sgv *wgrad)
+{
+	sg *g = b->g;
+	int i = b->mb;
+	num T = b->Tsp;
+	const char *n = sg_name(g, "mb%d.out_emb.y@0", i);
+	sgv y = sg_comp_w(g, n, OP_M, emb_ops(b), b->Tsp * b->V, SGD(x), "out_emb@w",
+	                  emb_weight(b));
+	if (!b->tpsp) /* TP-only: d_model split over tp, the logits partial */
+		y = sg_coll(g, n, 1, AR, DIM_TP, b->Tq * b->V, y);
+	sgv loss = sg_comp(g, sg_name(g, "mb%d.loss.y@0", i), OP_E, 5 * T * b->D, T, SGD(y));
+	sgv dl = sg_comp(g, sg_name(g, "mb%d.loss.dx@0", i), OP_E, 5 * T * b->D, b->Tsp * b->V,
+	                 SGD(loss, y));
+	const char *dn = sg_name(g, "mb%d.out_emb.dx@0", i);
+	sgv dx = sg_comp_w(g, dn, OP_M, emb_ops(b), b->tpsp ? T * b->D : b->Tq * b->Dt,
+	                   SGD(dl), "out_emb@w", emb_weight(b));
+	if (!b->tpsp)
+		dx = sg_coll(g, dn, 1, AG, DIM_TP, b->Tq * b->Dt, dx);
+	*wgrad = sg_comp(g, sg_name(g, "mb%d.out_emb.dw@0", i), OP_M, emb_ops(b),
+	                 emb_weight(b), SGD(dl, x));
+	return dx;
+}
+
+/* Once per step: merge the micro-batches' gradients of a weight (CUSTOM of
+ * its size), synchronize (the chain of collectives given), update (A). */
+static void update(cb *b, const char *w, num size, const sgv *grads, int n, bool emb)
+{
+	sg *g = b->g;
+	const char *gn = sg_name(g, "%s@grad", w);
+	sgv v = sg_comp(g, gn, OP_CUSTOM, size, size, grads, n);
+	if (emb) { /* dp, tp (unless the weight is split over it), cp */
+		static const int dims[] = {DIM_DP, DIM_TP, DIM_CP};
+		int k = 1;
+		for (int i = 0; i < 3; i++) {
+			if (dims[i] == DIM_TP && !b->tpsp)
+				continue;
+			sgv nv = sg_coll(g, gn, k, AR, dims[i], size, v);
+			k += nv != v;
+			v = nv;
+		}
+	}
+	sg_comp(g, sg_name(g, "%s@1", w), OP_A, size, size, SGD(v));
+}
+
+/* --- a stage ----------------------------------------------------------- */
+/* The stage's layers: [*first, *first + count). */
+static int stage_layers(const stage_conf *c, int p, int *first)
+{
+	int L = (int)c->L, pp = (int)c->dim[DIM_PP];
+	int base = L / pp, extra = L % pp;
+	*first = p * base + (p < extra ? p : extra);
+	return base + (p < extra);
+}
+
+/* The stage that holds the output embedding and the loss: (L−1) mod pp in
+ * the GPT graph (STAGE's placement), the last stage otherwise. */
+static int out_stage(const stage_conf *c)
+{
+	int pp = (int)c->dim[DIM_PP];
+	return c->arch == ARCH_GPT ? (int)((c->L - 1) % (uint64_t)pp) : pp - 1;
+}
+
+/* Tag ids: transfer b (a stage boundary, or pp for the output embedding's)
+ * of micro-batch i, forward (0) or backward (1). */
+static int32_t tag_id(const cb *b, int boundary, int dir)
+{
+	return (int32_t)(((b->mb * ((int)b->pp + 1) + boundary) * 2) + dir);
+}
+
+void compat_build(sg *g)
+{
+	cb b;
+	cb_init(&b, g);
+	const stage_conf *c = g->c;
+	int p = g->stage, pp = (int)c->dim[DIM_PP], first;
+	int nl = stage_layers(c, p, &first), oq = out_stage(c);
+	int nmb = (int)(c->B / c->MB);
+	num act = b.Tsp * b.D; /* what crosses a stage boundary */
+	size_t nsl = (size_t)nl * (size_t)nmb;
+	sgv *lgrad = et_xcalloc(nsl ? nsl : 1, sizeof *lgrad);
+	sgv *egrad_in = et_xcalloc((size_t)nmb, sizeof *egrad_in);
+	sgv *egrad_out = et_xcalloc((size_t)nmb, sizeof *egrad_out);
+	layer_state *ls = et_xcalloc(nl ? (size_t)nl : 1, sizeof *ls);
+	moe_fwd *moes = c->arch == ARCH_MOE ? et_xcalloc(nl ? (size_t)nl : 1, sizeof *moes) : NULL;
+	for (int l = 0; l < nl; l++)
+		ls[l].moe = moes ? &moes[l] : NULL;
+	for (int i = 0; i < nmb; i++) {
+		b.mb = i;
+		sgv x = p == 0 ? in_emb_fwd(&b)
+		               : sg_recv(g, sg_name(g, "mb%d.stage%d.x@0", i, p), p - 1, act,
+		                         tag_id(&b, p - 1, 0));
+		for (int l = 0; l < nl; l++)
+			x = layer_fwd(&b, first + l, x, &ls[l]);
+		if (p < pp - 1)
+			sg_send(g, sg_name(g, "mb%d.stage%d.x@0", i, p + 1), p + 1, act, x,
+			        tag_id(&b, p, 0));
+		else if (oq != p)
+			sg_send(g, sg_name(g, "mb%d.out_emb.x@0", i), oq, act, x, tag_id(&b, pp, 0));
+		if (p == oq) {
+			sgv ox = oq == pp - 1 ? x
+			                      : sg_recv(g, sg_name(g, "mb%d.out_emb.x@0", i), pp - 1,
+			                                act, tag_id(&b, pp, 0));
+			sgv dx = out_emb(&b, ox, &egrad_out[i]);
+			if (oq != pp - 1)
+				sg_send(g, sg_name(g, "mb%d.out_emb.dx@0", i), pp - 1, act, dx,
+				        tag_id(&b, pp, 1));
+			else
+				x = dx;
+		}
+		sgv dy = x;
+		if (p < pp - 1)
+			dy = sg_recv(g, sg_name(g, "mb%d.stage%d.dx@0", i, p + 1), p + 1, act,
+			             tag_id(&b, p, 1));
+		else if (oq != p)
+			dy = sg_recv(g, sg_name(g, "mb%d.out_emb.dx@0", i), oq, act,
+			             tag_id(&b, pp, 1));
+		for (int l = nl - 1; l >= 0; l--)
+			dy = layer_bwd(&b, first + l, dy, &ls[l], &lgrad[(size_t)l * nmb + i]);
+		if (p > 0)
+			sg_send(g, sg_name(g, "mb%d.stage%d.dx@0", i, p), p - 1, act, dy,
+			        tag_id(&b, p - 1, 1));
+		else
+			egrad_in[i] = in_emb_bwd(&b, dy);
+	}
+	for (int l = 0; l < nl; l++)
+		update(&b, sg_name(g, "transformer.%d.weights", first + l), b.PL / b.fs,
+		       &lgrad[(size_t)l * nmb], nmb, false);
+	if (p == 0)
+		update(&b, "in_emb", emb_weight(&b), egrad_in, nmb, true);
+	if (p == oq)
+		update(&b, "out_emb", emb_weight(&b), egrad_out, nmb, true);
+	free(lgrad);
+	free(egrad_in);
+	free(egrad_out);
+	free(ls);
+	free(moes);
+}

@@ -1,0 +1,111 @@
+/* et-stage: LLM training traces for a model and a parallelism plan. */
+#include "et-stage/compat.h"
+#include "et-stage/tpl.h"
+#include "et_err.h"
+#include "et_rng.h"
+#include "stage.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* The last stage that holds a selected rank (-1: none). */
+static int last_stage(const stage_conf *c, const stage_layout *l)
+{
+	int last = -1;
+	uint64_t per = l->stride[DIM_PP];
+	for (uint32_t p = 0; p < l->size[DIM_PP]; p++) {
+		if (!c->ranks.n) {
+			last = (int)p;
+			continue;
+		}
+		for (int i = 0; i < c->ranks.n; i++) {
+			uint64_t lo = c->ranks.ranges[i][0], hi = c->ranks.ranges[i][1];
+			if (lo < (p + 1) * per && hi >= p * per)
+				last = (int)p;
+		}
+	}
+	return last;
+}
+
+/* Every selected rank of stage p. */
+static int write_stage(const stage_conf *c, const stage_layout *l, stage_tpl *t, et_writer *w,
+                       et_error *e)
+{
+	uint64_t per = l->stride[DIM_PP];
+	et_rank_info ri;
+	memset(&ri, 0, sizeof ri);
+	ri.world_size = l->world;
+	ri.input = "<generated>";
+	snprintf(ri.name, sizeof ri.name, "%s", "stage");
+	for (uint64_t r = (uint64_t)t->stage * per; r < (uint64_t)(t->stage + 1) * per; r++) {
+		if (!et_ranklist_has(&c->ranks, (uint32_t)r))
+			continue;
+		ri.rank = (uint32_t)r;
+		if (tpl_write_rank(t, l, (uint32_t)r, w, &ri, e) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int run(stage_conf *c, const stage_layout *l, et_error *e)
+{
+	int last = last_stage(c, l);
+	if (last < 0)
+		return et_fail(e, ET_EXIT_USAGE, "--ranks: no rank of the %" PRIu32 " matches",
+		               l->world);
+	/* STAGE creates its output folder; so do we (not its parents) */
+	if (c->output_dir && mkdir(c->output_dir, 0777) < 0 && errno != EEXIST)
+		return et_fail(e, ET_EXIT_IO, "%s: cannot create the folder: %s", c->output_dir,
+		               strerror(errno));
+	if (c->comm_groups && stage_write_groups(l, c->comm_groups, e) < 0)
+		return -1;
+	et_writer *w;
+	c->out.w.world = l->world;
+	c->out.w.some_ranks = c->ranks.n > 0;
+	if (et_writer_open(&w, &c->out.w, e) < 0)
+		return -1;
+	et_rng rng;
+	et_rng_seed(&rng, c->seed, 0);
+	int32_t tag_base = (int32_t)et_rng_below(&rng, 1u << 20);
+	uint64_t first_id = 0;
+	int r = 0;
+	for (int p = 0; p <= last && r == 0; p++) {
+		sg g;
+		sg_init(&g, c, l, p, tag_base);
+		compat_build(&g);
+		stage_tpl t;
+		tpl_build(&t, &g, first_id);
+		first_id += g.nn;
+		sg_free(&g);
+		r = write_stage(c, l, &t, w, e);
+		tpl_free(&t);
+	}
+	return et_writer_finish(w, r, e);
+}
+
+int main(int argc, char **argv)
+{
+	et_err_set_prog("et-stage");
+	stage_conf c;
+	stage_parse(&c, argc, argv);
+	stage_layout l;
+	char msg[128];
+	if (stage_layout_init(&l, &c, msg, sizeof msg) < 0)
+		et_cli_usage_error(&c.cli, "the plan has %s", msg);
+	if (c.world && c.world != l.world)
+		et_cli_usage_error(&c.cli,
+		                   "--world %" PRIu32 ": the plan has %" PRIu32
+		                   " ranks (dp·tp·cp·ep·pp)",
+		                   c.world, l.world);
+	et_error e = {0};
+	int r = run(&c, &l, &e);
+	stage_conf_free(&c);
+	if (r < 0) {
+		et_err_print(&e);
+		return e.code ? e.code : ET_EXIT_IO;
+	}
+	return 0;
+}

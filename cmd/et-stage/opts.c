@@ -1,0 +1,339 @@
+/* et-stage's command line: our own flags and STAGE's, spelled as STAGE
+ * spells them (--num_stacks, --micro_batch, ...), from one table. Values
+ * left unset come from the --model preset, then from STAGE's defaults. */
+#include "et_output.h"
+#include "stage.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const char usage[] =
+    "Usage: et-stage --compat stage [--model NAME | DIMENSIONS] [PARALLELISM] [OPTIONS]\n"
+    "       et-stage --compat stage --output_dir DIR [STAGE's flags]\n"
+    "LLM training traces for a model and a parallelism plan, one ET per rank, as an\n"
+    "etkit stream on stdout (or -o FILE, --split PREFIX, STAGE's --output_dir).\n"
+    "\n";
+static const char footer[] = "Exit status: 0 ok, 2 usage, 4 I/O error. See et-stage(1).\n";
+
+/* What the parser collects before the values are settled. */
+typedef struct raw {
+	stage_conf *c;
+	const char *model;
+	int model_type; /* STAGE's --model_type: -1 unset */
+	uint64_t micro_rank; /* --micro-batch (per data-parallel rank) */
+	int mixed;           /* -1 unset */
+	int tpsp;            /* -1 unset */
+	int fsdp;            /* -1 unset */
+	bool list_models, compat_given;
+} raw;
+
+static const char *const model_types[] = {"gpt", "dense", "llama", "moe", NULL};
+static const char *const compat_modes[] = {"stage", NULL};
+
+/* STAGE's booleans: true/t/1/yes/y and false/f/0/no/n, in any case. */
+static int opt_bool(et_cli *c, const et_opt *o, const char *arg)
+{
+	static const char *const yes[] = {"true", "t", "1", "yes", "y"};
+	static const char *const no[] = {"false", "f", "0", "no", "n"};
+	for (int i = 0; i < 5; i++) {
+		if (strcasecmp(arg, yes[i]) == 0)
+			return *(int *)o->target = 1, 0;
+		if (strcasecmp(arg, no[i]) == 0)
+			return *(int *)o->target = 0, 0;
+	}
+	et_cli_usage_error(c, "--%s: expected true or false, got '%s'", o->lng, arg);
+}
+
+static int opt_onoff(et_cli *c, const et_opt *o, const char *arg)
+{
+	if (strcmp(arg, "on") && strcmp(arg, "off"))
+		et_cli_usage_error(c, "--%s: expected on or off, got '%s'", o->lng, arg);
+	*(int *)o->target = strcmp(arg, "on") == 0;
+	return 0;
+}
+
+static int opt_ranks(et_cli *c, const et_opt *o, const char *arg)
+{
+	if (et_ranklist_parse(o->target, arg) < 0)
+		et_cli_usage_error(c, "--ranks: expected a list such as 0-127 or 0-3,7, got '%s'",
+		                   arg);
+	return 0;
+}
+
+static int opt_ignored(et_cli *c, const et_opt *o, const char *arg)
+{
+	(void)arg;
+	fprintf(stderr, "%s: warning: --%s is accepted and ignored, as STAGE does\n", c->prog,
+	        o->lng);
+	return 0;
+}
+
+#define DIM(lng, help, d)                                                                          \
+	{                                                                                          \
+		0, lng, ET_ARG_U32, "N", help, &c->dim[d], .min = 1, .max = 1 << 20                \
+	}
+
+/* The configuration's fields as int64 targets for the table. */
+typedef struct vals {
+	int64_t L, D, F, H, KV, V, E, K, S, B, MB, micro;
+} vals;
+
+static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
+{
+	int compat = -1;
+	et_opt opts[] = {
+	    ET_OPT_HEADING("Mode:"),
+	    {0, "compat", ET_ARG_CHOICE, "MODE",
+	     "stage: STAGE's graphs, units (MACs, elements) and quirks, figure for figure (the "
+	     "only mode so far: required)",
+	     &compat, .choices = compat_modes},
+	    ET_OPT_HEADING("Model:"),
+	    {0, "model", ET_ARG_STR, "NAME", "a preset (--list-models); dimensions given too win",
+	     &r->model, .flags = 0},
+	    {0, "list-models", ET_ARG_FLAG, NULL, "print the presets and their dimensions",
+	     &r->list_models, .flags = 0},
+	    {0, "layers", ET_ARG_I64, "L", "transformer layers (STAGE --num_stacks; default 80)",
+	     &v->L, .min = 1, .max = 1 << 20},
+	    {0, "d-model", ET_ARG_I64, "D", "hidden size (--dmodel; default 8192)", &v->D,
+	     .min = 1, .max = 1 << 30},
+	    {0, "d-ff", ET_ARG_I64, "F", "FFN size (--dff; default 28672)", &v->F, .min = 1,
+	     .max = 1 << 30},
+	    {0, "heads", ET_ARG_I64, "H", "attention heads (--head; default 64)", &v->H, .min = 1,
+	     .max = 1 << 20},
+	    {0, "kv-heads", ET_ARG_I64, "KV", "key/value heads (--kvhead; default 8)", &v->KV,
+	     .min = 1, .max = 1 << 20},
+	    {0, "vocab", ET_ARG_I64, "V", "vocabulary (--dvocal; default 32000)", &v->V, .min = 1,
+	     .max = 1 << 30},
+	    {0, "seq", ET_ARG_I64, "S", "sequence length (default 1024)", &v->S, .min = 1,
+	     .max = 1 << 30},
+	    {0, "global-batch", ET_ARG_I64, "B", "sequences per step (--batch; default 64)", &v->B,
+	     .min = 1, .max = 1 << 30},
+	    {0, "micro-batch", ET_ARG_I64, "M",
+	     "sequences per micro-batch and data-parallel rank (STAGE's --micro_batch is the "
+	     "global one; default: one micro-batch)",
+	     &v->micro, .min = 1, .max = 1 << 30},
+	    {0, "experts", ET_ARG_I64, "E", "experts of an MoE model (default 8)", &v->E, .min = 1,
+	     .max = 1 << 16},
+	    {0, "top-k", ET_ARG_I64, "K", "experts per token (--kexperts; default 2)", &v->K,
+	     .min = 1, .max = 1 << 16},
+	    ET_OPT_HEADING("Parallelism (rank = ((p·CP + c)·TP + t)·DP + d; MoE: ep between pp and cp):"),
+	    DIM("dp", "data-parallel ranks", DIM_DP),
+	    DIM("tp", "tensor-parallel ranks", DIM_TP),
+	    DIM("pp", "pipeline stages", DIM_PP),
+	    DIM("cp", "context-parallel ranks (STAGE --sp)", DIM_CP),
+	    DIM("ep", "expert-parallel ranks (dense models: multiplies tp, as in STAGE)", DIM_EP),
+	    {0, "fsdp", ET_ARG_SET, NULL, "shard the layers' weights over dp (--weight_sharded)",
+	     &r->fsdp, .value = 1},
+	    {0, "sequence-parallel", ET_ARG_FN, "on|off",
+	     "Megatron sequence parallelism with tp (default on; off: TP-only, GPT graph)",
+	     &r->tpsp, .fn = opt_onoff},
+	    {0, "world", ET_ARG_U32, "N", "check that the plan has exactly N ranks", &c->world,
+	     .min = 1, .max = UINT32_MAX},
+	    ET_OPT_HEADING("Output:"),
+	    {0, "ranks", ET_ARG_FN, "LIST",
+	     "write only these ranks (0-127): disjoint shards that cat joins into the whole "
+	     "stream",
+	     &c->ranks, .fn = opt_ranks},
+	    {0, "write-comm-groups", ET_ARG_STR, "FILE",
+	     "write the comm groups, {\"<id>\": [ranks]}, as ASTRA-sim reads them", &c->comm_groups,
+	     .flags = 0},
+	    {0, "seed", ET_ARG_I64, "N", "seed of the comm_tag base (default 1)", &c->seed,
+	     .min = 0, .max = INT64_MAX},
+	    ET_OPTS_WRITE(&c->out),
+	    ET_OPTS_COMMON(&c->cli),
+	    /* STAGE's flags, as STAGE spells them (et-stage(1) lists them) */
+	    {0, "output_dir", ET_ARG_STR, "DIR", NULL, &c->output_dir, .flags = ET_OPT_HIDDEN},
+	    {0, "output_name", ET_ARG_STR, "NAME", NULL, &c->output_name, .flags = ET_OPT_HIDDEN},
+	    {0, "sp", ET_ARG_U32, "N", NULL, &c->dim[DIM_CP], .min = 1, .max = 1 << 20,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "weight_sharded", ET_ARG_FN, "BOOL", NULL, &r->fsdp, .fn = opt_bool,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "tpsp", ET_ARG_FN, "BOOL", NULL, &r->tpsp, .fn = opt_bool, .flags = ET_OPT_HIDDEN},
+	    {0, "mixed_precision", ET_ARG_FN, "BOOL", NULL, &r->mixed, .fn = opt_bool,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "model_type", ET_ARG_CHOICE, "TYPE", NULL, &r->model_type, .choices = model_types,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "dvocal", ET_ARG_I64, "V", NULL, &v->V, .min = 1, .max = 1 << 30,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "dmodel", ET_ARG_I64, "D", NULL, &v->D, .min = 1, .max = 1 << 30,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "dff", ET_ARG_I64, "F", NULL, &v->F, .min = 1, .max = 1 << 30,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "batch", ET_ARG_I64, "B", NULL, &v->B, .min = 1, .max = 1 << 30,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "micro_batch", ET_ARG_I64, "M", NULL, &v->MB, .min = -1, .max = 1 << 30,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "head", ET_ARG_I64, "H", NULL, &v->H, .min = 1, .max = 1 << 20,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "kvhead", ET_ARG_I64, "KV", NULL, &v->KV, .min = 1, .max = 1 << 20,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "num_stacks", ET_ARG_I64, "L", NULL, &v->L, .min = 1, .max = 1 << 20,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "kexperts", ET_ARG_I64, "K", NULL, &v->K, .min = 1, .max = 1 << 16,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "activation_recompute", ET_ARG_FN, "X", NULL, NULL, .fn = opt_ignored,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "chakra_schema_version", ET_ARG_FN, "X", NULL, NULL, .fn = opt_ignored,
+	     .flags = ET_OPT_HIDDEN},
+	    {0, "print_gpu_vram", ET_ARG_FN, "X", NULL, NULL, .fn = opt_ignored,
+	     .flags = ET_OPT_HIDDEN},
+	    ET_OPT_END,
+	};
+	c->cli = (et_cli){.prog = "et-stage", .usage = usage, .footer = footer, .opts = opts};
+	et_cli_parse(&c->cli, argc, argv);
+	c->cli.opts = NULL;
+	r->compat_given = compat == 0;
+	if (c->output_dir || c->output_name || r->model_type >= 0 || v->MB)
+		c->stage_cli = true;
+}
+
+/* --- settling the values --------------------------------------------- */
+static void set_default(uint64_t *f, int64_t given, uint64_t preset, uint64_t dflt)
+{
+	*f = given ? (uint64_t)given : preset ? preset : dflt;
+}
+
+static void settle(stage_conf *c, raw *r, const vals *v)
+{
+	const stage_model *m = NULL;
+	if (r->model && !(m = stage_model_find(r->model)))
+		et_cli_usage_error(&c->cli, "--model: unknown model '%s' (et-stage --list-models)",
+		                   r->model);
+	stage_model z = {0};
+	if (!m)
+		m = &z;
+	set_default(&c->L, v->L, m->L, 80);
+	set_default(&c->D, v->D, m->D, 8192);
+	set_default(&c->F, v->F, m->F, 28672);
+	set_default(&c->H, v->H, m->H, 64);
+	set_default(&c->KV, v->KV, m->KV, 8);
+	set_default(&c->V, v->V, m->V, 32000);
+	set_default(&c->S, v->S, m->S, 1024);
+	set_default(&c->E, v->E, m->E, 8);
+	set_default(&c->K, v->K, m->K, 2);
+	c->B = v->B ? (uint64_t)v->B : 64;
+	for (int d = 0; d < NDIMS; d++)
+		if (!c->dim[d])
+			c->dim[d] = 1;
+	c->mixed = r->mixed == 1;
+	c->tpsp = r->tpsp != 0;
+	c->fsdp = r->fsdp == 1;
+	if (r->model_type >= 0) { /* STAGE: dense/llama build GPT unless mixed precision */
+		c->arch = r->model_type == 3   ? ARCH_MOE
+		          : r->model_type == 0 ? ARCH_GPT
+		          : c->mixed           ? ARCH_LLAMA
+		                               : ARCH_GPT;
+	} else {
+		c->arch = r->model ? m->arch : ARCH_GPT;
+		if (c->arch != ARCH_GPT && r->mixed < 0)
+			c->mixed = true; /* STAGE reaches the Llama graph only so */
+	}
+	if (v->micro && v->MB)
+		et_cli_usage_error(&c->cli, "--micro-batch and --micro_batch: give one");
+	c->MB = v->micro ? (uint64_t)v->micro * c->dim[DIM_DP] : v->MB > 0 ? (uint64_t)v->MB : c->B;
+}
+
+/* Usage errors for plans that cannot be built, saying what divides what. */
+static void check(stage_conf *c)
+{
+	et_cli *cl = &c->cli;
+	uint32_t tp = c->dim[DIM_TP] * (c->arch == ARCH_MOE ? 1 : c->dim[DIM_EP]);
+	if (c->B % c->MB)
+		et_cli_usage_error(cl,
+		                   "the global batch %" PRIu64 " is not a multiple of the global "
+		                   "micro-batch %" PRIu64,
+		                   c->B, c->MB);
+	if (c->H % tp)
+		et_cli_usage_error(cl, "tp %" PRIu32 " does not divide the %" PRIu64 " heads", tp,
+		                   c->H);
+	if (c->H % c->KV || c->KV > c->H)
+		et_cli_usage_error(cl,
+		                   "the %" PRIu64 " kv heads do not divide the %" PRIu64 " heads",
+		                   c->KV, c->H);
+	if (c->D % c->H)
+		et_cli_usage_error(cl, "the %" PRIu64 " heads do not divide d_model %" PRIu64, c->H,
+		                   c->D);
+	if (c->L < c->dim[DIM_PP])
+		et_cli_usage_error(cl, "pp %" PRIu32 " is more than the %" PRIu64 " layers",
+		                   c->dim[DIM_PP], c->L);
+	if (c->S % c->dim[DIM_CP])
+		et_cli_usage_error(cl, "cp %" PRIu32 " does not divide the sequence %" PRIu64,
+		                   c->dim[DIM_CP], c->S);
+	if (c->arch == ARCH_MOE) {
+		if (c->E % c->dim[DIM_EP])
+			et_cli_usage_error(cl, "ep %" PRIu32 " does not divide the %" PRIu64 " experts",
+			                   c->dim[DIM_EP], c->E);
+		if (c->E / c->dim[DIM_EP] > 256)
+			et_cli_usage_error(cl, "more than 256 experts per ep rank (%" PRIu64 ")",
+			                   c->E / c->dim[DIM_EP]);
+		if (c->K > c->E)
+			et_cli_usage_error(cl, "top-k %" PRIu64 " is more than the %" PRIu64 " experts",
+			                   c->K, c->E);
+	}
+	if (!c->tpsp && c->arch != ARCH_GPT)
+		fprintf(stderr,
+		        "et-stage: warning: --sequence-parallel off (--tpsp false) applies to the "
+		        "GPT graph only; ignored\n");
+}
+
+/* STAGE's output: DIR/NAME.%d.et per rank, DIR/NAME.json. */
+static void stage_output(stage_conf *c)
+{
+	if (!c->output_dir) {
+		if (c->output_name)
+			et_cli_usage_error(&c->cli, "--output_name needs --output_dir");
+		return;
+	}
+	if (c->cli.output || c->out.w.split)
+		et_cli_usage_error(&c->cli, "--output_dir writes the files: no -o or --split");
+	const char *n = c->output_name ? c->output_name : "workload.%d.et";
+	static char prefix[4096], groups[4096];
+	const char *pd = strstr(n, "%d");
+	size_t plen = pd ? (size_t)(pd - n) : strlen(n);
+	if (pd && (plen == 0 || n[plen - 1] != '.' || strcmp(pd, "%d.et") != 0))
+		et_cli_usage_error(&c->cli,
+		                   "--output_name: et-stage writes NAME.%%d.et (e.g. workload.%%d.et), "
+		                   "got '%s'",
+		                   n);
+	if (pd)
+		plen--; /* the '.' */
+	snprintf(prefix, sizeof prefix, "%s/%.*s", c->output_dir, (int)plen, n);
+	snprintf(groups, sizeof groups, "%s/%.*s.json", c->output_dir, (int)plen, n);
+	c->out.w.split = prefix;
+	c->out.w.format = ET_WRITER_ET;
+	if (!c->comm_groups)
+		c->comm_groups = groups;
+}
+
+void stage_parse(stage_conf *c, int argc, char **argv)
+{
+	memset(c, 0, sizeof *c);
+	et_cli_out_init(&c->out, NULL);
+	c->out.w.threads = 1;
+	c->seed = 1;
+	raw r = {.c = c, .model_type = -1, .mixed = -1, .tpsp = -1, .fsdp = -1};
+	vals v = {0};
+	parse_table(c, &r, &v, argc, argv);
+	if (r.list_models) {
+		stage_models_print();
+		exit(0);
+	}
+	if (c->cli.nargs > 0)
+		et_cli_usage_error(&c->cli, "unexpected argument '%s'", c->cli.args[0]);
+	if (!r.compat_given)
+		et_cli_usage_error(&c->cli, "give --compat stage: the physical mode (FLOPs, bytes, "
+		                            "schedules) is not built yet");
+	c->compat = true;
+	settle(c, &r, &v);
+	check(c);
+	stage_output(c);
+	et_cli_out_finish(&c->cli, &c->out);
+}
+
+void stage_conf_free(stage_conf *c)
+{
+	et_ranklist_free(&c->ranks);
+}

@@ -1,0 +1,171 @@
+/* The stage-graph builder (see sg.h). */
+#include "et-stage/sg.h"
+#include "et_err.h"
+#include "et_mem.h"
+#include "et_types.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Room for one more element in an array of *cap elements of elt bytes. */
+static void *grow(void *p, size_t *cap, size_t elt)
+{
+	*cap = *cap ? *cap * 2 : 256;
+	return et_xrealloc(p, *cap * elt);
+}
+
+const char *const sg_op_name[NOPS] = {"M", "E", "E2", "A", "SLICE", "B", "R", "CUSTOM"};
+
+void sg_init(sg *g, const stage_conf *c, const stage_layout *l, int stage, int32_t tag_base)
+{
+	memset(g, 0, sizeof *g);
+	g->c = c;
+	g->l = l;
+	g->stage = stage;
+	g->arena = et_arena_new();
+	g->tag_base = tag_base;
+}
+
+void sg_free(sg *g)
+{
+	free(g->n);
+	free(g->pool);
+	free(g->v);
+	et_arena_free(g->arena);
+	memset(g, 0, sizeof *g);
+}
+
+const char *sg_name(sg *g, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return et_arena_strdup(g->arena, buf);
+}
+
+static uint32_t pool_push(sg *g, uint32_t x)
+{
+	if (g->npool == g->cappool)
+		g->pool = grow(g->pool, &g->cappool, sizeof *g->pool);
+	g->pool[g->npool] = x;
+	return (uint32_t)g->npool++;
+}
+
+static sgv val_new(sg *g, int32_t node, long double size)
+{
+	if (g->nv == g->capv)
+		g->v = grow(g->v, &g->capv, sizeof *g->v);
+	g->v[g->nv] = (sg_val){.off = (uint32_t)g->npool, .node = node, .size = size};
+	return (sgv)g->nv++;
+}
+
+/* Appends to the pool the nodes the values in deps stand for, each once;
+ * returns how many. */
+static uint32_t push_deps(sg *g, const sgv *deps, int n_deps)
+{
+	size_t start = g->npool;
+	for (int i = 0; i < n_deps; i++) {
+		if (deps[i] == SG_NONE)
+			continue;
+		const sg_val *v = &g->v[deps[i]];
+		for (uint32_t k = 0; k < v->n; k++) {
+			uint32_t x = g->pool[v->off + k];
+			bool seen = false;
+			for (size_t j = start; j < g->npool && !seen; j++)
+				seen = g->pool[j] == x;
+			if (!seen)
+				pool_push(g, x);
+		}
+	}
+	return (uint32_t)(g->npool - start);
+}
+
+static sg_node *node_new(sg *g, const char *name, int type, long double size, const sgv *deps,
+                         int n_deps)
+{
+	if (g->nn == g->capn)
+		g->n = grow(g->n, &g->capn, sizeof *g->n);
+	sg_node *n = &g->n[g->nn];
+	memset(n, 0, sizeof *n);
+	n->name = name;
+	n->type = (uint8_t)type;
+	n->size = size;
+	n->dep_off = (uint32_t)g->npool;
+	n->n_deps = push_deps(g, deps, n_deps);
+	n->in_off = (uint32_t)g->npool;
+	for (int i = 0; i < n_deps; i++)
+		if (deps[i] != SG_NONE)
+			pool_push(g, (uint32_t)deps[i]);
+	n->n_in = (uint32_t)(g->npool - n->in_off);
+	g->nn++;
+	return n;
+}
+
+/* The value of node index i: a consumer depends on it alone. */
+static sgv node_val(sg *g, size_t i, long double size)
+{
+	sgv v = val_new(g, (int32_t)i, size);
+	pool_push(g, (uint32_t)i);
+	g->v[v].n = 1;
+	return v;
+}
+
+sgv sg_comp_w(sg *g, const char *name, int op, long double ops, long double size,
+              const sgv *deps, int n_deps, const char *wkey, long double wsize)
+{
+	if (ops == 0) { /* removed: consumers depend on its parents */
+		sgv v = val_new(g, -1, size);
+		g->v[v].n = push_deps(g, deps, n_deps);
+		return v;
+	}
+	sg_node *n = node_new(g, sg_name(g, "%s_COMP", name), ET_NODE_COMP, size, deps, n_deps);
+	n->key = name;
+	n->op = (uint8_t)op;
+	n->ops = ops;
+	n->wkey = wkey;
+	n->wsize = wsize;
+	return node_val(g, g->nn - 1, size);
+}
+
+sgv sg_comp(sg *g, const char *name, int op, long double ops, long double size, const sgv *deps,
+            int n_deps)
+{
+	return sg_comp_w(g, name, op, ops, size, deps, n_deps, NULL, 0);
+}
+
+sgv sg_coll(sg *g, const char *name, int k, int ctype, int dim, long double size, sgv in)
+{
+	if (g->l->size[dim] == 1)
+		return in;
+	const char *nm = k == 1 ? sg_name(g, "%s_X1COMM", name) : sg_name(g, "%s_X%d_COMM", name, k);
+	sg_node *n = node_new(g, nm, ET_NODE_COLL, size, &in, 1);
+	n->key = name;
+	n->ctype = ctype;
+	n->var = VAR_PG;
+	n->dim = (uint8_t)dim;
+	return node_val(g, g->nn - 1, in == SG_NONE ? size : g->v[in].size);
+}
+
+sgv sg_send(sg *g, const char *name, int peer, long double size, sgv in, int32_t tag_id)
+{
+	sg_node *n = node_new(g, sg_name(g, "%s_Y_SEND", name), ET_NODE_SEND, size, &in, 1);
+	n->key = name;
+	n->var = VAR_DST;
+	n->peer_stage = peer;
+	n->tag = g->tag_base + tag_id;
+	return node_val(g, g->nn - 1, size);
+}
+
+sgv sg_recv(sg *g, const char *name, int peer, long double size, int32_t tag_id)
+{
+	sg_node *n = node_new(g, sg_name(g, "shadow_%s_Y_RECV", name), ET_NODE_RECV, size, NULL, 0);
+	n->key = name;
+	n->var = VAR_SRC;
+	n->peer_stage = peer;
+	n->tag = g->tag_base + tag_id;
+	return node_val(g, g->nn - 1, size);
+}

@@ -1,0 +1,227 @@
+/* Serialize a stage graph once; write each rank by patching (tpl.h). */
+#include "et-stage/tpl.h"
+#include "et_attr.h"
+#include "et_codec.h"
+#include "et_mem.h"
+#include "et_types.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for one more piece. */
+static tpl_piece *piece_new(stage_tpl *t)
+{
+	if (t->np == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 64;
+		t->p = et_xrealloc(t->p, t->cap * sizeof *t->p);
+	}
+	tpl_piece *p = &t->p[t->np++];
+	memset(p, 0, sizeof *p);
+	p->off = t->bytes.len;
+	return p;
+}
+
+static uint64_t trunc_u64(long double x)
+{
+	return x <= 0 ? 0 : x >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)x;
+}
+
+/* The memory attributes' byte counts (STAGE's): activations n elements,
+ * weights 5n (Adam state); with mixed precision int(0.5n)·4 and
+ * int(1.5n)·4 + 4n. */
+static uint64_t mem_bytes(const stage_conf *c, long double n, bool weight)
+{
+	if (!c->mixed)
+		return trunc_u64(weight ? 5 * n : n);
+	return weight ? trunc_u64(1.5L * n) * 4 + trunc_u64(n) * 4 : trunc_u64(0.5L * n) * 4;
+}
+
+/* A list of (key, "size.0") pairs being filled. */
+typedef struct kv {
+	const char *s[2 * 64 + 4];
+	char num[64 + 2][24];
+	size_t n, nn;
+} kv;
+
+static void kv_add(kv *l, const char *key, uint64_t bytes)
+{
+	if (!key || l->n + 2 > sizeof l->s / sizeof *l->s)
+		return;
+	snprintf(l->num[l->nn], sizeof l->num[l->nn], "%" PRIu64 ".0", bytes);
+	l->s[l->n++] = key;
+	l->s[l->n++] = l->num[l->nn++];
+}
+
+/* inputs: the tensors the node reads (and its weight); outputs: the one it
+ * makes (none for collectives and sends, as in STAGE). */
+static void mem_attrs(et_arena *a, et_node *n, const sg *g, const sg_node *s)
+{
+	kv in = {.n = 0}, out = {.n = 0};
+	for (uint32_t i = 0; i < s->n_in; i++) {
+		const sg_val *v = &g->v[g->pool[s->in_off + i]];
+		if (v->node >= 0)
+			kv_add(&in, g->n[v->node].key, mem_bytes(g->c, v->size, false));
+	}
+	if (s->wkey)
+		kv_add(&in, s->wkey, mem_bytes(g->c, s->wsize, true));
+	if (s->type == ET_NODE_COMP || s->type == ET_NODE_RECV)
+		kv_add(&out, s->key, mem_bytes(g->c, s->size, false));
+	et_attr_set_strlist(a, n, "inputs", in.s, in.n);
+	et_attr_set_strlist(a, n, "outputs", out.s, out.n);
+}
+
+/* The node without its rank-dependent attribute. */
+static et_node *node_fixed(et_arena *a, const sg *g, size_t i, uint64_t first_id)
+{
+	const sg_node *s = &g->n[i];
+	et_node *n = et_node_new(a);
+	n->id = first_id + i;
+	n->name = (char *)s->name;
+	n->type = s->type;
+	if (s->type == ET_NODE_COMP) {
+		et_attr_set_int64(a, n, "num_ops", (int64_t)trunc_u64(s->ops));
+		et_attr_set_uint64(a, n, "tensor_size", trunc_u64(s->size));
+		et_attr_set_str(a, n, "op_type", sg_op_name[s->op]);
+		et_attr_set_bool(a, n, "is_cpu_op", false); /* STAGE leaves it out */
+	} else {
+		et_attr_set_int64(a, n, "comm_size", (int64_t)trunc_u64(s->size));
+		if (s->type == ET_NODE_COLL) {
+			et_attr_set_int64(a, n, "comm_type", s->ctype);
+			et_attr_set_int32(a, n, "is_cpu_op", 0); /* STAGE's member */
+		} else {
+			et_attr_set_int32(a, n, "comm_tag", s->tag);
+			et_attr_set_bool(a, n, "is_cpu_op", false); /* STAGE leaves it out */
+		}
+	}
+	mem_attrs(a, n, g, s);
+	n->n_data_deps = s->n_deps;
+	n->data_deps = et_arena_alloc(a, (s->n_deps ? s->n_deps : 1) * sizeof *n->data_deps);
+	for (uint32_t k = 0; k < s->n_deps; k++)
+		n->data_deps[k] = first_id + g->pool[s->dep_off + k];
+	return n;
+}
+
+void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
+{
+	memset(t, 0, sizeof *t);
+	t->stage = g->stage;
+	et_arena *a = et_arena_new();
+	tpl_piece *run = NULL;
+	for (size_t i = 0; i < g->nn; i++) {
+		const sg_node *s = &g->n[i];
+		et_node *n = node_fixed(a, g, i, first_id);
+		if (s->var == VAR_NONE) {
+			if (!run)
+				run = piece_new(t);
+			et_node_encode(n, &t->bytes);
+			run->len = t->bytes.len - run->off;
+		} else {
+			tpl_piece *p = piece_new(t);
+			p->var = s->var;
+			p->dim = s->dim;
+			p->peer_stage = s->peer_stage;
+			et_node_pack(n, &t->bytes);
+			p->len = t->bytes.len - p->off;
+			run = NULL;
+		}
+		et_arena_reset(a);
+	}
+	t->nodes = g->nn;
+	et_arena_free(a);
+}
+
+void tpl_free(stage_tpl *t)
+{
+	et_buf_free(&t->bytes);
+	et_buf_free(&t->rank);
+	free(t->p);
+	memset(t, 0, sizeof *t);
+}
+
+/* The encoded attribute a piece adds for rank r (cached per kind). */
+typedef struct var_cache {
+	uint8_t b[4 + 2][32];
+	size_t n[4 + 2];
+	int32_t peer[2];
+} var_cache;
+
+static void var_bytes(et_arena *a, const char *name, bool str, int64_t v, uint8_t *out,
+                      size_t *n)
+{
+	et_node *x = et_node_new(a);
+	char s[24];
+	if (str) {
+		snprintf(s, sizeof s, "%" PRId64, v);
+		et_attr_set_str(a, x, name, s);
+	} else {
+		et_attr_set_int32(a, x, name, (int32_t)v);
+	}
+	et_buf b = {0};
+	et_node_pack(x, &b);
+	*n = b.len < 32 ? b.len : 0;
+	memcpy(out, b.data, *n);
+	et_buf_free(&b);
+	et_arena_reset(a);
+}
+
+int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
+                   const et_rank_info *ri, et_error *e)
+{
+	et_arena *a = et_arena_new();
+	var_cache vc;
+	memset(&vc, 0, sizeof vc);
+	for (int d = 0; d < 4; d++)
+		if (l->size[d] > 1)
+			var_bytes(a, "pg_name", true, (int64_t)stage_group_id(l, r, d), vc.b[d], &vc.n[d]);
+	et_buf *o = &t->rank;
+	o->len = 0;
+	uint64_t base = r - (uint64_t)t->stage * l->stride[DIM_PP];
+	for (size_t i = 0; i < t->np; i++) {
+		const tpl_piece *p = &t->p[i];
+		const uint8_t *src = t->bytes.data + p->off;
+		if (p->var == VAR_NONE) {
+			et_buf_append(o, src, p->len);
+			continue;
+		}
+		uint8_t vb[32];
+		size_t vn;
+		if (p->var == VAR_PG) {
+			memcpy(vb, vc.b[p->dim], vn = vc.n[p->dim]);
+		} else {
+			int64_t peer = (int64_t)(base + (uint64_t)p->peer_stage * l->stride[DIM_PP]);
+			var_bytes(a, p->var == VAR_DST ? "comm_dst" : "comm_src", false, peer, vb, &vn);
+		}
+		uint8_t pre[10];
+		int np = et_varint_put(pre, p->len + vn);
+		et_buf_append(o, pre, (size_t)np);
+		et_buf_append(o, src, p->len);
+		et_buf_append(o, vb, vn);
+	}
+	et_arena_free(a);
+	et_meta m = CHAKRA_PROTO_MSG__GLOBAL_METADATA__INIT;
+	et_arena *ma = et_arena_new();
+	m.version = "0.0.4";
+	et_attr *at = et_arena_alloc(ma, sizeof *at);
+	chakra_proto_msg__attribute_proto__init(at);
+	at->name = "schema";
+	at->value_case = CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_STRING_VAL;
+	at->string_val = "symbolic_tensor_network";
+	m.n_attr = 1;
+	m.attr = &at;
+	et_buf mb = {0};
+	et_meta_pack(&m, &mb);
+	et_arena_free(ma);
+	et_msg msg = {mb.data, mb.len, 0, 0};
+	int rc = et_writer_rank_begin(w, ri, e);
+	if (rc == 0)
+		rc = et_writer_msg(w, &msg, e);
+	et_buf_free(&mb);
+	if (rc == 0)
+		rc = et_writer_raw(w, o->data, o->len, t->nodes, e);
+	if (rc == 0)
+		rc = et_writer_rank_end(w, e);
+	return rc;
+}
