@@ -25,7 +25,7 @@ typedef struct cb {
 	bool tpsp;
 	num D, F, H, KV, V, E, K, S;
 	num dp, tp, cp, ep, pp;
-	num m, Tq, Tsp; /* per-rank micro-batch, local tokens, sequence-parallel share */
+	num m, Tq, Tsp;  /* per-rank micro-batch, local tokens, sequence-parallel share */
 	num Dt, Dkv, Ft; /* d_model, k/v width and d_ff per tp rank */
 	num PL;          /* a layer's parameters per rank */
 	num fs;          /* the shard factor of a layer's weights (dp with FSDP) */
@@ -141,8 +141,8 @@ static sgv attention_bwd(cb *b, const attn_fwd *a, sgv dres, sgv wb, sgv *wgr)
 	num kvw = b->arch == ARCH_GPT ? b->Dt : b->Dkv;
 	num qkvw = b->Dt + 2 * kvw;
 	sgv dy = ag_tp(b, T("%s.mha.dres@0", p), dres);
-	sgv dattn = sg_comp_w(g, T("%s.mha.dattn@0", p), OP_M, b->Tq * b->D * b->Dt,
-	                      b->Tq * b->Dt, SGD(dy, wb), W("proj"), b->Dt * b->D);
+	sgv dattn = sg_comp_w(g, T("%s.mha.dattn@0", p), OP_M, b->Tq * b->D * b->Dt, b->Tq * b->Dt,
+	                      SGD(dy, wb), W("proj"), b->Dt * b->D);
 	wgr[0] = sg_comp(g, T("%s.mha.dw_proj@0", p), OP_M, b->Dt * b->Tq * b->D, b->Dt * b->D,
 	                 SGD(dy, a->attn));
 	num dkvs = b->cp * b->Tq * kvw;
@@ -156,8 +156,8 @@ static sgv attention_bwd(cb *b, const attn_fwd *a, sgv dres, sgv wb, sgv *wgr)
 	dv = sg_coll(g, T("%s.mha.dv@0", p), 1, RS, DIM_CP, dkvs, dv);
 	sgv dkv = sg_comp(g, T("%s.mha.dkv@0", p), OP_SLICE, 2 * b->Tq * kvw, 2 * b->Tq * kvw,
 	                  SGD(dk, dv));
-	sgv dqkv = sg_comp(g, T("%s.mha.dqkv@0", p), OP_SLICE, b->Tq * qkvw, b->Tq * qkvw,
-	                   SGD(dq, dkv));
+	sgv dqkv =
+	    sg_comp(g, T("%s.mha.dqkv@0", p), OP_SLICE, b->Tq * qkvw, b->Tq * qkvw, SGD(dq, dkv));
 	sgv dln = sg_comp_w(g, T("%s.mha.dnorm@0", p), OP_M, b->Tq * qkvw * b->D, b->Tq * b->D,
 	                    SGD(dqkv, wb), W("qkv"), b->D * qkvw);
 	dln = out_tp(b, T("%s.mha.dnorm@0", p), dln);
@@ -166,13 +166,12 @@ static sgv attention_bwd(cb *b, const attn_fwd *a, sgv dres, sgv wb, sgv *wgr)
 	                 SGD(in, dqkv));
 	sgv dxn = sg_comp(g, T("%s.mha.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
 	                  SGD(dln, a->x));
-	return sg_comp(g, T("%s.mha.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
-	               SGD(dxn, dres));
+	return sg_comp(g, T("%s.mha.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(dxn, dres));
 }
 
 /* --- dense FFN (GPT: 2 matrices; Llama: SwiGLU, 3 matrices) ------------ */
 typedef struct ffn_fwd {
-	sgv x, ln, in, h; /* input, norm, gathered norm, hidden (GPT) */
+	sgv x, ln, in, h;  /* input, norm, gathered norm, hidden (GPT) */
 	sgv gate, up, act; /* Llama */
 	sgv res;
 } ffn_fwd;
@@ -190,8 +189,8 @@ static void ffn_fwd_dense(cb *b, sgv x, sgv wg, ffn_fwd *f)
 		h = f->h = sg_comp_w(g, T("%s.ffn.up@0", p), OP_M, b->Tq * DF, TF, SGD(f->in, wg),
 		                     W("up"), DF);
 	} else {
-		f->gate = sg_comp_w(g, T("%s.ffn.gate@0", p), OP_M, b->Tq * DF, TF,
-		                    SGD(f->in, wg), W("gate"), DF);
+		f->gate = sg_comp_w(g, T("%s.ffn.gate@0", p), OP_M, b->Tq * DF, TF, SGD(f->in, wg),
+		                    W("gate"), DF);
 		f->up = sg_comp_w(g, T("%s.ffn.up@0", p), OP_M, b->Tq * DF, TF, SGD(f->in, wg),
 		                  W("up"), DF);
 		/* the SwiGLU product, an einsum without contraction in STAGE */
@@ -237,8 +236,7 @@ static sgv ffn_bwd_dense(cb *b, const ffn_fwd *f, sgv dres, sgv wb, sgv *wgr)
 	dln = out_tp(b, T("%s.ffn.dnorm@0", p), dln);
 	sgv dxn = sg_comp(g, T("%s.ffn.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
 	                  SGD(dln, f->x));
-	return sg_comp(g, T("%s.ffn.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
-	               SGD(dxn, dres));
+	return sg_comp(g, T("%s.ffn.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(dxn, dres));
 }
 
 /* --- MoE FFN ----------------------------------------------------------- *
@@ -277,8 +275,8 @@ static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 	             b->D * b->K / b->ep, SGD(rw));
 	sgv logits = sg_comp_w(g, T("%s.moe.router@0", p), OP_M, b->Tq * b->D / b->ep * b->K,
 	                       b->Tq * b->K, SGD(f->ln, rw), W("router"), b->D * b->K / b->ep);
-	f->route = sg_comp(g, T("%s.moe.topk@0", p), OP_SLICE, b->Tq * b->K, b->Tq * b->K,
-	                   SGD(logits));
+	f->route =
+	    sg_comp(g, T("%s.moe.topk@0", p), OP_SLICE, b->Tq * b->K, b->Tq * b->K, SGD(logits));
 	f->gate_b = sg_comp(g, T("%s.moe.gate_bcast@0", p), OP_B, X, X, SGD(f->route));
 	sgv tok = sg_comp(g, T("%s.moe.token_bcast@0", p), OP_B, X / 2, X, SGD(f->ln));
 	sgv disp = sg_comp(g, T("%s.moe.dispatch@0", p), OP_SLICE, X, X, SGD(f->gate_b, tok));
@@ -302,8 +300,7 @@ static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 	sgv comb = sg_comp(g, T("%s.moe.combine@0", p), OP_SLICE, X, b->Tsp * b->D / b->ep,
 	                   SGD(merged, f->route));
 	comb = sg_coll(g, T("%s.moe.out@0", p), 1, AG, DIM_EP, b->Tsp * b->D / b->ep, comb);
-	f->res = sg_comp(g, T("%s.moe.res@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
-	                 SGD(comb, x));
+	f->res = sg_comp(g, T("%s.moe.res@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(comb, x));
 }
 
 static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, int *nw)
@@ -326,7 +323,8 @@ static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, in
 		sgv dx = sg_comp_w(g, T("%s.moe.expert%d.dx@0", p, j), OP_M, R * b->Ft * b->D,
 		                   R * b->D, SGD(dh, wb), W("experts"), b->D * b->Ft);
 		dx = sg_coll(g, T("%s.moe.expert%d.dx@0", p, j), 1, RS, DIM_TP, R * b->D, dx);
-		sgv xin = sg_coll(g, T("%s.moe.expert%d.x@0_bwd", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
+		sgv xin =
+		    sg_coll(g, T("%s.moe.expert%d.x@0_bwd", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
 		wgr[(*nw)++] = sg_comp(g, T("%s.moe.expert%d.dw_up@0", p, j), OP_M,
 		                       b->D * R * b->Ft, b->D * b->Ft, SGD(xin, dh));
 		din[j] = sg_comp(g, T("%s.moe.expert%d.dgather@0", p, j), OP_B, RD, RD, SGD(dx));
@@ -347,8 +345,7 @@ static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, in
 	dsum = sg_coll(g, T("%s.moe.dln@0", p), 1, AG, DIM_EP, b->Tsp * b->D / b->ep, dsum);
 	sgv dxn = sg_comp(g, T("%s.moe.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
 	                  SGD(dsum, f->x));
-	return sg_comp(g, T("%s.moe.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
-	               SGD(dxn, dres));
+	return sg_comp(g, T("%s.moe.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(dxn, dres));
 }
 
 /* --- one layer, per micro-batch ---------------------------------------- */
@@ -422,8 +419,8 @@ static num emb_ops(const cb *b)
 static sgv in_emb_fwd(cb *b)
 {
 	const char *n = T("mb%d.in_emb.y@0", b->mb);
-	sgv y = sg_comp_w(b->g, n, OP_M, emb_ops(b), b->Tsp * b->D, NULL, 0, "in_emb@w",
-	                  emb_weight(b));
+	sgv y =
+	    sg_comp_w(b->g, n, OP_M, emb_ops(b), b->Tsp * b->D, NULL, 0, "in_emb@w", emb_weight(b));
 	/* TP-only: the weight is split on its input side, the output partial */
 	return b->tpsp ? y : sg_coll(b->g, n, 1, AR, DIM_TP, b->Tq * b->D, y);
 }
@@ -435,8 +432,7 @@ static sgv in_emb_bwd(cb *b, sgv dy)
 	sg *g = b->g;
 	sg_comp(g, T("mb%d.in_emb.dx@0", b->mb), OP_M, emb_ops(b),
 	        b->tpsp ? b->Tsp * b->V : b->Tq * b->V / b->tp, SGD(dy));
-	return sg_comp(g, T("mb%d.in_emb.dw@0", b->mb), OP_M, emb_ops(b), emb_weight(b),
-	               SGD(dy));
+	return sg_comp(g, T("mb%d.in_emb.dw@0", b->mb), OP_M, emb_ops(b), emb_weight(b), SGD(dy));
 }
 
 /* The output embedding, the loss and their backward, from the last layer's
@@ -447,20 +443,20 @@ static sgv out_emb(cb *b, sgv x, sgv *wgrad)
 	int i = b->mb;
 	num T = b->Tsp;
 	const char *n = sg_name(g, "mb%d.out_emb.y@0", i);
-	sgv y = sg_comp_w(g, n, OP_M, emb_ops(b), b->Tsp * b->V, SGD(x), "out_emb@w",
-	                  emb_weight(b));
+	sgv y =
+	    sg_comp_w(g, n, OP_M, emb_ops(b), b->Tsp * b->V, SGD(x), "out_emb@w", emb_weight(b));
 	if (!b->tpsp) /* TP-only: d_model split over tp, the logits partial */
 		y = sg_coll(g, n, 1, AR, DIM_TP, b->Tq * b->V, y);
 	sgv loss = sg_comp(g, sg_name(g, "mb%d.loss.y@0", i), OP_E, 5 * T * b->D, T, SGD(y));
 	sgv dl = sg_comp(g, sg_name(g, "mb%d.loss.dx@0", i), OP_E, 5 * T * b->D, b->Tsp * b->V,
 	                 SGD(loss, y));
 	const char *dn = sg_name(g, "mb%d.out_emb.dx@0", i);
-	sgv dx = sg_comp_w(g, dn, OP_M, emb_ops(b), b->tpsp ? T * b->D : b->Tq * b->Dt,
-	                   SGD(dl), "out_emb@w", emb_weight(b));
+	sgv dx = sg_comp_w(g, dn, OP_M, emb_ops(b), b->tpsp ? T * b->D : b->Tq * b->Dt, SGD(dl),
+	                   "out_emb@w", emb_weight(b));
 	if (!b->tpsp)
 		dx = sg_coll(g, dn, 1, AG, DIM_TP, b->Tq * b->Dt, dx);
-	*wgrad = sg_comp(g, sg_name(g, "mb%d.out_emb.dw@0", i), OP_M, emb_ops(b),
-	                 emb_weight(b), SGD(dl, x));
+	*wgrad = sg_comp(g, sg_name(g, "mb%d.out_emb.dw@0", i), OP_M, emb_ops(b), emb_weight(b),
+	                 SGD(dl, x));
 	return dx;
 }
 
@@ -538,11 +534,12 @@ void compat_build(sg *g)
 			sg_send(g, sg_name(g, "mb%d.stage%d.x@0", i, p + 1), p + 1, act, x,
 			        tag_id(&b, p, 0));
 		else if (oq != p)
-			sg_send(g, sg_name(g, "mb%d.out_emb.x@0", i), oq, act, x, tag_id(&b, pp, 0));
+			sg_send(g, sg_name(g, "mb%d.out_emb.x@0", i), oq, act, x,
+			        tag_id(&b, pp, 0));
 		if (p == oq) {
 			sgv ox = oq == pp - 1 ? x
-			                      : sg_recv(g, sg_name(g, "mb%d.out_emb.x@0", i), pp - 1,
-			                                act, tag_id(&b, pp, 0));
+			                      : sg_recv(g, sg_name(g, "mb%d.out_emb.x@0", i),
+			                                pp - 1, act, tag_id(&b, pp, 0));
 			sgv dx = out_emb(&b, ox, &egrad_out[i]);
 			if (oq != pp - 1)
 				sg_send(g, sg_name(g, "mb%d.out_emb.dx@0", i), pp - 1, act, dx,

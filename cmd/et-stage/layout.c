@@ -94,7 +94,8 @@ static void write_groups(const stage_layout *l, FILE *f)
 		uint64_t n = l->world / l->size[d];
 		for (uint64_t g = 0; g < n; g++) {
 			uint64_t r = group_first(l, d, g);
-			fprintf(f, "%s\"%" PRIu64 "\": [", d || g ? ", " : "", l->group_base[d] + g);
+			fprintf(f, "%s\"%" PRIu64 "\": [", d || g ? ", " : "",
+			        l->group_base[d] + g);
 			for (uint32_t x = 0; x < l->size[d]; x++)
 				fprintf(f, x ? ", %" PRIu64 : "%" PRIu64, r + x * l->stride[d]);
 			fputc(']', f);

@@ -39,7 +39,8 @@ static int write_stage(const stage_conf *c, const stage_layout *l, stage_tpl *t,
 	memset(&ri, 0, sizeof ri);
 	ri.world_size = l->world;
 	ri.input = "<generated>";
-	snprintf(ri.name, sizeof ri.name, "%s", "stage");
+	static const char *const arch[] = {"gpt", "llama", "moe"};
+	snprintf(ri.name, sizeof ri.name, "%s", c->model ? c->model : arch[c->arch]);
 	for (uint64_t r = (uint64_t)t->stage * per; r < (uint64_t)(t->stage + 1) * per; r++) {
 		if (!et_ranklist_has(&c->ranks, (uint32_t)r))
 			continue;
@@ -96,10 +97,9 @@ int main(int argc, char **argv)
 	if (stage_layout_init(&l, &c, msg, sizeof msg) < 0)
 		et_cli_usage_error(&c.cli, "the plan has %s", msg);
 	if (c.world && c.world != l.world)
-		et_cli_usage_error(&c.cli,
-		                   "--world %" PRIu32 ": the plan has %" PRIu32
-		                   " ranks (dp·tp·cp·ep·pp)",
-		                   c.world, l.world);
+		et_cli_usage_error(
+		    &c.cli, "--world %" PRIu32 ": the plan has %" PRIu32 " ranks (dp·tp·cp·ep·pp)",
+		    c.world, l.world);
 	et_error e = {0};
 	int r = run(&c, &l, &e);
 	stage_conf_free(&c);

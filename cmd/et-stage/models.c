@@ -35,6 +35,7 @@ void stage_models_print(void)
 		const stage_model *m = &models[i];
 		printf("%-13s %-5s %4" PRIu64 " %6" PRIu64 " %6" PRIu64 " %5" PRIu64 " %4" PRIu64
 		       " %7" PRIu64 " %5" PRIu64 " %7" PRIu64 " %5" PRIu64 "\n",
-		       m->name, arch[m->arch], m->L, m->D, m->F, m->H, m->KV, m->V, m->S, m->E, m->K);
+		       m->name, arch[m->arch], m->L, m->D, m->F, m->H, m->KV, m->V, m->S, m->E,
+		       m->K);
 	}
 }

@@ -22,7 +22,7 @@ static const char footer[] = "Exit status: 0 ok, 2 usage, 4 I/O error. See et-st
 typedef struct raw {
 	stage_conf *c;
 	const char *model;
-	int model_type; /* STAGE's --model_type: -1 unset */
+	int model_type;      /* STAGE's --model_type: -1 unset */
 	uint64_t micro_rank; /* --micro-batch (per data-parallel rank) */
 	int mixed;           /* -1 unset */
 	int tpsp;            /* -1 unset */
@@ -97,8 +97,8 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	     &r->list_models, .flags = 0},
 	    {0, "layers", ET_ARG_I64, "L", "transformer layers (STAGE --num_stacks; default 80)",
 	     &v->L, .min = 1, .max = 1 << 20},
-	    {0, "d-model", ET_ARG_I64, "D", "hidden size (--dmodel; default 8192)", &v->D,
-	     .min = 1, .max = 1 << 30},
+	    {0, "d-model", ET_ARG_I64, "D", "hidden size (--dmodel; default 8192)", &v->D, .min = 1,
+	     .max = 1 << 30},
 	    {0, "d-ff", ET_ARG_I64, "F", "FFN size (--dff; default 28672)", &v->F, .min = 1,
 	     .max = 1 << 30},
 	    {0, "heads", ET_ARG_I64, "H", "attention heads (--head; default 64)", &v->H, .min = 1,
@@ -119,7 +119,8 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	     .max = 1 << 16},
 	    {0, "top-k", ET_ARG_I64, "K", "experts per token (--kexperts; default 2)", &v->K,
 	     .min = 1, .max = 1 << 16},
-	    ET_OPT_HEADING("Parallelism (rank = ((p·CP + c)·TP + t)·DP + d; MoE: ep between pp and cp):"),
+	    ET_OPT_HEADING(
+	        "Parallelism (rank = ((p·CP + c)·TP + t)·DP + d; MoE: ep between pp and cp):"),
 	    DIM("dp", "data-parallel ranks", DIM_DP),
 	    DIM("tp", "tensor-parallel ranks", DIM_TP),
 	    DIM("pp", "pipeline stages", DIM_PP),
@@ -202,6 +203,7 @@ static void settle(stage_conf *c, raw *r, const vals *v)
 	if (r->model && !(m = stage_model_find(r->model)))
 		et_cli_usage_error(&c->cli, "--model: unknown model '%s' (et-stage --list-models)",
 		                   r->model);
+	c->model = m ? m->name : NULL;
 	stage_model z = {0};
 	if (!m)
 		m = &z;
@@ -264,13 +266,15 @@ static void check(stage_conf *c)
 		                   c->dim[DIM_CP], c->S);
 	if (c->arch == ARCH_MOE) {
 		if (c->E % c->dim[DIM_EP])
-			et_cli_usage_error(cl, "ep %" PRIu32 " does not divide the %" PRIu64 " experts",
+			et_cli_usage_error(cl,
+			                   "ep %" PRIu32 " does not divide the %" PRIu64 " experts",
 			                   c->dim[DIM_EP], c->E);
 		if (c->E / c->dim[DIM_EP] > 256)
 			et_cli_usage_error(cl, "more than 256 experts per ep rank (%" PRIu64 ")",
 			                   c->E / c->dim[DIM_EP]);
 		if (c->K > c->E)
-			et_cli_usage_error(cl, "top-k %" PRIu64 " is more than the %" PRIu64 " experts",
+			et_cli_usage_error(cl,
+			                   "top-k %" PRIu64 " is more than the %" PRIu64 " experts",
 			                   c->K, c->E);
 	}
 	if (!c->tpsp && c->arch != ARCH_GPT)
@@ -294,10 +298,11 @@ static void stage_output(stage_conf *c)
 	const char *pd = strstr(n, "%d");
 	size_t plen = pd ? (size_t)(pd - n) : strlen(n);
 	if (pd && (plen == 0 || n[plen - 1] != '.' || strcmp(pd, "%d.et") != 0))
-		et_cli_usage_error(&c->cli,
-		                   "--output_name: et-stage writes NAME.%%d.et (e.g. workload.%%d.et), "
-		                   "got '%s'",
-		                   n);
+		et_cli_usage_error(
+		    &c->cli,
+		    "--output_name: et-stage writes NAME.%%d.et (e.g. workload.%%d.et), "
+		    "got '%s'",
+		    n);
 	if (pd)
 		plen--; /* the '.' */
 	snprintf(prefix, sizeof prefix, "%s/%.*s", c->output_dir, (int)plen, n);

@@ -5,8 +5,8 @@
 #include "et_types.h"
 
 #include <stdarg.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Room for one more element in an array of *cap elements of elt bytes. */
@@ -114,8 +114,8 @@ static sgv node_val(sg *g, size_t i, long double size)
 	return v;
 }
 
-sgv sg_comp_w(sg *g, const char *name, int op, long double ops, long double size,
-              const sgv *deps, int n_deps, const char *wkey, long double wsize)
+sgv sg_comp_w(sg *g, const char *name, int op, long double ops, long double size, const sgv *deps,
+              int n_deps, const char *wkey, long double wsize)
 {
 	if (ops == 0) { /* removed: consumers depend on its parents */
 		sgv v = val_new(g, -1, size);
@@ -141,7 +141,8 @@ sgv sg_coll(sg *g, const char *name, int k, int ctype, int dim, long double size
 {
 	if (g->l->size[dim] == 1)
 		return in;
-	const char *nm = k == 1 ? sg_name(g, "%s_X1COMM", name) : sg_name(g, "%s_X%d_COMM", name, k);
+	const char *nm =
+	    k == 1 ? sg_name(g, "%s_X1COMM", name) : sg_name(g, "%s_X%d_COMM", name, k);
 	sg_node *n = node_new(g, nm, ET_NODE_COLL, size, &in, 1);
 	n->key = name;
 	n->ctype = ctype;

@@ -72,8 +72,8 @@ const char *sg_name(sg *g, const char *fmt, ...) __attribute__((format(printf, 2
  * the weight a matrix product reads, for the memory attributes. */
 sgv sg_comp(sg *g, const char *name, int op, long double ops, long double size, const sgv *deps,
             int n_deps);
-sgv sg_comp_w(sg *g, const char *name, int op, long double ops, long double size,
-              const sgv *deps, int n_deps, const char *wkey, long double wsize);
+sgv sg_comp_w(sg *g, const char *name, int op, long double ops, long double size, const sgv *deps,
+              int n_deps, const char *wkey, long double wsize);
 /* The k-th collective (from 1) of the chain that converts tensor `name`
  * (comm_size: size, the producer's local elements) over dimension dim. */
 sgv sg_coll(sg *g, const char *name, int k, int ctype, int dim, long double size, sgv in);

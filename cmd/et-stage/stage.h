@@ -24,7 +24,8 @@ enum { ARCH_GPT, ARCH_LLAMA, ARCH_MOE };
 
 typedef struct stage_conf {
 	int arch;
-	bool compat; /* --compat stage (the only mode so far) */
+	const char *model; /* --model NAME, or NULL */
+	bool compat;       /* --compat stage (the only mode so far) */
 	/* model: layers, d_model, d_ff, heads, kv heads, vocabulary, experts, top-k */
 	uint64_t L, D, F, H, KV, V, E, K;
 	/* sequence, global batch, global micro-batch (STAGE's --micro_batch) */

@@ -148,8 +148,7 @@ typedef struct var_cache {
 	int32_t peer[2];
 } var_cache;
 
-static void var_bytes(et_arena *a, const char *name, bool str, int64_t v, uint8_t *out,
-                      size_t *n)
+static void var_bytes(et_arena *a, const char *name, bool str, int64_t v, uint8_t *out, size_t *n)
 {
 	et_node *x = et_node_new(a);
 	char s[24];
@@ -175,7 +174,8 @@ int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w
 	memset(&vc, 0, sizeof vc);
 	for (int d = 0; d < 4; d++)
 		if (l->size[d] > 1)
-			var_bytes(a, "pg_name", true, (int64_t)stage_group_id(l, r, d), vc.b[d], &vc.n[d]);
+			var_bytes(a, "pg_name", true, (int64_t)stage_group_id(l, r, d), vc.b[d],
+			          &vc.n[d]);
 	et_buf *o = &t->rank;
 	o->len = 0;
 	uint64_t base = r - (uint64_t)t->stage * l->stride[DIM_PP];
@@ -191,8 +191,10 @@ int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w
 		if (p->var == VAR_PG) {
 			memcpy(vb, vc.b[p->dim], vn = vc.n[p->dim]);
 		} else {
-			int64_t peer = (int64_t)(base + (uint64_t)p->peer_stage * l->stride[DIM_PP]);
-			var_bytes(a, p->var == VAR_DST ? "comm_dst" : "comm_src", false, peer, vb, &vn);
+			int64_t peer =
+			    (int64_t)(base + (uint64_t)p->peer_stage * l->stride[DIM_PP]);
+			var_bytes(a, p->var == VAR_DST ? "comm_dst" : "comm_src", false, peer, vb,
+			          &vn);
 		}
 		uint8_t pre[10];
 		int np = et_varint_put(pre, p->len + vn);

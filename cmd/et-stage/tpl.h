@@ -13,9 +13,9 @@
 #include "et_writer.h"
 
 typedef struct tpl_piece {
-	size_t off, len;     /* in bytes: framed nodes, or one node's unframed fixed part */
-	uint8_t var, dim;    /* VAR_NONE: a run of framed nodes */
-	int32_t peer_stage;  /* VAR_DST, VAR_SRC */
+	size_t off, len;    /* in bytes: framed nodes, or one node's unframed fixed part */
+	uint8_t var, dim;   /* VAR_NONE: a run of framed nodes */
+	int32_t peer_stage; /* VAR_DST, VAR_SRC */
 } tpl_piece;
 
 typedef struct stage_tpl {
