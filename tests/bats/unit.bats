@@ -97,6 +97,10 @@ unit_test() {
 	unit_test test_pg
 }
 
+@test "unit: test_stage" {
+	unit_test test_stage
+}
+
 @test "unit: test_pt_kineto" {
 	unit_test test_pt_kineto
 }
