@@ -1,5 +1,6 @@
 /* et-stage: LLM training traces for a model and a parallelism plan. */
 #include "et-stage/compat.h"
+#include "et-stage/phys.h"
 #include "et-stage/tpl.h"
 #include "et_err.h"
 #include "et_rng.h"
@@ -76,7 +77,10 @@ static int run(stage_conf *c, const stage_layout *l, et_error *e)
 	for (int p = 0; p <= last && r == 0; p++) {
 		sg g;
 		sg_init(&g, c, l, p, tag_base);
-		compat_build(&g);
+		if (c->compat)
+			compat_build(&g);
+		else
+			phys_build(&g);
 		stage_tpl t;
 		tpl_build(&t, &g, first_id);
 		first_id += g.nn;

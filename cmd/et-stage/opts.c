@@ -28,10 +28,17 @@ typedef struct raw {
 	int tpsp;            /* -1 unset */
 	int fsdp;            /* -1 unset */
 	bool list_models, compat_given;
+	/* physical mode's choices, -1 unset */
+	int mode, dtype, attention, flash, recompute, schedule;
 } raw;
 
 static const char *const model_types[] = {"gpt", "dense", "llama", "moe", NULL};
 static const char *const compat_modes[] = {"stage", NULL};
+static const char *const modes[] = {"train", "prefill", "decode", NULL};
+static const char *const dtypes[] = {"bf16", "fp16", "fp8", "fp32", NULL};
+static const char *const masks[] = {"causal", "full", NULL};
+static const char *const recomputes[] = {"none", "selective", "full", NULL};
+static const char *const schedules[] = {"gpipe", "1f1b", "interleaved", NULL};
 
 /* STAGE's booleans: true/t/1/yes/y and false/f/0/no/n, in any case. */
 static int opt_bool(et_cli *c, const et_opt *o, const char *arg)
@@ -78,7 +85,7 @@ static int opt_ignored(et_cli *c, const et_opt *o, const char *arg)
 
 /* The configuration's fields as int64 targets for the table. */
 typedef struct vals {
-	int64_t L, D, F, H, KV, V, E, K, S, B, MB, micro;
+	int64_t L, D, F, H, KV, V, E, K, S, B, MB, micro, context, new_tokens;
 } vals;
 
 static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
@@ -87,9 +94,44 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	et_opt opts[] = {
 	    ET_OPT_HEADING("Mode:"),
 	    {0, "compat", ET_ARG_CHOICE, "MODE",
-	     "stage: STAGE's graphs, units (MACs, elements) and quirks, figure for figure (the "
-	     "only mode so far: required)",
-	     &compat, .choices = compat_modes},
+	     "stage: STAGE's graphs, units (MACs, elements) and quirks, figure for figure", &compat,
+	     .choices = compat_modes},
+	    ET_OPT_HEADING("Physical mode (the default):"),
+	    {0, "mode", ET_ARG_CHOICE, "MODE", "train (default), prefill or decode", &r->mode,
+	     .choices = modes},
+	    {0, "dtype", ET_ARG_CHOICE, "TYPE",
+	     "bf16 (default), fp16, fp8 or fp32: the bytes of activations, weights and their "
+	     "traffic (gradients are reduced in fp32)",
+	     &r->dtype, .choices = dtypes},
+	    {0, "attention", ET_ARG_CHOICE, "MASK",
+	     "causal (default: half the score products) or full", &r->attention, .choices = masks},
+	    {0, "flash-recompute", ET_ARG_FN, "on|off",
+	     "flash attention's recomputation of the scores in backward (default on)", &r->flash,
+	     .fn = opt_onoff},
+	    {0, "recompute", ET_ARG_CHOICE, "WHAT",
+	     "activation recomputation: none (default), selective (core attention) or full "
+	     "(every layer's forward)",
+	     &r->recompute, .choices = recomputes},
+	    {0, "schedule", ET_ARG_CHOICE, "S",
+	     "pipeline schedule as control dependencies: gpipe, 1f1b (default) or interleaved",
+	     &r->schedule, .choices = schedules},
+	    {0, "virtual-stages", ET_ARG_U32, "V",
+	     "model chunks per stage with interleaved (default 2)", &c->vstages, .min = 1,
+	     .max = 64},
+	    {0, "grad-buckets", ET_ARG_U32, "N",
+	     "gradient sync in N buckets per stage, each as soon as its layers' last backward is "
+	     "done (default 4)",
+	     &c->grad_buckets, .min = 1, .max = 1 << 16},
+	    {0, "capacity-factor", ET_ARG_DOUBLE, "C",
+	     "MoE: experts process C times their share of routed tokens (padding; default: "
+	     "dropless, exactly the routed tokens)",
+	     &c->capacity, .flags = 0},
+	    {0, "context", ET_ARG_I64, "C",
+	     "decode: positions the first step attends over, its own token included", &v->context,
+	     .min = 1, .max = 1 << 30},
+	    {0, "new-tokens", ET_ARG_I64, "N",
+	     "decode: steps, each attending over the growing cache", &v->new_tokens, .min = 1,
+	     .max = 1 << 20},
 	    ET_OPT_HEADING("Model:"),
 	    {0, "model", ET_ARG_STR, "NAME", "a preset (--list-models); dimensions given too win",
 	     &r->model, .flags = 0},
@@ -216,7 +258,7 @@ static void settle(stage_conf *c, raw *r, const vals *v)
 	set_default(&c->S, v->S, m->S, 1024);
 	set_default(&c->E, v->E, m->E, 8);
 	set_default(&c->K, v->K, m->K, 2);
-	c->B = v->B ? (uint64_t)v->B : 64;
+	c->B = v->B ? (uint64_t)v->B : 64; /* STAGE's default */
 	for (int d = 0; d < NDIMS; d++)
 		if (!c->dim[d])
 			c->dim[d] = 1;
@@ -235,7 +277,88 @@ static void settle(stage_conf *c, raw *r, const vals *v)
 	}
 	if (v->micro && v->MB)
 		et_cli_usage_error(&c->cli, "--micro-batch and --micro_batch: give one");
-	c->MB = v->micro ? (uint64_t)v->micro * c->dim[DIM_DP] : v->MB > 0 ? (uint64_t)v->MB : c->B;
+	/* --micro-batch is per data-parallel rank (MoE: per dp·ep rank in
+	 * physical mode, where attention is data-parallel over both) */
+	uint64_t data = c->dim[DIM_DP];
+	if (!c->compat && c->arch == ARCH_MOE)
+		data *= c->dim[DIM_EP];
+	if (c->compat) {
+		c->MB = v->micro ? (uint64_t)v->micro * data : v->MB > 0 ? (uint64_t)v->MB : c->B;
+		return;
+	}
+	/* physical defaults: one sequence per rank and micro-batch, and 2·pp
+	 * micro-batches when pipelined (1 otherwise) */
+	c->MB = v->micro ? (uint64_t)v->micro * data : v->MB > 0 ? (uint64_t)v->MB : data;
+	if (!v->B)
+		c->B = c->MB * (c->dim[DIM_PP] > 1 ? 2 * c->dim[DIM_PP] : 1);
+}
+
+/* Physical mode's choices and their defaults; in compat mode they are
+ * refused (STAGE has none of them). */
+static void physical(stage_conf *c, const raw *r, const vals *v)
+{
+	static const int dbytes[] = {2, 2, 1, 4};
+	const char *given = r->mode >= 0        ? "--mode"
+	                    : r->dtype >= 0     ? "--dtype"
+	                    : r->attention >= 0 ? "--attention"
+	                    : r->flash >= 0     ? "--flash-recompute"
+	                    : r->recompute >= 0 ? "--recompute"
+	                    : r->schedule >= 0  ? "--schedule"
+	                    : c->vstages        ? "--virtual-stages"
+	                    : c->grad_buckets   ? "--grad-buckets"
+	                    : c->capacity != 0  ? "--capacity-factor"
+	                    : v->context        ? "--context"
+	                    : v->new_tokens     ? "--new-tokens"
+	                                        : NULL;
+	if (c->compat && given)
+		et_cli_usage_error(&c->cli, "%s is a physical-mode option: not with --compat stage",
+		                   given);
+	c->mode = r->mode >= 0 ? r->mode : MODE_TRAIN;
+	c->dtype_bytes = dbytes[r->dtype >= 0 ? r->dtype : 0];
+	c->causal = r->attention != 1;
+	c->flash = r->flash != 0;
+	c->recompute = r->recompute >= 0 ? r->recompute : REC_NONE;
+	c->schedule = r->schedule >= 0 ? r->schedule : SCHED_1F1B;
+	if (!c->vstages)
+		c->vstages = 2;
+	if (!c->grad_buckets)
+		c->grad_buckets = 4;
+	if (c->capacity < 0 || (c->capacity > 0 && c->capacity < 1))
+		et_cli_usage_error(&c->cli, "--capacity-factor: at least 1 (or 0: dropless)");
+	c->context = (uint64_t)v->context;
+	c->new_tokens = (uint64_t)v->new_tokens;
+}
+
+static void check_physical(stage_conf *c)
+{
+	et_cli *cl = &c->cli;
+	uint32_t pp = c->dim[DIM_PP];
+	uint64_t data = c->dim[DIM_DP] * (c->arch == ARCH_MOE ? c->dim[DIM_EP] : 1);
+	if (c->arch != ARCH_MOE && c->dim[DIM_EP] > 1)
+		et_cli_usage_error(cl, "--ep %" PRIu32 ": expert parallelism needs an MoE model",
+		                   c->dim[DIM_EP]);
+	if (c->MB % data)
+		et_cli_usage_error(cl,
+		                   "the global micro-batch %" PRIu64
+		                   " is not a multiple of the %" PRIu64 " data-parallel ranks%s",
+		                   c->MB, data, c->arch == ARCH_MOE ? " (dp·ep)" : "");
+	if (c->mode != MODE_TRAIN)
+		et_cli_usage_error(cl, "--mode prefill and decode are not built yet");
+	if (c->schedule != SCHED_INTERLEAVED)
+		return;
+	uint64_t nmb = c->B / c->MB;
+	if (pp < 2)
+		et_cli_usage_error(cl, "--schedule interleaved needs pp 2 or more");
+	if (nmb % pp)
+		et_cli_usage_error(cl,
+		                   "--schedule interleaved: pp %" PRIu32
+		                   " does not divide the %" PRIu64 " micro-batches",
+		                   pp, nmb);
+	if (c->L < (uint64_t)pp * c->vstages)
+		et_cli_usage_error(cl,
+		                   "--schedule interleaved: %" PRIu64
+		                   " layers are fewer than pp·V = %" PRIu64 " chunks",
+		                   c->L, (uint64_t)pp * c->vstages);
 }
 
 /* Usage errors for plans that cannot be built, saying what divides what. */
@@ -277,7 +400,9 @@ static void check(stage_conf *c)
 			                   "top-k %" PRIu64 " is more than the %" PRIu64 " experts",
 			                   c->K, c->E);
 	}
-	if (!c->tpsp && c->arch != ARCH_GPT)
+	if (!c->compat)
+		check_physical(c);
+	if (!c->tpsp && c->arch != ARCH_GPT && c->compat)
 		fprintf(stderr,
 		        "et-stage: warning: --sequence-parallel off (--tpsp false) applies to the "
 		        "GPT graph only; ignored\n");
@@ -319,7 +444,17 @@ void stage_parse(stage_conf *c, int argc, char **argv)
 	et_cli_out_init(&c->out, NULL);
 	c->out.w.threads = 1;
 	c->seed = 1;
-	raw r = {.c = c, .model_type = -1, .mixed = -1, .tpsp = -1, .fsdp = -1};
+	raw r = {.c = c,
+	         .model_type = -1,
+	         .mixed = -1,
+	         .tpsp = -1,
+	         .fsdp = -1,
+	         .mode = -1,
+	         .dtype = -1,
+	         .attention = -1,
+	         .flash = -1,
+	         .recompute = -1,
+	         .schedule = -1};
 	vals v = {0};
 	parse_table(c, &r, &v, argc, argv);
 	if (r.list_models) {
@@ -328,11 +463,9 @@ void stage_parse(stage_conf *c, int argc, char **argv)
 	}
 	if (c->cli.nargs > 0)
 		et_cli_usage_error(&c->cli, "unexpected argument '%s'", c->cli.args[0]);
-	if (!r.compat_given)
-		et_cli_usage_error(&c->cli, "give --compat stage: the physical mode (FLOPs, bytes, "
-		                            "schedules) is not built yet");
-	c->compat = true;
+	c->compat = r.compat_given;
 	settle(c, &r, &v);
+	physical(c, &r, &v);
 	check(c);
 	stage_output(c);
 	et_cli_out_finish(&c->cli, &c->out);

@@ -16,7 +16,8 @@ static void *grow(void *p, size_t *cap, size_t elt)
 	return et_xrealloc(p, *cap * elt);
 }
 
-const char *const sg_op_name[NOPS] = {"M", "E", "E2", "A", "SLICE", "B", "R", "CUSTOM"};
+const char *const sg_op_name[NOPS] = {"M", "E", "E2",     "A",      "SLICE",
+                                      "B", "R", "CUSTOM", "GATHER", "SCATTER"};
 
 void sg_init(sg *g, const stage_conf *c, const stage_layout *l, int stage, int32_t tag_base)
 {
@@ -33,6 +34,7 @@ void sg_free(sg *g)
 	free(g->n);
 	free(g->pool);
 	free(g->v);
+	free(g->ctrl);
 	et_arena_free(g->arena);
 	memset(g, 0, sizeof *g);
 }
@@ -169,4 +171,33 @@ sgv sg_recv(sg *g, const char *name, int peer, long double size, int32_t tag_id)
 	n->peer_stage = peer;
 	n->tag = g->tag_base + tag_id;
 	return node_val(g, g->nn - 1, size);
+}
+
+sgv sg_mem(sg *g, const char *name, bool store, long double bytes, const sgv *deps, int n_deps)
+{
+	sg_node *n = node_new(g, sg_name(g, "%s_%s", name, store ? "STORE" : "LOAD"),
+	                      store ? ET_NODE_MEM_STORE : ET_NODE_MEM_LOAD, bytes, deps, n_deps);
+	n->key = name;
+	return node_val(g, g->nn - 1, bytes);
+}
+
+void sg_ctrl(sg *g, uint32_t from, uint32_t to)
+{
+	if (g->nctrl == g->capctrl)
+		g->ctrl = grow(g->ctrl, &g->capctrl, sizeof *g->ctrl);
+	g->ctrl[g->nctrl][0] = from;
+	g->ctrl[g->nctrl][1] = to;
+	g->nctrl++;
+}
+
+void sg_after(sg *g, uint32_t from, uint32_t lo)
+{
+	for (size_t i = lo; i < g->nn; i++) {
+		const sg_node *n = &g->n[i];
+		bool inner = false;
+		for (uint32_t k = 0; k < n->n_deps && !inner; k++)
+			inner = g->pool[n->dep_off + k] >= lo;
+		if (!inner)
+			sg_ctrl(g, from, (uint32_t)i);
+	}
 }

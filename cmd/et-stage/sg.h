@@ -21,7 +21,7 @@ typedef int32_t sgv;
 #define SG_NONE (-1)
 
 /* op_type values of COMP nodes, as STAGE names them */
-enum { OP_M, OP_E, OP_E2, OP_A, OP_SLICE, OP_B, OP_R, OP_CUSTOM, NOPS };
+enum { OP_M, OP_E, OP_E2, OP_A, OP_SLICE, OP_B, OP_R, OP_CUSTOM, OP_GATHER, OP_SCATTER, NOPS };
 extern const char *const sg_op_name[NOPS];
 
 /* What a node's rank-dependent field is: none, the pg_name of a group over
@@ -60,6 +60,8 @@ typedef struct sg {
 	size_t nv, capv;
 	et_arena *arena; /* names */
 	int32_t tag_base;
+	uint32_t (*ctrl)[2]; /* control edges (from, to), node indices */
+	size_t nctrl, capctrl;
 } sg;
 
 void sg_init(sg *g, const stage_conf *c, const stage_layout *l, int stage, int32_t tag_base);
@@ -81,6 +83,14 @@ sgv sg_coll(sg *g, const char *name, int k, int ctype, int dim, long double size
  * (no dependencies); tag_id must be the same at both ends. */
 sgv sg_send(sg *g, const char *name, int peer, long double size, sgv in, int32_t tag_id);
 sgv sg_recv(sg *g, const char *name, int peer, long double size, int32_t tag_id);
+
+/* A memory node (MEM_LOAD, or MEM_STORE when store) of `bytes`. */
+sgv sg_mem(sg *g, const char *name, bool store, long double bytes, const sgv *deps, int n_deps);
+/* Node `to` runs after node `from` (indices into g->n). */
+void sg_ctrl(sg *g, uint32_t from, uint32_t to);
+/* Every node of [lo, g->nn) none of whose data dependencies is in that
+ * range runs after node `from`: how a schedule orders its operations. */
+void sg_after(sg *g, uint32_t from, uint32_t lo);
 
 /* Convenience: a dependency list literal. */
 #define SGD(...) (const sgv[]){__VA_ARGS__}, (int)(sizeof((sgv[]){__VA_ARGS__}) / sizeof(sgv))

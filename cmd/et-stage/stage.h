@@ -18,6 +18,10 @@
  * ep), then pp. */
 enum { DIM_DP, DIM_TP, DIM_CP, DIM_EP, DIM_PP, NDIMS };
 
+enum { MODE_TRAIN, MODE_PREFILL, MODE_DECODE };
+enum { REC_NONE, REC_SELECTIVE, REC_FULL };
+enum { SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED };
+
 /* Which layer graph: GPT (LayerNorm, MHA, 2-matrix FFN), Llama (GQA,
  * SwiGLU) or MoE (Llama attention, routed experts). */
 enum { ARCH_GPT, ARCH_LLAMA, ARCH_MOE };
@@ -32,6 +36,16 @@ typedef struct stage_conf {
 	uint64_t S, B, MB;
 	uint32_t dim[NDIMS]; /* dp, tp, cp, ep, pp as given (tp·ep folded for dense) */
 	bool fsdp, tpsp, mixed;
+	/* physical mode */
+	int mode;                     /* MODE_TRAIN, MODE_PREFILL, MODE_DECODE */
+	int dtype_bytes;              /* --dtype: 2 (bf16, fp16), 1 (fp8), 4 (fp32) */
+	bool causal, flash;           /* --attention causal, --flash-recompute on */
+	int recompute;                /* REC_NONE, REC_SELECTIVE, REC_FULL */
+	int schedule;                 /* SCHED_GPIPE, SCHED_1F1B, SCHED_INTERLEAVED */
+	uint32_t vstages;             /* --virtual-stages (interleaved) */
+	uint32_t grad_buckets;        /* --grad-buckets */
+	double capacity;              /* --capacity-factor, 0 = dropless */
+	uint64_t context, new_tokens; /* inference */
 	uint64_t seed;
 	uint32_t world; /* --world, 0 = not given */
 	et_ranklist ranks;

@@ -31,9 +31,11 @@ static uint64_t trunc_u64(long double x)
 
 /* The memory attributes' byte counts (STAGE's): activations n elements,
  * weights 5n (Adam state); with mixed precision int(0.5n)·4 and
- * int(1.5n)·4 + 4n. */
+ * int(1.5n)·4 + 4n. Physical mode's sizes are bytes. */
 static uint64_t mem_bytes(const stage_conf *c, long double n, bool weight)
 {
+	if (!c->compat) /* physical sizes are bytes already */
+		return trunc_u64(n);
 	if (!c->mixed)
 		return trunc_u64(weight ? 5 * n : n);
 	return weight ? trunc_u64(1.5L * n) * 4 + trunc_u64(n) * 4 : trunc_u64(0.5L * n) * 4;
@@ -67,14 +69,15 @@ static void mem_attrs(et_arena *a, et_node *n, const sg *g, const sg_node *s)
 	}
 	if (s->wkey)
 		kv_add(&in, s->wkey, mem_bytes(g->c, s->wsize, true));
-	if (s->type == ET_NODE_COMP || s->type == ET_NODE_RECV)
+	if (s->type == ET_NODE_COMP || s->type == ET_NODE_RECV || s->type == ET_NODE_MEM_LOAD)
 		kv_add(&out, s->key, mem_bytes(g->c, s->size, false));
 	et_attr_set_strlist(a, n, "inputs", in.s, in.n);
 	et_attr_set_strlist(a, n, "outputs", out.s, out.n);
 }
 
 /* The node without its rank-dependent attribute. */
-static et_node *node_fixed(et_arena *a, const sg *g, size_t i, uint64_t first_id)
+static et_node *node_fixed(et_arena *a, const sg *g, size_t i, uint64_t first_id,
+                           const uint32_t *coff, const uint32_t *cfrom)
 {
 	const sg_node *s = &g->n[i];
 	et_node *n = et_node_new(a);
@@ -86,11 +89,17 @@ static et_node *node_fixed(et_arena *a, const sg *g, size_t i, uint64_t first_id
 		et_attr_set_uint64(a, n, "tensor_size", trunc_u64(s->size));
 		et_attr_set_str(a, n, "op_type", sg_op_name[s->op]);
 		et_attr_set_bool(a, n, "is_cpu_op", false); /* STAGE leaves it out */
+	} else if (et_node_is_mem(s->type)) {
+		et_attr_set_uint64(a, n, "tensor_size", trunc_u64(s->size));
+		et_attr_set_bool(a, n, "is_cpu_op", false);
 	} else {
 		et_attr_set_int64(a, n, "comm_size", (int64_t)trunc_u64(s->size));
 		if (s->type == ET_NODE_COLL) {
 			et_attr_set_int64(a, n, "comm_type", s->ctype);
-			et_attr_set_int32(a, n, "is_cpu_op", 0); /* STAGE's member */
+			if (g->c->compat) /* STAGE's member */
+				et_attr_set_int32(a, n, "is_cpu_op", 0);
+			else
+				et_attr_set_bool(a, n, "is_cpu_op", false);
 		} else {
 			et_attr_set_int32(a, n, "comm_tag", s->tag);
 			et_attr_set_bool(a, n, "is_cpu_op", false); /* STAGE leaves it out */
@@ -101,6 +110,11 @@ static et_node *node_fixed(et_arena *a, const sg *g, size_t i, uint64_t first_id
 	n->data_deps = et_arena_alloc(a, (s->n_deps ? s->n_deps : 1) * sizeof *n->data_deps);
 	for (uint32_t k = 0; k < s->n_deps; k++)
 		n->data_deps[k] = first_id + g->pool[s->dep_off + k];
+	n->n_ctrl_deps = coff[i + 1] - coff[i];
+	n->ctrl_deps =
+	    et_arena_alloc(a, (n->n_ctrl_deps ? n->n_ctrl_deps : 1) * sizeof *n->ctrl_deps);
+	for (uint32_t k = 0; k < n->n_ctrl_deps; k++)
+		n->ctrl_deps[k] = first_id + cfrom[coff[i] + k];
 	return n;
 }
 
@@ -110,9 +124,22 @@ void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
 	t->stage = g->stage;
 	et_arena *a = et_arena_new();
 	tpl_piece *run = NULL;
+	/* the control edges by target: coff[i]..coff[i+1] index cfrom */
+	uint32_t *coff = et_xcalloc(g->nn + 1, sizeof *coff);
+	uint32_t *cfrom = et_xcalloc(g->nctrl ? g->nctrl : 1, sizeof *cfrom);
+	for (size_t k = 0; k < g->nctrl; k++)
+		coff[g->ctrl[k][1] + 1]++;
+	for (size_t i = 0; i < g->nn; i++)
+		coff[i + 1] += coff[i];
+	uint32_t *fill = et_xcalloc(g->nn + 1, sizeof *fill);
+	for (size_t k = 0; k < g->nctrl; k++) {
+		uint32_t to = g->ctrl[k][1];
+		cfrom[coff[to] + fill[to]++] = g->ctrl[k][0];
+	}
+	free(fill);
 	for (size_t i = 0; i < g->nn; i++) {
 		const sg_node *s = &g->n[i];
-		et_node *n = node_fixed(a, g, i, first_id);
+		et_node *n = node_fixed(a, g, i, first_id, coff, cfrom);
 		if (s->var == VAR_NONE) {
 			if (!run)
 				run = piece_new(t);
@@ -130,6 +157,8 @@ void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
 		et_arena_reset(a);
 	}
 	t->nodes = g->nn;
+	free(coff);
+	free(cfrom);
 	et_arena_free(a);
 }
 
