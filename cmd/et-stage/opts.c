@@ -239,7 +239,7 @@ static void set_default(uint64_t *f, int64_t given, uint64_t preset, uint64_t df
 	*f = given ? (uint64_t)given : preset ? preset : dflt;
 }
 
-static void settle(stage_conf *c, raw *r, const vals *v)
+static void settle(stage_conf *c, const raw *r, const vals *v)
 {
 	const stage_model *m = NULL;
 	if (r->model && !(m = stage_model_find(r->model)))
@@ -284,6 +284,11 @@ static void settle(stage_conf *c, raw *r, const vals *v)
 		data *= c->dim[DIM_EP];
 	if (c->compat) {
 		c->MB = v->micro ? (uint64_t)v->micro * data : v->MB > 0 ? (uint64_t)v->MB : c->B;
+		return;
+	}
+	if (r->mode > 0) { /* inference: one batch of B sequences, default one per rank */
+		c->B = v->B ? (uint64_t)v->B : data;
+		c->MB = c->B;
 		return;
 	}
 	/* physical defaults: one sequence per rank and micro-batch, and 2·pp
@@ -342,8 +347,18 @@ static void check_physical(stage_conf *c)
 		                   "the global micro-batch %" PRIu64
 		                   " is not a multiple of the %" PRIu64 " data-parallel ranks%s",
 		                   c->MB, data, c->arch == ARCH_MOE ? " (dp·ep)" : "");
-	if (c->mode != MODE_TRAIN)
-		et_cli_usage_error(cl, "--mode prefill and decode are not built yet");
+	if (c->mode == MODE_DECODE && c->dim[DIM_CP] > 1)
+		et_cli_usage_error(cl, "--mode decode: one token per step cannot be split over cp");
+	if (c->mode != MODE_TRAIN && (c->fsdp || c->recompute != REC_NONE))
+		et_cli_usage_error(cl, "--fsdp and --recompute are for training (--mode train)");
+	if (c->mode == MODE_TRAIN && (c->context || c->new_tokens))
+		et_cli_usage_error(cl, "--context and --new-tokens are for --mode decode");
+	if (c->mode == MODE_DECODE) {
+		if (!c->context)
+			c->context = c->S; /* after a prompt of S - 1 tokens */
+		if (!c->new_tokens)
+			c->new_tokens = 1;
+	}
 	if (c->schedule != SCHED_INTERLEAVED)
 		return;
 	uint64_t nmb = c->B / c->MB;

@@ -67,7 +67,7 @@ int phys_chunk_layers(uint64_t L, int n, int j, int *first)
 /* --- embeddings -------------------------------------------------------- */
 /* The input embedding: a lookup in this rank's vocabulary shard (V/tp
  * rows), partial over tp, reduced to the layers' layout. */
-static sgv embed(pb *b)
+sgv pb_embed(pb *b)
 {
 	sg *g = b->g;
 	const char *n = PN("mb%d.embedding", b->mb);
@@ -289,7 +289,7 @@ static void run_forward(stage_build *s, int i, int c)
 	int nl = phys_chunk_layers(b->c->L, b->nchunks, j, &first);
 	num act = b->Tsp * b->D * b->db;
 	b->mb = i;
-	sgv x = j == 0 ? embed(b)
+	sgv x = j == 0 ? pb_embed(b)
 	               : sg_recv(g, PN("mb%d.chunk%d.x", i, j), (j - 1) % pp, act,
 	                         tag_of(b, i, j - 1, 0));
 	for (int l = 0; l < nl; l++) {
@@ -397,5 +397,8 @@ void phys_build(sg *g)
 {
 	pb b;
 	pb_init(&b, g);
-	train_stage(&b);
+	if (g->c->mode == MODE_TRAIN)
+		train_stage(&b);
+	else
+		infer_stage(&b);
 }

@@ -29,6 +29,7 @@ typedef struct pb {
 	num Skv;               /* positions a query attends over (S; decode: the context) */
 	num db, gb;            /* bytes of an element: compute dtype, gradients (fp32) */
 	num att;               /* the share of the score products computed: 1/2 causal, 1 full */
+	num kv_read, kv_write; /* inference: KV-cache bytes a layer reads and writes */
 	int nmb, nchunks, vst;
 	const char *pre; /* "mb<i>.layer<l>" */
 	int mb;
@@ -50,6 +51,12 @@ num pb_expert_params(const pb *b);
 
 /* A name under the current prefix. */
 #define PN(...) sg_name(b->g, __VA_ARGS__)
+
+/* The input embedding of the current micro-batch (phys.c). */
+sgv pb_embed(pb *b);
+
+/* Inference (infer.c): prefill or decode steps of one stage. */
+void infer_stage(pb *b);
 
 /* One layer's forward from x (fills s) and backward from dy (weight
  * gradients appended to wg, *nw of them; returns dx). */

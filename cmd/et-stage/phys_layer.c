@@ -77,7 +77,15 @@ static sgv attention_forward(pb *b, sgv x, lsave *s, const char *tag)
 	/* context parallelism: every rank needs all keys and values */
 	s->kv = sg_coll(b->g, PN("%s.attn%s.kv", p, tag), 1, AG, DIM_CP, 2 * b->Tq * b->kvw * b->db,
 	                s->qkv);
-	s->o = core_attention(b, tag, s->qkv, s->kv, &s->probs);
+	sgv kv = s->kv;
+	if (b->kv_write > 0) { /* inference: this step's keys and values into the cache */
+		sg_mem(b->g, PN("%s.attn.kv_cache", p), true, b->kv_write, SGD(s->qkv));
+	}
+	if (b->kv_read > 0) { /* and the cached ones read back */
+		sgv ld = sg_mem(b->g, PN("%s.attn.kv_cache", p), false, b->kv_read, SGD(x));
+		kv = sg_comp(b->g, PN("%s.attn.kv", p), OP_CUSTOM, 0, 0, SGD(s->kv, ld));
+	}
+	s->o = core_attention(b, tag, s->qkv, kv, &s->probs);
 	sgv y = mm(b, PN("%s.attn%s.proj", p, tag), b->Tq, b->Dt, b->D, SGD(s->o, s->wg),
 	           PN("layer.w_proj"));
 	y = tp_reduce(b, PN("%s.attn%s.proj", p, tag), b->Tq, y);

@@ -198,8 +198,8 @@ want $w"
 	assert_output --partial "pp 4 is more than the 2 layers"
 	run -2 et-stage --compat stage --model_type moe --experts 6 --ep 4 --num_stacks 1
 	assert_output --partial "ep 4 does not divide the 6 experts"
-	run -2 et-stage --num_stacks 2
-	assert_output --partial "give --compat stage"
+	run -2 et-stage --compat stage --num_stacks 2 --schedule 1f1b
+	assert_output --partial "--schedule is a physical-mode option: not with --compat stage"
 	run -2 et-stage --compat stage --model gpt5
 	assert_output --partial "unknown model 'gpt5'"
 	run -2 et-stage --compat stage --weight_sharded maybe
