@@ -275,6 +275,8 @@ static void settle(stage_conf *c, const raw *r, const vals *v)
 		if (c->arch != ARCH_GPT && r->mixed < 0)
 			c->mixed = true; /* STAGE reaches the Llama graph only so */
 	}
+	if (c->arch == ARCH_GPT)
+		c->KV = c->H; /* multi-head attention */
 	if (v->micro && v->MB)
 		et_cli_usage_error(&c->cli, "--micro-batch and --micro_batch: give one");
 	/* --micro-batch is per data-parallel rank (MoE: per dp·ep rank in

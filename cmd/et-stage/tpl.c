@@ -58,7 +58,7 @@ static void kv_add(kv *l, const char *key, uint64_t bytes)
 }
 
 /* inputs: the tensors the node reads (and its weight); outputs: the one it
- * makes (none for collectives and sends, as in STAGE). */
+ * makes (none for sends, nor for collectives in compat mode, as in STAGE). */
 static void mem_attrs(et_arena *a, et_node *n, const sg *g, const sg_node *s)
 {
 	kv in = {.n = 0}, out = {.n = 0};
@@ -69,7 +69,9 @@ static void mem_attrs(et_arena *a, et_node *n, const sg *g, const sg_node *s)
 	}
 	if (s->wkey)
 		kv_add(&in, s->wkey, mem_bytes(g->c, s->wsize, true));
-	if (s->type == ET_NODE_COMP || s->type == ET_NODE_RECV || s->type == ET_NODE_MEM_LOAD)
+	bool makes = s->type == ET_NODE_COMP || s->type == ET_NODE_RECV ||
+	             s->type == ET_NODE_MEM_LOAD || (s->type == ET_NODE_COLL && !g->c->compat);
+	if (makes)
 		kv_add(&out, s->key, mem_bytes(g->c, s->size, false));
 	et_attr_set_strlist(a, n, "inputs", in.s, in.n);
 	et_attr_set_strlist(a, n, "outputs", out.s, out.n);
