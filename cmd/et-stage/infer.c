@@ -43,7 +43,8 @@ static void infer_step(pb *b, int t, sgv tokens)
 		if (tokens != SG_NONE) /* the embedding needs the sampled tokens */
 			sg_after(g, (uint32_t)g->v[tokens].node, lo);
 	} else {
-		x = sg_recv(g, PN("step%d.stage%d.x", t, p), p - 1, act, (int32_t)(t * (pp + 1) + p - 1));
+		x = sg_recv(g, PN("step%d.stage%d.x", t, p), p - 1, act,
+		            (int32_t)(t * (pp + 1) + p - 1));
 	}
 	for (int l = 0; l < nl; l++) {
 		lsave s = {.wg = SG_NONE};
@@ -51,7 +52,8 @@ static void infer_step(pb *b, int t, sgv tokens)
 		x = layer_forward(b, x, &s, "");
 	}
 	if (p < pp - 1) {
-		sg_send(g, PN("step%d.stage%d.x", t, p + 1), p + 1, act, x, (int32_t)(t * (pp + 1) + p));
+		sg_send(g, PN("step%d.stage%d.x", t, p + 1), p + 1, act, x,
+		        (int32_t)(t * (pp + 1) + p));
 		return;
 	}
 	/* prefill: the last position only, its logits shared out over cp (the
@@ -59,7 +61,8 @@ static void infer_step(pb *b, int t, sgv tokens)
 	num n = c->mode == MODE_PREFILL ? seqs / b->cp : b->Tq;
 	sgv y = infer_head(b, x, n);
 	if (pp > 1 && c->mode == MODE_DECODE && (uint64_t)t + 1 < c->new_tokens)
-		sg_send(g, PN("step%d.tokens", t + 1), 0, seqs * 4, y, (int32_t)(t * (pp + 1) + pp));
+		sg_send(g, PN("step%d.tokens", t + 1), 0, seqs * 4, y,
+		        (int32_t)(t * (pp + 1) + pp));
 }
 
 void infer_stage(pb *b)

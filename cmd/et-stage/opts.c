@@ -295,7 +295,10 @@ static void settle(stage_conf *c, const raw *r, const vals *v)
 	}
 	/* physical defaults: one sequence per rank and micro-batch, and 2·pp
 	 * micro-batches when pipelined (1 otherwise) */
-	c->MB = v->micro ? (uint64_t)v->micro * data : v->MB > 0 ? (uint64_t)v->MB : data;
+	c->MB = v->micro    ? (uint64_t)v->micro * data
+	        : v->MB > 0 ? (uint64_t)v->MB
+	        : v->B      ? (uint64_t)v->B /* one micro-batch, as STAGE */
+	                    : data;
 	if (!v->B)
 		c->B = c->MB * (c->dim[DIM_PP] > 1 ? 2 * c->dim[DIM_PP] : 1);
 }
@@ -344,11 +347,15 @@ static void check_physical(stage_conf *c)
 	if (c->arch != ARCH_MOE && c->dim[DIM_EP] > 1)
 		et_cli_usage_error(cl, "--ep %" PRIu32 ": expert parallelism needs an MoE model",
 		                   c->dim[DIM_EP]);
+	/* STAGE's global --micro_batch may leave a rank part of a sequence: its
+	 * tokens are counted, attending over the whole sequence */
 	if (c->MB % data)
-		et_cli_usage_error(cl,
-		                   "the global micro-batch %" PRIu64
-		                   " is not a multiple of the %" PRIu64 " data-parallel ranks%s",
-		                   c->MB, data, c->arch == ARCH_MOE ? " (dp·ep)" : "");
+		fprintf(stderr,
+		        "et-stage: warning: the global micro-batch %" PRIu64 " over %" PRIu64
+		        " data-parallel ranks%s is %g sequences per rank: counted as %g tokens, "
+		        "attending over the whole sequence\n",
+		        c->MB, data, c->arch == ARCH_MOE ? " (dp·ep)" : "",
+		        (double)c->MB / (double)data, (double)c->MB / (double)data * (double)c->S);
 	if (c->mode == MODE_DECODE && c->dim[DIM_CP] > 1)
 		et_cli_usage_error(cl, "--mode decode: one token per step cannot be split over cp");
 	if (c->mode != MODE_TRAIN && (c->fsdp || c->recompute != REC_NONE))

@@ -190,7 +190,7 @@ ops_of() { # FILE RANK
 	assert_output ""
 }
 
-@test "physical plans: bad combinations are usage errors" {
+@test "physical plans: bad combinations are usage errors; a fractional per-rank micro-batch is a warning" {
 	run -2 et-stage --model llama2-7b --ep 2
 	assert_output --partial "--ep 2: expert parallelism needs an MoE model"
 	run -2 et-stage --model llama2-7b --mode decode --cp 2
@@ -199,6 +199,7 @@ ops_of() { # FILE RANK
 	assert_output --partial "--context and --new-tokens are for --mode decode"
 	run -2 et-stage --model llama2-7b --pp 2 --schedule interleaved --virtual-stages 32
 	assert_output --partial "fewer than pp·V = 64 chunks"
-	run -2 et-stage --model llama2-7b --dp 4 --micro_batch 6 --batch 12
-	assert_output --partial "the global micro-batch 6 is not a multiple of the 4 data-parallel ranks"
+	run et-stage --model llama2-7b --layers 2 --dp 4 --micro_batch 6 --batch 12 -o x.etz
+	assert_success
+	assert_output --partial "warning: the global micro-batch 6 over 4 data-parallel ranks is 1.5 sequences per rank: counted as 6144 tokens"
 }
