@@ -86,6 +86,8 @@ static int opt_ignored(et_cli *c, const et_opt *o, const char *arg)
 /* The configuration's fields as int64 targets for the table. */
 typedef struct vals {
 	int64_t L, D, F, H, KV, V, E, K, S, B, MB, micro, context, new_tokens;
+	int64_t Bstage; /* STAGE's --batch: the same as --global-batch, with STAGE's default
+	                   micro-batch (the whole batch) in physical mode too */
 } vals;
 
 static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
@@ -151,11 +153,13 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	     .max = 1 << 30},
 	    {0, "seq", ET_ARG_I64, "S", "sequence length (default 1024)", &v->S, .min = 1,
 	     .max = 1 << 30},
-	    {0, "global-batch", ET_ARG_I64, "B", "sequences per step (--batch; default 64)", &v->B,
-	     .min = 1, .max = 1 << 30},
+	    {0, "global-batch", ET_ARG_I64, "B",
+	     "sequences per step (--batch; default: 64 with --compat stage, else one micro-batch "
+	     "per pipeline slot: 2·pp micro-batches, 1 without pp)",
+	     &v->B, .min = 1, .max = 1 << 30},
 	    {0, "micro-batch", ET_ARG_I64, "M",
-	     "sequences per micro-batch and data-parallel rank (STAGE's --micro_batch is the "
-	     "global one; default: one micro-batch)",
+	     "sequences per micro-batch and data-parallel rank (default 1; with --compat stage "
+	     "or STAGE's --batch: the whole batch; STAGE's --micro_batch is the global one)",
 	     &v->micro, .min = 1, .max = 1 << 30},
 	    {0, "experts", ET_ARG_I64, "E", "experts of an MoE model (default 8)", &v->E, .min = 1,
 	     .max = 1 << 16},
@@ -205,7 +209,7 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	     .flags = ET_OPT_HIDDEN},
 	    {0, "dff", ET_ARG_I64, "F", NULL, &v->F, .min = 1, .max = 1 << 30,
 	     .flags = ET_OPT_HIDDEN},
-	    {0, "batch", ET_ARG_I64, "B", NULL, &v->B, .min = 1, .max = 1 << 30,
+	    {0, "batch", ET_ARG_I64, "B", NULL, &v->Bstage, .min = 1, .max = 1 << 30,
 	     .flags = ET_OPT_HIDDEN},
 	    {0, "micro_batch", ET_ARG_I64, "M", NULL, &v->MB, .min = -1, .max = 1 << 30,
 	     .flags = ET_OPT_HIDDEN},
@@ -242,6 +246,9 @@ static void set_default(uint64_t *f, int64_t given, uint64_t preset, uint64_t df
 static void settle(stage_conf *c, const raw *r, const vals *v)
 {
 	const stage_model *m = NULL;
+	if (v->B && v->Bstage)
+		et_cli_usage_error(&c->cli, "--global-batch and --batch: give one");
+	int64_t Bg = v->B ? v->B : v->Bstage;
 	if (r->model && !(m = stage_model_find(r->model)))
 		et_cli_usage_error(&c->cli, "--model: unknown model '%s' (et-stage --list-models)",
 		                   r->model);
@@ -258,7 +265,7 @@ static void settle(stage_conf *c, const raw *r, const vals *v)
 	set_default(&c->S, v->S, m->S, 1024);
 	set_default(&c->E, v->E, m->E, 8);
 	set_default(&c->K, v->K, m->K, 2);
-	c->B = v->B ? (uint64_t)v->B : 64; /* STAGE's default */
+	c->B = Bg ? (uint64_t)Bg : 64; /* STAGE's default */
 	for (int d = 0; d < NDIMS; d++)
 		if (!c->dim[d])
 			c->dim[d] = 1;
@@ -289,7 +296,7 @@ static void settle(stage_conf *c, const raw *r, const vals *v)
 		return;
 	}
 	if (r->mode > 0) { /* inference: one batch of B sequences, default one per rank */
-		c->B = v->B ? (uint64_t)v->B : data;
+		c->B = Bg ? (uint64_t)Bg : data;
 		c->MB = c->B;
 		return;
 	}
@@ -297,9 +304,9 @@ static void settle(stage_conf *c, const raw *r, const vals *v)
 	 * micro-batches when pipelined (1 otherwise) */
 	c->MB = v->micro    ? (uint64_t)v->micro * data
 	        : v->MB > 0 ? (uint64_t)v->MB
-	        : v->B      ? (uint64_t)v->B /* one micro-batch, as STAGE */
+	        : v->Bstage ? (uint64_t)v->Bstage /* one micro-batch, as STAGE */
 	                    : data;
-	if (!v->B)
+	if (!Bg)
 		c->B = c->MB * (c->dim[DIM_PP] > 1 ? 2 * c->dim[DIM_PP] : 1);
 }
 
