@@ -26,17 +26,18 @@ static size_t left_part(const et_opt *o, char letter, char *buf, size_t cap)
 	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
 }
 
-/* Words of text from column col, wrapped at HELP_WIDTH. */
+/* Words of text from column col, wrapped at HELP_WIDTH; continuation lines
+ * start at HELP_COL (left of col when the option column is long). */
 static void wrap(FILE *f, const char *text, size_t col)
 {
-	size_t at = col;
+	size_t at = col, start = col; /* start: where the current line's text began */
 	const char *p = text;
 	while (*p) {
 		size_t w = strcspn(p, " ");
-		if (at > col && at + 1 + w > HELP_WIDTH) {
+		if (at > start && at + 1 + w > HELP_WIDTH) {
 			fprintf(f, "\n%*s", (int)HELP_COL, "");
-			at = HELP_COL;
-		} else if (at > col) {
+			at = start = HELP_COL;
+		} else if (at > start) {
 			fputc(' ', f);
 			at++;
 		}

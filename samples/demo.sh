@@ -39,6 +39,18 @@ step "et-synth coll --type all_reduce --size 1048576 --world 8 | et-sim ... --sw
 et-synth coll --type all_reduce --size 1048576 --world 8 |
 	et-sim --network samples/Ring_8npus.yml --system samples/Ring_4chunks.json --sweep bandwidth=25,50,100,200
 
+if [ -x bin/et-stage ]; then
+	# the comm groups first: et-validate and et-sim open theirs when they start
+	plan="--compat stage --model_type gpt --dp 2 --tp 2 --pp 2 --num_stacks 4 --dmodel 512 --dff 2048 --head 8 --kvhead 8 --seq 128 --batch 8 --micro_batch 2"
+	step "et-stage --compat stage --model_type gpt --dp 2 --tp 2 --pp 2 ... --write-comm-groups g.json -o gpt.etz && et-validate --tee --comm-groups g.json gpt.etz | et-sim --comm-groups g.json ...   # STAGE's example: 4 GPT layers on 8 ranks"
+	# shellcheck disable=SC2086
+	et-stage $plan --write-comm-groups "$out/gpt.json" -o "$out/gpt.etz"
+	et-validate -q --tee --comm-groups "$out/gpt.json" "$out/gpt.etz" 2>"$out/gpt.validate" |
+		et-sim --compute-model roofline --comm-groups "$out/gpt.json" --network samples/Ring_8npus.yml \
+			--system samples/Ring_4chunks.json | sed -n 1,3p
+	tail -n 1 "$out/gpt.validate"
+fi
+
 step "et-viz samples/all_reduce_8/all_reduce --ranks 0-3 --link-collectives -o $out/ar.svg"
 et-viz samples/all_reduce_8/all_reduce --ranks 0-3 --link-collectives -o "$out/ar.svg"
 ls -l "$out/ar.svg" | awk '{print $5 " bytes of SVG"}'

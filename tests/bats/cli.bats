@@ -30,6 +30,18 @@ table_options() {
 	done
 }
 
+@test "--help wraps each option's help text without losing or joining words" {
+	for cmd in "${COMMANDS[@]}"; do
+		# the whole --help as one line of single spaces, and each help text so
+		$cmd --help | tr -s ' \n' '  ' >flat
+		$cmd --help-table | cut -f5 | tr -s ' ' >texts
+		[ -s texts ] || fail "$cmd: no help texts"
+		while IFS= read -r text; do
+			[ -z "$text" ] || grep -qF -- "$text" flat || fail "$cmd: --help does not read '$text'"
+		done <texts
+	done
+}
+
 @test "the shared options have one letter and one help text across the suite" {
 	for cmd in "${COMMANDS[@]}"; do
 		$cmd --help-table | awk -F'\t' '$1 == "shared" { print $3 "\t" $2 "\t" $4 "\t" $5 }'
