@@ -41,8 +41,8 @@ et-synth coll --type all_reduce --size 1048576 --world 8 |
 
 if [ -x bin/et-stage ]; then
 	# the comm groups first: et-validate and et-sim open theirs when they start
-	plan="--compat stage --model_type gpt --dp 2 --tp 2 --pp 2 --num_stacks 4 --dmodel 512 --dff 2048 --head 8 --kvhead 8 --seq 128 --batch 8 --micro_batch 2"
-	step "et-stage --compat stage --model_type gpt --dp 2 --tp 2 --pp 2 ... --write-comm-groups g.json -o gpt.etz && et-validate --tee --comm-groups g.json gpt.etz | et-sim --comm-groups g.json ...   # STAGE's example: 4 GPT layers on 8 ranks"
+	plan="--model llama3-8b --layers 4 --seq 1024 --vocab 32000 --dp 2 --tp 2 --pp 2"
+	step "et-stage --model llama3-8b --layers 4 --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o gpt.etz && et-validate --tee --comm-groups g.json gpt.etz | et-sim --comm-groups g.json ...   # a cut-down Llama 3 on 8 ranks, 1F1B"
 	# shellcheck disable=SC2086
 	et-stage $plan --write-comm-groups "$out/gpt.json" -o "$out/gpt.etz"
 	et-validate -q --tee --comm-groups "$out/gpt.json" "$out/gpt.etz" 2>"$out/gpt.validate" |
