@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/stage_bench.sh: et-stage's acceptance targets (issue 16), medians of
+# bench/stage_bench.sh: et-stage's acceptance targets (issue 16), in the
+# physical mode and with --compat stage, medians of
 # BENCH_RUNS runs under /usr/bin/time -v: wall time, user+sys CPU time and
 # peak RSS, each run writing a stream file (-o, bench/out/stage.etz).
 #   a. GPT, dp 64 tp 8 pp 2 (1,024 ranks), 8 layers, 16 micro-batches     (<= 3 s)
@@ -25,7 +26,7 @@ TF=$OUT/stage-time.txt
 ES=$OUT/stage-cmd.stderr
 MISSED=0
 
-TOY=(--compat stage --tp 8 --num_stacks 1 --dmodel 64 --dff 256 --head 8 --kvhead 8 --seq 64
+TOY=(--tp 8 --num_stacks 1 --dmodel 64 --dff 256 --head 8 --kvhead 8 --seq 64
 	--batch 1024 --dvocal 128)
 
 # bench_case LABEL RANKS MAX_S MAX_MB ARGS...: BENCH_RUNS runs of et-stage
@@ -60,16 +61,22 @@ bench_case() {
 		"$(awk -v s="$size" 'BEGIN { print s / 1048576 }')" "$target" "$verdict"
 }
 
-echo "et-stage --compat stage, median of $RUNS runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
-printf '%-44s %8s %8s %8s %8s %9s  %-19s %s\n' case ranks wall_s cpu_s RSS_MB stream_MB target ""
-bench_case "a. GPT dp64 tp8 pp2, 8 layers, 16 mb" 1024 3 0 \
-	--compat stage --model_type gpt --dp 64 --tp 8 --pp 2 --num_stacks 8 --dmodel 4096 \
-	--dff 16384 --head 32 --kvhead 32 --seq 2048 --batch 256 --micro_batch 16
-bench_case "b. 1-layer toy, dp 1024 tp 8" 8192 3 0 "${TOY[@]}" --dp 1024
-bench_case "(the toy at dp 128 tp 8)" 1024 0 0 "${TOY[@]}" --dp 128
-bench_case "c. 1-layer toy, dp 16384 tp 8" 131072 60 0 "${TOY[@]}" --dp 16384
-bench_case "d. llama3-405b dp1024 tp8 pp16, ranks 0-127" 128 30 1024 \
-	--compat stage --model llama3-405b --dp 1024 --tp 8 --pp 16 --ranks 0-127
+# Both modes: the physical one (the default) and --compat stage.
+for mode in physical compat; do
+	M=()
+	[ $mode = compat ] && M=(--compat stage)
+	echo "et-stage ${M[*]:-(physical mode)}, median of $RUNS runs ($(nproc) cores, load $(cut -d' ' -f1 /proc/loadavg))"
+	printf '%-44s %8s %8s %8s %8s %9s  %-19s %s\n' case ranks wall_s cpu_s RSS_MB stream_MB target ""
+	bench_case "a. GPT dp64 tp8 pp2, 8 layers, 16 mb" 1024 3 0 \
+		"${M[@]}" --model_type gpt --dp 64 --tp 8 --pp 2 --num_stacks 8 --dmodel 4096 \
+		--dff 16384 --head 32 --kvhead 32 --seq 2048 --batch 256 --micro_batch 16
+	bench_case "b. 1-layer toy, dp 1024 tp 8" 8192 3 0 "${M[@]}" "${TOY[@]}" --dp 1024
+	bench_case "(the toy at dp 128 tp 8)" 1024 0 0 "${M[@]}" "${TOY[@]}" --dp 128
+	bench_case "c. 1-layer toy, dp 16384 tp 8" 131072 60 0 "${M[@]}" "${TOY[@]}" --dp 16384
+	bench_case "d. llama3-405b dp1024 tp8 pp16, ranks 0-127" 128 30 1024 \
+		"${M[@]}" --model llama3-405b --dp 1024 --tp 8 --pp 16 --ranks 0-127
+	echo
+done
 echo "(d writes 128 of its 131,072 ranks; the toy's RSS at 1,024, 8,192 and 131,072 ranks is the memory bound)"
 if [ "${BENCH_STRICT:-0}" = 1 ] && ((MISSED)); then
 	exit 1

@@ -186,7 +186,7 @@ static void warn_unknown(et_writer *w)
 static int one_rank_only(const char *to, const char *hint, et_error *e)
 {
 	return et_fail(e, ET_EXIT_USAGE,
-	               "--to %s writes one rank, and the input has several (use %s)", to, hint);
+	               "--to %s writes one rank, and this output has several (use %s)", to, hint);
 }
 
 static int split_open(et_writer *w, et_error *e)

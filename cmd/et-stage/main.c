@@ -55,9 +55,6 @@ static int write_stage(const stage_conf *c, const stage_layout *l, stage_tpl *t,
 static int run(stage_conf *c, const stage_layout *l, et_error *e)
 {
 	int last = last_stage(c, l);
-	if (last < 0)
-		return et_fail(e, ET_EXIT_USAGE, "--ranks: no rank of the %" PRIu32 " matches",
-		               l->world);
 	/* STAGE creates its output folder; so do we (not its parents) */
 	if (c->output_dir && mkdir(c->output_dir, 0777) < 0 && errno != EEXIST)
 		return et_fail(e, ET_EXIT_IO, "%s: cannot create the folder: %s", c->output_dir,
@@ -104,6 +101,9 @@ int main(int argc, char **argv)
 		et_cli_usage_error(
 		    &c.cli, "--world %" PRIu32 ": the plan has %" PRIu32 " ranks (dp·tp·cp·ep·pp)",
 		    c.world, l.world);
+	if (last_stage(&c, &l) < 0)
+		et_cli_usage_error(&c.cli, "--ranks: no rank of the %" PRIu32 " matches", l.world);
+	c.out.w.et_hint = "--split PREFIX, or --ranks N";
 	et_error e = {0};
 	int r = run(&c, &l, &e);
 	stage_conf_free(&c);

@@ -453,7 +453,7 @@ pg_rank() { # RANK: a process-group node defining "5" = [0, 1] and "0" = all, an
 	et-synth coll --type all_reduce --size 1M --world 4 -o s.etz
 	run --separate-stderr et-synth transform --to et s.etz -o x.et
 	assert_equal "$status" 2
-	assert_equal "$stderr" "et-synth: --to et writes one rank, and the input has several (use --split PREFIX)"
+	assert_equal "$stderr" "et-synth: --to et writes one rank, and this output has several (use --split PREFIX)"
 	[ ! -e x.et ]
 	run -2 et-synth coll --type all_reduce --size 1M --world 4 --split a --to jsonl
 	run -2 et-synth coll --type all_reduce --size 1M --world 4 --split a -o b
