@@ -46,8 +46,9 @@ static void infer_step(pb *b, int t, sgv tokens)
 		x = sg_recv(g, PN("step%d.stage%d.x", t, p), p - 1, act,
 		            (int32_t)(t * (pp + 1) + p - 1));
 	}
+	sgv eh[256];
 	for (int l = 0; l < nl; l++) {
-		lsave s = {.wg = SG_NONE};
+		lsave s = {.wg = SG_NONE, .eh = eh};
 		b->pre = PN("step%d.layer%d", t, first + l);
 		x = layer_forward(b, x, &s, "");
 	}

@@ -1,6 +1,7 @@
 /* et-stage's command line: our own flags and STAGE's, spelled as STAGE
  * spells them (--num_stacks, --micro_batch, ...), from one table. Values
  * left unset come from the --model preset, then from STAGE's defaults. */
+#include "et_input.h"
 #include "et_output.h"
 #include "stage.h"
 
@@ -392,6 +393,27 @@ static void check_physical(stage_conf *c)
 		                   c->L, (uint64_t)pp * c->vstages);
 }
 
+/* A rank's graph is about (micro-batches or steps) × (layers of a stage) ×
+ * (nodes of a layer): refuse what the suite's readers would refuse
+ * (--max-rank-nodes) before building it. */
+static void check_size(stage_conf *c)
+{
+	uint64_t reps = c->mode == MODE_DECODE    ? c->new_tokens
+	                : c->mode == MODE_PREFILL ? 1
+	                                          : c->B / c->MB;
+	uint64_t layers = (c->L + c->dim[DIM_PP] - 1) / c->dim[DIM_PP];
+	uint64_t per = 50 + (c->arch == ARCH_MOE ? 12 * (c->E / c->dim[DIM_EP]) : 0);
+	double nodes = (double)reps * (double)layers * (double)per;
+	if (nodes > (double)ET_DEFAULT_MAX_NODES)
+		et_cli_usage_error(
+		    &c->cli,
+		    "about %.0f nodes per rank (%" PRIu64 " %s × %" PRIu64
+		    " layers per stage): more than the %llu the suite reads by default "
+		    "(--max-rank-nodes); use fewer",
+		    nodes, reps, c->mode == MODE_DECODE ? "steps" : "micro-batches", layers,
+		    (unsigned long long)ET_DEFAULT_MAX_NODES);
+}
+
 /* Usage errors for plans that cannot be built, saying what divides what. */
 static void check(stage_conf *c)
 {
@@ -433,6 +455,7 @@ static void check(stage_conf *c)
 	}
 	if (!c->compat)
 		check_physical(c);
+	check_size(c);
 	if (!c->tpsp && c->arch != ARCH_GPT && c->compat)
 		fprintf(stderr,
 		        "et-stage: warning: --sequence-parallel off (--tpsp false) applies to the "

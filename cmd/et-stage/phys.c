@@ -357,7 +357,12 @@ static void train_stage(pb *b)
 		s.lcount[c] = phys_chunk_layers(b->c->L, b->nchunks, c * pp + s.p, &first);
 		s.nl += s.lcount[c];
 	}
-	s.ls = et_xcalloc((size_t)b->nmb * (size_t)(s.nl ? s.nl : 1), sizeof *s.ls);
+	size_t nls = (size_t)b->nmb * (size_t)(s.nl ? s.nl : 1);
+	s.ls = et_xcalloc(nls, sizeof *s.ls);
+	size_t ne = b->arch == ARCH_MOE ? (size_t)(b->E / b->ep) : 0;
+	sgv *eh = ne ? et_xcalloc(nls * ne, sizeof *eh) : NULL;
+	for (size_t i = 0; i < nls && ne; i++)
+		s.ls[i].eh = eh + i * ne;
 	s.hs = et_xcalloc((size_t)b->nmb, sizeof *s.hs);
 	s.units = et_xcalloc((size_t)s.nl + 2, sizeof *s.units);
 	for (int l = 0; l < s.nl; l++) {
@@ -388,6 +393,7 @@ static void train_stage(pb *b)
 	free(s.units);
 	free(ops);
 	free(s.ls);
+	free(eh);
 	free(s.hs);
 	free(s.lfirst);
 	free(s.lcount);

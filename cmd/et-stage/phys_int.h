@@ -40,7 +40,8 @@ typedef struct lsave {
 	sgv x, ln1, qkv, kv, probs, o, res1, ln2, h, gate, up;
 	sgv wg; /* FSDP: the gathered weights */
 	/* MoE */
-	sgv route, rows, eh[256];
+	sgv route, rows;
+	sgv *eh; /* per local expert: its hidden activation (the caller's array) */
 } lsave;
 
 void pb_init(pb *b, sg *g);

@@ -35,6 +35,7 @@ void sg_free(sg *g)
 	free(g->pool);
 	free(g->v);
 	free(g->ctrl);
+	free(g->mark);
 	et_arena_free(g->arena);
 	memset(g, 0, sizeof *g);
 }
@@ -65,22 +66,29 @@ static sgv val_new(sg *g, int32_t node, long double size)
 	return (sgv)g->nv++;
 }
 
-/* Appends to the pool the nodes the values in deps stand for, each once;
+/* Appends to the pool the nodes the values in deps stand for, each once
+ * (a stamp per call marks those taken: lists of 10^5 stay linear);
  * returns how many. */
 static uint32_t push_deps(sg *g, const sgv *deps, int n_deps)
 {
 	size_t start = g->npool;
+	if (g->capmark < g->nn + 1) { /* one mark per node, stamped per list */
+		size_t old = g->capmark;
+		g->capmark = (g->nn + 1) * 2;
+		g->mark = et_xrealloc(g->mark, g->capmark * sizeof *g->mark);
+		memset(g->mark + old, 0, (g->capmark - old) * sizeof *g->mark);
+	}
+	g->stamp++;
 	for (int i = 0; i < n_deps; i++) {
 		if (deps[i] == SG_NONE)
 			continue;
 		const sg_val *v = &g->v[deps[i]];
 		for (uint32_t k = 0; k < v->n; k++) {
 			uint32_t x = g->pool[v->off + k];
-			bool seen = false;
-			for (size_t j = start; j < g->npool && !seen; j++)
-				seen = g->pool[j] == x;
-			if (!seen)
+			if (g->mark[x] != g->stamp) {
+				g->mark[x] = g->stamp;
 				pool_push(g, x);
+			}
 		}
 	}
 	return (uint32_t)(g->npool - start);

@@ -62,6 +62,9 @@ typedef struct sg {
 	int32_t tag_base;
 	uint32_t (*ctrl)[2]; /* control edges (from, to), node indices */
 	size_t nctrl, capctrl;
+	uint32_t *mark; /* per node: the stamp of the dependency list that took it */
+	size_t capmark;
+	uint32_t stamp;
 } sg;
 
 void sg_init(sg *g, const stage_conf *c, const stage_layout *l, int stage, int32_t tag_base);

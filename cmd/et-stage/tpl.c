@@ -120,6 +120,21 @@ static et_node *node_fixed(et_arena *a, const sg *g, size_t i, uint64_t first_id
 	return n;
 }
 
+/* The GlobalMetadata STAGE writes: version 0.0.4, schema
+ * "symbolic_tensor_network". */
+static void pack_meta(et_buf *out)
+{
+	et_meta m = CHAKRA_PROTO_MSG__GLOBAL_METADATA__INIT;
+	et_attr at = CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__INIT, *ap = &at;
+	m.version = "0.0.4";
+	at.name = "schema";
+	at.value_case = CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_STRING_VAL;
+	at.string_val = "symbolic_tensor_network";
+	m.n_attr = 1;
+	m.attr = &ap;
+	et_meta_pack(&m, out);
+}
+
 void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
 {
 	memset(t, 0, sizeof *t);
@@ -147,6 +162,7 @@ void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
 				run = piece_new(t);
 			et_node_encode(n, &t->bytes);
 			run->len = t->bytes.len - run->off;
+			run->nodes++;
 		} else {
 			tpl_piece *p = piece_new(t);
 			p->var = s->var;
@@ -159,6 +175,7 @@ void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
 		et_arena_reset(a);
 	}
 	t->nodes = g->nn;
+	pack_meta(&t->meta);
 	free(coff);
 	free(cfrom);
 	et_arena_free(a);
@@ -168,6 +185,7 @@ void tpl_free(stage_tpl *t)
 {
 	et_buf_free(&t->bytes);
 	et_buf_free(&t->rank);
+	et_buf_free(&t->meta);
 	free(t->p);
 	memset(t, 0, sizeof *t);
 }
@@ -197,9 +215,21 @@ static void var_bytes(et_arena *a, const char *name, bool str, int64_t v, uint8_
 	et_arena_reset(a);
 }
 
+/* The rank's bytes so far, handed to the writer (whole messages). */
+static int flush(stage_tpl *t, et_writer *w, uint64_t *count, et_error *e)
+{
+	int r = t->rank.len ? et_writer_raw(w, t->rank.data, t->rank.len, *count, e) : 0;
+	t->rank.len = 0;
+	*count = 0;
+	return r;
+}
+
 int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
                    const et_rank_info *ri, et_error *e)
 {
+	et_msg msg = {t->meta.data, t->meta.len, 0, 0};
+	if (et_writer_rank_begin(w, ri, e) < 0 || et_writer_msg(w, &msg, e) < 0)
+		return -1;
 	et_arena *a = et_arena_new();
 	var_cache vc;
 	memset(&vc, 0, sizeof vc);
@@ -209,52 +239,37 @@ int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w
 			          &vc.n[d]);
 	et_buf *o = &t->rank;
 	o->len = 0;
-	uint64_t base = r - (uint64_t)t->stage * l->stride[DIM_PP];
-	for (size_t i = 0; i < t->np; i++) {
+	uint64_t base = r - (uint64_t)t->stage * l->stride[DIM_PP], count = 0;
+	int rc = 0;
+	for (size_t i = 0; i < t->np && rc == 0; i++) {
 		const tpl_piece *p = &t->p[i];
 		const uint8_t *src = t->bytes.data + p->off;
 		if (p->var == VAR_NONE) {
 			et_buf_append(o, src, p->len);
-			continue;
-		}
-		uint8_t vb[32];
-		size_t vn;
-		if (p->var == VAR_PG) {
-			memcpy(vb, vc.b[p->dim], vn = vc.n[p->dim]);
+			count += p->nodes;
 		} else {
-			int64_t peer =
-			    (int64_t)(base + (uint64_t)p->peer_stage * l->stride[DIM_PP]);
-			var_bytes(a, p->var == VAR_DST ? "comm_dst" : "comm_src", false, peer, vb,
-			          &vn);
+			uint8_t vb[32], pre[10];
+			size_t vn;
+			if (p->var == VAR_PG) {
+				memcpy(vb, vc.b[p->dim], vn = vc.n[p->dim]);
+			} else {
+				int64_t peer =
+				    (int64_t)(base + (uint64_t)p->peer_stage * l->stride[DIM_PP]);
+				var_bytes(a, p->var == VAR_DST ? "comm_dst" : "comm_src", false,
+				          peer, vb, &vn);
+			}
+			int np = et_varint_put(pre, p->len + vn);
+			et_buf_append(o, pre, (size_t)np);
+			et_buf_append(o, src, p->len);
+			et_buf_append(o, vb, vn);
+			count++;
 		}
-		uint8_t pre[10];
-		int np = et_varint_put(pre, p->len + vn);
-		et_buf_append(o, pre, (size_t)np);
-		et_buf_append(o, src, p->len);
-		et_buf_append(o, vb, vn);
+		/* a big rank goes out in pieces: the buffer stays small */
+		if (o->len >= ((size_t)4 << 20))
+			rc = flush(t, w, &count, e);
 	}
 	et_arena_free(a);
-	et_meta m = CHAKRA_PROTO_MSG__GLOBAL_METADATA__INIT;
-	et_arena *ma = et_arena_new();
-	m.version = "0.0.4";
-	et_attr *at = et_arena_alloc(ma, sizeof *at);
-	chakra_proto_msg__attribute_proto__init(at);
-	at->name = "schema";
-	at->value_case = CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_STRING_VAL;
-	at->string_val = "symbolic_tensor_network";
-	m.n_attr = 1;
-	m.attr = &at;
-	et_buf mb = {0};
-	et_meta_pack(&m, &mb);
-	et_arena_free(ma);
-	et_msg msg = {mb.data, mb.len, 0, 0};
-	int rc = et_writer_rank_begin(w, ri, e);
 	if (rc == 0)
-		rc = et_writer_msg(w, &msg, e);
-	et_buf_free(&mb);
-	if (rc == 0)
-		rc = et_writer_raw(w, o->data, o->len, t->nodes, e);
-	if (rc == 0)
-		rc = et_writer_rank_end(w, e);
-	return rc;
+		rc = flush(t, w, &count, e);
+	return rc == 0 ? et_writer_rank_end(w, e) : -1;
 }

@@ -14,6 +14,7 @@
 
 typedef struct tpl_piece {
 	size_t off, len;    /* in bytes: framed nodes, or one node's unframed fixed part */
+	uint32_t nodes;     /* VAR_NONE: how many nodes the run holds */
 	uint8_t var, dim;   /* VAR_NONE: a run of framed nodes */
 	int32_t peer_stage; /* VAR_DST, VAR_SRC */
 } tpl_piece;
@@ -24,7 +25,8 @@ typedef struct stage_tpl {
 	size_t np, cap;
 	uint64_t nodes;
 	int stage;
-	et_buf rank; /* one rank's bytes, reused */
+	et_buf rank; /* one rank's bytes (up to 4 MiB at a time), reused */
+	et_buf meta; /* the GlobalMetadata of every rank */
 } stage_tpl;
 
 /* Serializes g's nodes, ids from first_id. */
