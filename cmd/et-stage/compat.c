@@ -295,7 +295,10 @@ static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 		o = sg_coll(g, T("%s.moe.expert%d.down@0", p, j), 1, RS, DIM_TP, R * b->D, o);
 		outs[j] = sg_comp(g, T("%s.moe.expert%d.scatter@0", p, j), OP_B, RD, RD, SGD(o));
 	}
-	sgv merged = sg_comp(g, T("%s.moe.merge@0", p), OP_E2, 5 * X, X, outs, ne);
+	/* the chain that merges the experts' outputs: only its last E2 has work,
+	 * a = 5 over Tk·D/ep (Tk = Tq·K routed tokens; the spec's formula, no tp) */
+	num Tk = b->Tq * b->K;
+	sgv merged = sg_comp(g, T("%s.moe.merge@0", p), OP_E2, 5 * Tk * b->D / b->ep, X, outs, ne);
 	merged = sg_coll(g, T("%s.moe.combine@0", p), 1, A2A, DIM_EP, X, merged);
 	sgv comb = sg_comp(g, T("%s.moe.combine@0", p), OP_SLICE, X, b->Tsp * b->D / b->ep,
 	                   SGD(merged, f->route));

@@ -1,10 +1,11 @@
-/* et-stage: LLM training traces for any parallelism plan.
+/* et-stage: LLM training and inference traces for any parallelism plan.
  *
  * The pieces: the configuration (opts.c: our flags, STAGE's flags, model
  * presets in models.c), the rank layout and comm groups (layout.c), one
  * graph per pipeline stage built by the stage-graph builder (sg.c) from the
- * layer tables (compat.c: STAGE's graphs), and the writer that serializes
- * each stage's graph once and patches it per rank (tpl.c). */
+ * layer tables (compat.c: STAGE's graphs; phys.c, phys_layer.c, infer.c:
+ * the physical mode), and the writer that serializes each stage's graph
+ * once and patches it per rank (tpl.c). */
 #ifndef ET_STAGE_H
 #define ET_STAGE_H
 
@@ -29,7 +30,7 @@ enum { ARCH_GPT, ARCH_LLAMA, ARCH_MOE };
 typedef struct stage_conf {
 	int arch;
 	const char *model; /* --model NAME, or NULL */
-	bool compat;       /* --compat stage (the only mode so far) */
+	bool compat;       /* --compat stage; otherwise the physical mode */
 	/* model: layers, d_model, d_ff, heads, kv heads, vocabulary, experts, top-k */
 	uint64_t L, D, F, H, KV, V, E, K;
 	/* sequence, global batch, global micro-batch (STAGE's --micro_batch) */

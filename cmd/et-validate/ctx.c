@@ -28,3 +28,11 @@ void vctx_free(vctx *v)
 	et_graph_free(v->g);
 	free(v->rank_groups);
 }
+
+int vctx_load_groups(vctx *v, et_error *e)
+{
+	if (v->groups_loaded || !v->o.comm_groups)
+		return 0;
+	v->groups_loaded = true;
+	return groups_load_file(v->grp, v->o.comm_groups, e);
+}

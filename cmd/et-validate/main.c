@@ -146,10 +146,9 @@ static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 {
 	et_writer *t = NULL;
 	et_output *rep = NULL;
-	if ((v->o.comm_groups && groups_load_file(v->grp, v->o.comm_groups, e) < 0) ||
-	    (c->cli.output && et_output_open(&rep, c->cli.output, false, e) < 0) ||
+	if ((c->cli.output && et_output_open(&rep, c->cli.output, false, e) < 0) ||
 	    (v->o.tee_mode && tee_open(&t, v->o.tee_mode, e) < 0) ||
-	    read_all(v, argc, argv, &c->in.o, t, e) < 0) {
+	    read_all(v, argc, argv, &c->in.o, t, e) < 0 || vctx_load_groups(v, e) < 0) {
 		et_writer_close(t, false, NULL);
 		et_output_abort(rep);
 		return -1;

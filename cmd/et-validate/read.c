@@ -44,6 +44,8 @@ static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error 
 {
 	reading *rd = ctx;
 	vctx *v = rd->v;
+	if (vctx_load_groups(v, e) < 0)
+		return -1;
 	int set = v->dims_set ? 1 : set_dims(v, ri, e);
 	if (set < 0)
 		return -1;

@@ -129,6 +129,7 @@ typedef struct vctx {
 	uint32_t max_world;
 	et_dims dims; /* --npus-count's, once set (dims_set) */
 	bool dims_set;
+	bool groups_loaded; /* --comm-groups read (vctx_load_groups) */
 	/* --timing: reading + decoding (see reader_stop), then the checking
 	 * thread's CPU time: adding + per-node checks, per-rank graph checks
 	 * (with --stats, the rank's statistics), the ranks' comm summaries for
@@ -140,6 +141,11 @@ typedef struct vctx {
 /* ctx.c: a run's state for options o, and its release. */
 void vctx_init(vctx *v, const vopts *o);
 void vctx_free(vctx *v);
+/* Reads --comm-groups, once: when the first rank begins, so that in a
+ * pipeline the file may be written by the command upstream before its
+ * first rank (et-stage --write-comm-groups), or after an input without
+ * ranks. 0, or -1 with e set. */
+int vctx_load_groups(vctx *v, et_error *e);
 
 /* checks_node.c: while decoding; n is the node just added as index i. */
 void check_node(vctx *v, const et_node *n, uint32_t i);

@@ -220,3 +220,16 @@ want $w"
 	refute_line --partial 'transformer.2.'
 	[ "$(echo "$output" | jq -r 'select(.world_size) | .name' | sort -u)" = llama3-8b ]
 }
+
+@test "one pipeline writes the comm groups and checks with them: et-validate reads the file when the first rank arrives" {
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		rm -f p.json
+		et-stage --model llama2-7b --layers 2 --seq 64 --dp 2 --tp 2 --write-comm-groups p.json |
+			et-validate --comm-groups p.json >out || fail "run $i: $(cat out)"
+	done
+	assert_equal "$(tail -1 out)" "0 errors, 0 warnings, 0 info: OK"
+	# a missing file is still an error that names it
+	et-stage --model llama2-7b --layers 2 --seq 64 --dp 2 -o x.etz
+	run -4 et-validate --comm-groups nowhere.json x.etz
+	assert_output --partial "nowhere.json"
+}
