@@ -14,7 +14,8 @@ SAN       ?=
 PC_COMMON  := libprotobuf-c libzstd zlib libcjson
 PC_et-sim  := yaml-0.1
 PC_et-viz  := libgvc libcgraph
-PC_ALL     := $(PC_COMMON) $(PC_et-sim) $(PC_et-viz)
+PC_layerdag-sample := openblas lapacke
+PC_ALL     := $(PC_COMMON) $(PC_et-sim) $(PC_et-viz) $(PC_layerdag-sample)
 # Evaluated when used, so that `make deps` works before pkg-config exists.
 pc_cflags  = $(shell pkg-config --cflags $(1) 2>/dev/null)
 pc_libs    = $(shell pkg-config --libs $(1) 2>/dev/null)
@@ -46,7 +47,8 @@ help:
 # Debian packages the build and the tests need; installs only what is missing.
 DEB_PKGS := libprotobuf-c-dev protobuf-c-compiler libzstd-dev zlib1g-dev libcjson-dev \
             libgraphviz-dev libyaml-dev bats bats-assert bats-support zstd clang \
-            libclang-rt-14-dev valgrind time pkg-config jq bsdutils graphviz libxml2-utils
+            libclang-rt-14-dev valgrind time pkg-config jq bsdutils graphviz libxml2-utils \
+            libopenblas-dev liblapacke-dev
 deps:
 	@./tests/install-deps.sh $(DEB_PKGS)
 
@@ -83,8 +85,8 @@ endef
 $(foreach t,$(TOOLS),$(eval $(call tool_rule,$(t))))
 
 # The tools whose code a test or fuzz source uses: those whose headers it
-# includes as "et-TOOL/...".
-used_tools = $(sort $(shell sed -n 's|^\#include "\(et-[a-z]*\)/.*|\1|p' $(1) 2>/dev/null))
+# includes as "TOOL/...".
+used_tools = $(filter $(TOOLS),$(sort $(shell sed -n 's|^\#include "\([a-z-]*\)/.*|\1|p' $(1) 2>/dev/null)))
 
 # C unit tests: tests/unit/test_*.c, each a program that exits non-zero on
 # failure (run by tests/bats/unit.bats), linked with the tools it uses.

@@ -1,0 +1,8 @@
+/* layerdag-sample's subcommands: each takes argv from the subcommand's
+ * name on and returns the exit status. */
+#ifndef LD_CMDS_H
+#define LD_CMDS_H
+
+int cmd_eval(int argc, char **argv);
+
+#endif

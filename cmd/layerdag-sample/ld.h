@@ -1,0 +1,59 @@
+/* layerdag-sample: DAGs with one categorical attribute per node and a
+ * scalar label, as the LayerDAG corpus holds them.
+ *
+ * Orientation is the file's (../shared/specs/layerdag.md): an edge src -> dst
+ * goes from a consumer to the producer it reads, so the kernel's output is
+ * the one source and its inputs (parameters, constants) are sinks. Every
+ * statistic here (degrees, Kahn layers, roles) is taken in that
+ * orientation, as the spec states them. */
+#ifndef LD_H
+#define LD_H
+
+#include "et_err.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct ld_dag {
+	uint32_t n, ne;
+	uint32_t *attr;      /* [n] */
+	uint32_t (*edge)[2]; /* [ne] (src, dst) */
+	double y;
+} ld_dag;
+
+typedef struct ld_corpus {
+	ld_dag *g;
+	size_t n, cap;
+	uint32_t vocab; /* 1 + the largest attribute seen */
+} ld_corpus;
+
+/* Limits of the text reader: a graph of more nodes or edges than these is
+ * bad input (the corpus has at most 154 nodes). */
+#define LD_MAX_NODES (1u << 20)
+#define LD_MAX_EDGES (1u << 24)
+#define LD_MAX_ATTR (1u << 16)
+
+/* --- text.c: the corpus format --------------------------------------------
+ * "g <idx> <n> <ne> <y>", then "x <attr_0> ... <attr_{n-1}>", then ne lines
+ * "e <src> <dst>"; lines starting with '#' and blank lines are skipped; the
+ * file may be gzip-compressed. Errors name the input and its line: exit 3
+ * for bad data, 4 for I/O. Appends the graphs to c. */
+int ld_text_read(ld_corpus *c, const char *path, et_error *e);
+/* The same from a buffer (for tests and the fuzz target); name names it. */
+int ld_text_parse(ld_corpus *c, const char *text, size_t len, const char *name, et_error *e);
+void ld_text_write(const ld_dag *g, size_t idx, FILE *f);
+
+void ld_corpus_free(ld_corpus *c);
+void ld_dag_free(ld_dag *g);
+
+/* --- layers.c: Kahn layers -------------------------------------------------
+ * layer[i] (from 0) = 0 for a node without predecessor, else 1 + the
+ * largest layer of its predecessors. Returns the number of layers, or 0
+ * when the graph has a cycle (layer is then partly filled). */
+uint32_t ld_layers(const ld_dag *g, uint32_t *layer);
+/* Acyclic, no self edge, no duplicate edge, every endpoint < n. */
+bool ld_valid(const ld_dag *g);
+
+#endif
