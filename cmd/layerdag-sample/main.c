@@ -10,6 +10,8 @@ static const char usage[] =
     "Usage: layerdag-sample SUBCOMMAND [OPTIONS]\n"
     "DAGs with categorical node attributes and a label, in the LayerDAG corpus format.\n"
     "\n"
+    "  fit CORPUS...     learn a model of the corpus (-o MODEL)\n"
+    "  sample MODEL      sample graphs, conditioned on labels (--y, --y-from)\n"
     "  eval REAL SYNTH   validity, roles, MMD² against the real-vs-real floor, novelty,\n"
     "                    uniqueness and the ridge-surrogate benchmark\n"
     "\n"
@@ -20,6 +22,8 @@ static const struct {
 	const char *name;
 	int (*fn)(int, char **);
 } cmds[] = {
+    {"fit", cmd_fit},
+    {"sample", cmd_sample},
     {"eval", cmd_eval},
 };
 
@@ -43,7 +47,7 @@ int main(int argc, char **argv)
 		if (strcmp(sub, cmds[i].name) == 0)
 			return cmds[i].fn(argc - 1, argv + 1);
 	fprintf(stderr,
-	        "layerdag-sample: unknown subcommand '%s' (eval)\n"
+	        "layerdag-sample: unknown subcommand '%s' (fit, sample, eval)\n"
 	        "Try 'layerdag-sample --help' for more information.\n",
 	        sub);
 	return ET_EXIT_USAGE;

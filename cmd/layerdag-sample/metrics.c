@@ -76,20 +76,24 @@ static double kernel(const double *p, const double *q, size_t dim, double sigma)
 	return exp(-tv * tv / (2 * sigma * sigma));
 }
 
+/* The mean kernel value over pairs (a_i, b_j); within one set (same),
+ * over i != j. */
 static double mean_k(const double *a, size_t na, const double *b, size_t nb, size_t dim,
-                     double sigma)
+                     double sigma, bool same)
 {
 	double s = 0;
 	for (size_t i = 0; i < na; i++)
-		for (size_t j = 0; j < nb; j++)
+		for (size_t j = same ? i + 1 : 0; j < nb; j++)
 			s += kernel(a + i * dim, b + j * dim, dim, sigma);
+	if (same)
+		return na > 1 ? 2 * s / ((double)na * (double)(na - 1)) : 0;
 	return na && nb ? s / ((double)na * (double)nb) : 0;
 }
 
 double ld_mmd2(const double *a, size_t na, const double *b, size_t nb, size_t dim, double sigma)
 {
-	return mean_k(a, na, a, na, dim, sigma) + mean_k(b, nb, b, nb, dim, sigma) -
-	       2 * mean_k(a, na, b, nb, dim, sigma);
+	return mean_k(a, na, a, na, dim, sigma, true) + mean_k(b, nb, b, nb, dim, sigma, true) -
+	       2 * mean_k(a, na, b, nb, dim, sigma, false);
 }
 
 /* The histograms of statistic st for graphs gs[0..n). */

@@ -5,16 +5,18 @@ load common
 
 C="$REPO/samples/layerdag/tpu_tile_val.txt.gz"
 
-@test "eval of the corpus against itself: valid, role-valid, MMD² 0, not novel, the spec's sink roles" {
+@test "eval of the corpus against itself: valid, role-valid, MMD² about 0, not novel, the spec's sink roles" {
 	run -0 layerdag-sample eval "$C" "$C" --format json
 	j=$output
 	[ "$(jq -r '.real, .synthetic, .validity, .role_validity, .novelty' <<<"$j" | tr '\n' ' ')" = "630 630 1 1 0 " ]
 	# attributes 29 and 7 (parameters, constants) never have a successor; so does the rare 19
 	[ "$(jq -c .sink_roles <<<"$j")" = "[7,19,29]" ]
+	# the unbiased estimate scores a sample of one distribution about 0 (a little below
+	# against the very same graphs, whose cross term has the pairs of equal graphs)
 	for s in in-degree out-degree "layer width" "layer count" attributes "edge layer span"; do
-		jq -e --arg s "$s" '.mmd2[$s] | fabs < 1e-12' <<<"$j" >/dev/null || fail "$s: not 0"
-		# the floor (even half against odd half) is small but not 0
-		jq -e --arg s "$s" '.mmd2_floor[$s] > 0 and .mmd2_floor[$s] < 0.02' <<<"$j" >/dev/null ||
+		jq -e --arg s "$s" '.mmd2[$s] <= 0 and .mmd2[$s] > -0.005' <<<"$j" >/dev/null ||
+			fail "$s: $(jq --arg s "$s" '.mmd2[$s]' <<<"$j")"
+		jq -e --arg s "$s" '.mmd2_floor[$s] | fabs < 0.003' <<<"$j" >/dev/null ||
 			fail "$s: floor $(jq --arg s "$s" '.mmd2_floor[$s]' <<<"$j")"
 	done
 	# many graphs share a structure (the spec: "many different-label graphs share the same structure")
@@ -65,5 +67,71 @@ C="$REPO/samples/layerdag/tpu_tile_val.txt.gz"
 	zcat "$C" >plain.txt
 	layerdag-sample eval plain.txt "$C" -o r.txt
 	grep -qx "novelty 0.0000, uniqueness 0.4794 (Weisfeiler-Lehman hash)" r.txt
-	grep -q "^  in-degree  *0.000000 " r.txt
+	grep -q "^  in-degree  *-0.000974 " r.txt
+}
+
+# Kahn layers of every graph of a corpus file, and whether each node of
+# layer l+1 has a predecessor in layer l; prints "ok" or the first offender.
+kahn_check() {
+	awk '
+	function check(   i, k, changed, L, bad) {
+		for (i = 0; i < n; i++) lay[i] = 0
+		do { changed = 0
+			for (k = 0; k < ne; k++) if (lay[dst[k]] < lay[src[k]] + 1) { lay[dst[k]] = lay[src[k]] + 1; changed = 1 }
+		} while (changed)
+		for (i = 0; i < n; i++) { if (lay[i] == 0) continue; ok = 0
+			for (k = 0; k < ne; k++) if (dst[k] == i && lay[src[k]] == lay[i] - 1) ok = 1
+			if (!ok) { print "graph " g ": node " i " has no predecessor in the layer before"; bad = 1; exit 1 } }
+	}
+	$1 == "g" { if (seen) check(); seen = 1; g = $2; n = $3; ne = 0 }
+	$1 == "e" { src[ne] = $2; dst[ne] = $3; ne++ }
+	END { if (seen) check(); print "ok" }' "$1"
+}
+
+@test "fit + sample (counts): every sample valid and role-valid, the Kahn invariant, labels kept, deterministic" {
+	layerdag-sample fit "$C" -o m.txt
+	head -1 m.txt | grep -qx "layerdag-sample counts 1"
+	layerdag-sample sample m.txt --y-from "$C" -o s.txt
+	[ "$(grep -c '^g ' s.txt)" = 630 ]
+	# each sample carries the label it was conditioned on: the corpus's, in order
+	diff <(zcat "$C" | awk '$1 == "g" { print $5 }') <(awk '$1 == "g" { print $5 }' s.txt)
+	run -0 kahn_check s.txt
+	assert_output ok
+	run -0 layerdag-sample eval "$C" s.txt --format json
+	[ "$(jq -r '.validity, .role_validity' <<<"$output" | tr '\n' ' ')" = "1 1 " ]
+	jq -e '.novelty > 0.8 and .uniqueness > 0.8' <<<"$output" >/dev/null
+	# same model and seed, same graphs; another seed, others
+	layerdag-sample sample m.txt --y-from "$C" -o s2.txt
+	cmp s.txt s2.txt
+	layerdag-sample sample m.txt --y-from "$C" --seed 2 -o s3.txt
+	! cmp -s s.txt s3.txt
+	# -n (LayerDAG's spelling, warned) and --count, --y
+	run -0 layerdag-sample sample m.txt -n 3 --y 2.5
+	assert_line --partial "warning: -n is deprecated, use --count"
+	[ "$(grep -c '^g .* 2.5$' <<<"$output")" = 3 ]
+}
+
+@test "counts model on a held-out half: the spec's measures against the real-vs-real floor" {
+	zcat "$C" | awk '$1 == "g" { k++ } k % 2 == 1' >train.txt
+	zcat "$C" | awk '$1 == "g" { k++ } k % 2 == 0 && $1 != "#"' >test.txt
+	layerdag-sample fit train.txt -o m.txt
+	layerdag-sample sample m.txt --y-from test.txt -o s.txt
+	run -0 layerdag-sample eval test.txt s.txt --format json
+	j=$output
+	jq -e '.validity == 1 and .role_validity >= 0.99' <<<"$j" >/dev/null
+	jq -e '.mmd2["in-degree"] < 0.004 and .mmd2["out-degree"] < 0.05' <<<"$j" >/dev/null ||
+		fail "$(jq -c .mmd2 <<<"$j")"
+	jq -e '.mmd2["layer count"] < 0.01 and .surrogate.pearson > 0.45' <<<"$j" >/dev/null ||
+		fail "$(jq -c '[.mmd2, .surrogate]' <<<"$j")"
+}
+
+@test "the model file: bad ones are one line, exit 3" {
+	printf 'layerdag-sample counts 2\n' >v2.txt
+	run -3 layerdag-sample sample v2.txt
+	assert_output "layerdag-sample: v2.txt: line 1: not a layerdag-sample counts model (version 1)"
+	printf 'layerdag-sample counts 1\nvocab 65536 buckets 1024\nybound 1\n' >short.txt
+	run -3 layerdag-sample sample short.txt
+	assert_output --partial "short.txt: line 4: expected a number, got the end of the file"
+	run -2 layerdag-sample fit "$C" --model diffusion
+	assert_output --partial "--model diffusion is not built yet"
 }

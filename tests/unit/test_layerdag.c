@@ -36,15 +36,17 @@ static void test_layers(void)
 	ld_dag_free(&d);
 }
 
+/* The unbiased MMD²: within a set over pairs i != j, across over all. */
 static void test_mmd(void)
 {
-	double p[] = {1, 0}, q[] = {0, 1}, pq[] = {1, 0, 0, 1};
-	CHECK(fabs(ld_mmd2(p, 1, p, 1, 2, 0.1)) < 1e-15);
+	double pp[] = {1, 0, 1, 0}, qq[] = {0, 1, 0, 1}, pq[] = {1, 0, 0, 1};
+	CHECK(fabs(ld_mmd2(pp, 2, pp, 2, 2, 0.1)) < 1e-15);
 	/* TV(p, q) = 1: k = e^-50 */
-	CHECK(fabs(ld_mmd2(p, 1, q, 1, 2, 0.1) - (2 - 2 * exp(-50.0))) < 1e-12);
-	/* {p, q} against {p}: (1 + 1 + 2e^-50)/4 + 1 - 2(1 + e^-50)/2 */
-	double want = (2 + 2 * exp(-50.0)) / 4 + 1 - (1 + exp(-50.0));
-	CHECK(fabs(ld_mmd2(pq, 2, p, 1, 2, 0.1) - want) < 1e-12);
+	CHECK(fabs(ld_mmd2(pp, 2, qq, 2, 2, 0.1) - (2 - 2 * exp(-50.0))) < 1e-12);
+	/* {p, q} against {p, p}: e^-50 + 1 - 2 (2 + 2e^-50) / 4 = 0 */
+	CHECK(fabs(ld_mmd2(pq, 2, pp, 2, 2, 0.1)) < 1e-12);
+	/* a set of one has no pair within: only the cross term */
+	CHECK(fabs(ld_mmd2(pp, 1, pp, 1, 2, 0.1) + 2) < 1e-15);
 }
 
 static void test_hash(void)

@@ -1,0 +1,390 @@
+/* The counts model: fitting and sampling (counts.h). */
+#include "layerdag-sample/counts.h"
+#include "et_mem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How many counts a context needs before it is trusted over its back-off. */
+#define CM_BACKOFF 5.0
+/* Plans are drawn among this many corpus graphs of the nearest labels. */
+#define CM_NEAREST 16
+
+static int dbl_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint32_t ybucket(const cm_model *m, double y)
+{
+	uint32_t b = 0;
+	while (b + 1 < m->nyb && y >= m->ybound[b])
+		b++;
+	return b;
+}
+
+/* The position bucket of layer l of L: first, last, or relative depth. */
+static uint32_t pos_of(uint32_t l, uint32_t L)
+{
+	if (l == 0)
+		return 0;
+	if (l + 1 == L)
+		return 1;
+	uint32_t p = (uint32_t)((double)l / (L - 1) * CM_POS_MID);
+	return 2 + (p < CM_POS_MID ? p : CM_POS_MID - 1);
+}
+
+static uint32_t capd(uint32_t d)
+{
+	return d < CM_DEG - 1 ? d : CM_DEG - 1;
+}
+
+typedef struct plan_ix {
+	double y;
+	size_t i;
+} plan_ix;
+
+static int plan_cmp(const void *a, const void *b)
+{
+	const plan_ix *x = a, *y = b;
+	return x->y < y->y ? -1 : x->y > y->y ? 1 : x->i < y->i ? -1 : x->i > y->i;
+}
+
+static void fit_bounds(const ld_corpus *c, cm_model *m)
+{
+	double *ys = et_xcalloc(c->n ? c->n : 1, sizeof *ys);
+	for (size_t i = 0; i < c->n; i++)
+		ys[i] = c->g[i].y;
+	qsort(ys, c->n, sizeof *ys, dbl_cmp);
+	m->ybound = et_xcalloc(m->nyb, sizeof *m->ybound);
+	for (uint32_t b = 0; b + 1 < m->nyb; b++)
+		m->ybound[b] = c->n ? ys[(size_t)((double)(b + 1) / m->nyb * (double)c->n)] : 0;
+	free(ys);
+}
+
+static void fit_plans(const ld_corpus *c, uint32_t *const *layers, const uint32_t *nl, cm_model *m)
+{
+	plan_ix *ix = et_xcalloc(c->n ? c->n : 1, sizeof *ix);
+	size_t total = 0;
+	for (size_t i = 0; i < c->n; i++) {
+		ix[i] = (plan_ix){c->g[i].y, i};
+		total += nl[i];
+	}
+	qsort(ix, c->n, sizeof *ix, plan_cmp);
+	m->nplan = c->n;
+	m->plan_y = et_xcalloc(c->n ? c->n : 1, sizeof *m->plan_y);
+	m->plan_off = et_xcalloc(c->n + 1, sizeof *m->plan_off);
+	m->plan_w = et_xcalloc(total ? total : 1, sizeof *m->plan_w);
+	m->plan_aoff = et_xcalloc(c->n + 1, sizeof *m->plan_aoff);
+	size_t nodes = 0;
+	for (size_t i = 0; i < c->n; i++)
+		nodes += c->g[i].n;
+	m->plan_a = et_xcalloc(nodes ? nodes : 1, sizeof *m->plan_a);
+	m->plan_od = et_xcalloc(nodes ? nodes : 1, sizeof *m->plan_od);
+	for (size_t k = 0; k < c->n; k++) {
+		size_t i = ix[k].i;
+		const ld_dag *g = &c->g[i];
+		m->plan_y[k] = g->y;
+		m->plan_off[k + 1] = m->plan_off[k] + nl[i];
+		for (uint32_t v = 0; v < g->n; v++)
+			m->plan_w[m->plan_off[k] + layers[i][v]]++;
+		/* the attributes in layer order: a counting sort by layer */
+		m->plan_aoff[k + 1] = m->plan_aoff[k] + (nl[i] ? g->n : 0);
+		uint32_t *at = et_xcalloc((size_t)nl[i] + 1, sizeof *at);
+		for (uint32_t l = 0; l < nl[i]; l++)
+			at[l + 1] = at[l] + m->plan_w[m->plan_off[k] + l];
+		uint32_t *od = et_xcalloc(g->n, sizeof *od);
+		for (uint32_t e = 0; e < g->ne; e++)
+			od[g->edge[e][0]]++;
+		for (uint32_t v = 0; v < g->n && nl[i]; v++) {
+			uint32_t at_v = m->plan_aoff[k] + at[layers[i][v]]++;
+			m->plan_a[at_v] = g->attr[v];
+			m->plan_od[at_v] = capd(od[v]);
+		}
+		free(od);
+		free(at);
+	}
+	free(ix);
+}
+
+static void fit_graph(const ld_dag *g, const uint32_t *layer, uint32_t L, cm_model *m)
+{
+	uint32_t V = m->vocab, yb = ybucket(m, g->y);
+	uint32_t *in = et_xcalloc(g->n, sizeof *in), *out = et_xcalloc(g->n, sizeof *out);
+	for (uint32_t k = 0; k < g->ne; k++) {
+		uint32_t s = g->edge[k][0], d = g->edge[k][1];
+		out[s]++, in[d]++;
+		m->pred[(size_t)g->attr[d] * V + g->attr[s]] += 1;
+		uint32_t sp = layer[d] - layer[s];
+		m->span[sp < CM_SPAN - 1 ? sp : CM_SPAN - 1] += 1;
+	}
+	for (uint32_t v = 0; v < g->n; v++) {
+		uint32_t a = g->attr[v], p = pos_of(layer[v], L);
+		m->attr_py[((size_t)p * m->nyb + yb) * V + a] += 1;
+		m->attr_p[(size_t)p * V + a] += 1;
+		m->attr_all[a] += 1;
+		if (in[v])
+			m->indeg[(size_t)a * CM_DEG + capd(in[v])] += 1;
+		if (layer[v] + 1 < L) /* the last layer has no successor, whatever its kind */
+			m->outdeg[(size_t)a * CM_DEG + capd(out[v])] += 1;
+		if (out[v])
+			m->sink[a] = 0;
+	}
+	free(in);
+	free(out);
+}
+
+void cm_fit(const ld_corpus *c, uint32_t nyb, cm_model *m)
+{
+	memset(m, 0, sizeof *m);
+	m->vocab = c->vocab ? c->vocab : 1;
+	m->nyb = nyb ? nyb : 1;
+	uint32_t V = m->vocab;
+	fit_bounds(c, m);
+	uint32_t **layers = et_xcalloc(c->n ? c->n : 1, sizeof *layers);
+	uint32_t *nl = et_xcalloc(c->n ? c->n : 1, sizeof *nl);
+	for (size_t i = 0; i < c->n; i++) {
+		layers[i] = et_xcalloc(c->g[i].n, sizeof **layers);
+		nl[i] = ld_layers(&c->g[i], layers[i]);
+	}
+	fit_plans(c, layers, nl, m);
+	m->attr_py = et_xcalloc((size_t)CM_NPOS * m->nyb * V, sizeof *m->attr_py);
+	m->attr_p = et_xcalloc((size_t)CM_NPOS * V, sizeof *m->attr_p);
+	m->attr_all = et_xcalloc(V, sizeof *m->attr_all);
+	m->indeg = et_xcalloc((size_t)V * CM_DEG, sizeof *m->indeg);
+	m->outdeg = et_xcalloc((size_t)V * CM_DEG, sizeof *m->outdeg);
+	m->pred = et_xcalloc((size_t)V * V, sizeof *m->pred);
+	m->sink = et_xcalloc(V, 1);
+	memset(m->sink, 1, V);
+	for (size_t i = 0; i < c->n; i++)
+		if (nl[i]) /* a cyclic graph teaches nothing about layers */
+			fit_graph(&c->g[i], layers[i], nl[i], m);
+	for (size_t i = 0; i < c->n; i++)
+		free(layers[i]);
+	free(layers);
+	free(nl);
+}
+
+void cm_free(cm_model *m)
+{
+	free(m->ybound);
+	free(m->plan_y);
+	free(m->plan_off);
+	free(m->plan_w);
+	free(m->plan_aoff);
+	free(m->plan_a);
+	free(m->plan_od);
+	free(m->attr_py);
+	free(m->attr_p);
+	free(m->attr_all);
+	free(m->indeg);
+	free(m->outdeg);
+	free(m->pred);
+	free(m->sink);
+	memset(m, 0, sizeof *m);
+}
+
+/* --- sampling ------------------------------------------------------------ */
+/* An index drawn with probability w[i] / Σw; n - 1 if all are 0. */
+static uint32_t draw(const double *w, uint32_t n, et_rng *r)
+{
+	double s = 0;
+	for (uint32_t i = 0; i < n; i++)
+		s += w[i];
+	if (s <= 0)
+		return n - 1;
+	double u = et_rng_unit(r) * s;
+	for (uint32_t i = 0; i < n; i++) {
+		if (u < w[i])
+			return i;
+		u -= w[i];
+	}
+	return n - 1;
+}
+
+/* Back-off: a context's counts mixed with its parent distribution, as if
+ * the parent had given CM_BACKOFF counts. */
+static void backoff(const double *c, const double *parent, uint32_t n, double *out)
+{
+	double s = 0, ps = 0;
+	for (uint32_t i = 0; i < n; i++)
+		s += c[i], ps += parent[i];
+	for (uint32_t i = 0; i < n; i++)
+		out[i] = c[i] + (ps > 0 ? CM_BACKOFF * parent[i] / ps : 0);
+}
+
+static size_t pick_plan(const cm_model *m, double y, et_rng *r)
+{
+	size_t lo = 0, hi = m->nplan;
+	while (lo < hi) { /* the first plan at or above y */
+		size_t mid = (lo + hi) / 2;
+		if (m->plan_y[mid] < y)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* widen around it to the CM_NEAREST nearest labels */
+	size_t a = lo, b = lo;
+	while (b - a < CM_NEAREST && (a > 0 || b < m->nplan)) {
+		if (a == 0 || (b < m->nplan && m->plan_y[b] - y <= y - m->plan_y[a - 1]))
+			b++;
+		else
+			a--;
+	}
+	return a + et_rng_below(r, b - a);
+}
+
+typedef struct gen {
+	const cm_model *m;
+	et_rng *r;
+	ld_dag *g;
+	uint32_t *layer, *first; /* each node's layer; each layer's first node */
+	double *budget;          /* remaining out-degree */
+	double *w;               /* scratch: vocab or node weights */
+	size_t cap_e;
+} gen;
+
+static uint32_t draw_attr(gen *s, uint32_t pos, uint32_t yb, bool need_successor)
+{
+	const cm_model *m = s->m;
+	uint32_t V = m->vocab;
+	double *mid = et_xcalloc(V, sizeof *mid);
+	backoff(m->attr_p + (size_t)pos * V, m->attr_all, V, mid);
+	backoff(m->attr_py + ((size_t)pos * m->nyb + yb) * V, mid, V, s->w);
+	if (need_successor)
+		for (uint32_t a = 0; a < V; a++)
+			if (m->sink[a])
+				s->w[a] = 0;
+	free(mid);
+	return draw(s->w, V, s->r);
+}
+
+static void add_edge(gen *s, uint32_t u, uint32_t v)
+{
+	ld_dag *g = s->g;
+	if (g->ne == s->cap_e) {
+		s->cap_e = s->cap_e ? s->cap_e * 2 : 64;
+		g->edge = et_xrealloc(g->edge, s->cap_e * sizeof *g->edge);
+	}
+	g->edge[g->ne][0] = u;
+	g->edge[g->ne][1] = v;
+	g->ne++;
+	s->budget[u] = s->budget[u] > 1 ? s->budget[u] - 1 : 0;
+}
+
+/* The weight of u as a predecessor of a node of attribute a in layer l. */
+static double weight(const gen *s, uint32_t u, uint32_t a, uint32_t l, const double *aff,
+                     double aff_sum)
+{
+	const cm_model *m = s->m;
+	if (m->sink[s->g->attr[u]])
+		return 0;
+	uint32_t sp = l - s->layer[u];
+	double span = m->span[sp < CM_SPAN - 1 ? sp : CM_SPAN - 1] + 0.01;
+	double af = (aff[s->g->attr[u]] + 0.5) / (aff_sum + 0.5 * m->vocab);
+	(void)a;
+	return span * af * (s->budget[u] > 0 ? s->budget[u] : 0.002);
+}
+
+/* Node v (attribute a, layer l >= 1): its in-degree, one predecessor in
+ * layer l - 1, the others from any earlier layer. */
+static void connect(gen *s, uint32_t v, uint32_t l)
+{
+	const cm_model *m = s->m;
+	uint32_t a = s->g->attr[v], V = m->vocab;
+	double deg[CM_DEG], all[CM_DEG] = {0};
+	for (uint32_t x = 0; x < V; x++)
+		for (uint32_t d = 0; d < CM_DEG; d++)
+			all[d] += m->indeg[(size_t)x * CM_DEG + d];
+	backoff(m->indeg + (size_t)a * CM_DEG, all, CM_DEG, deg);
+	deg[0] = 0;
+	uint32_t want = draw(deg, CM_DEG, s->r);
+	const double *aff = m->pred + (size_t)a * V;
+	double aff_sum = 0;
+	for (uint32_t x = 0; x < V; x++)
+		aff_sum += aff[x];
+	uint32_t lo = s->first[l - 1], hi = s->first[l];
+	uint32_t n = hi - lo;
+	double *w = s->w;
+	for (uint32_t u = lo; u < hi; u++)
+		w[u - lo] = weight(s, u, a, l, aff, aff_sum);
+	uint32_t got = 0;
+	uint32_t u0 = lo + draw(w, n, s->r);
+	if (!m->sink[s->g->attr[u0]]) {
+		add_edge(s, u0, v);
+		got = 1;
+	}
+	while (got < want) {
+		for (uint32_t u = 0; u < hi; u++)
+			w[u] = weight(s, u, a, l, aff, aff_sum);
+		for (uint32_t k = s->g->ne; k-- > 0 && s->g->edge[k][1] == v;)
+			w[s->g->edge[k][0]] = 0;
+		double tot = 0;
+		for (uint32_t u = 0; u < hi; u++)
+			tot += w[u];
+		if (tot <= 0)
+			break;
+		add_edge(s, draw(w, hi, s->r), v);
+		got++;
+	}
+}
+
+static void draw_budget(gen *s, uint32_t v)
+{
+	const cm_model *m = s->m;
+	uint32_t a = s->g->attr[v];
+	s->budget[v] = m->sink[a] ? 0 : draw(m->outdeg + (size_t)a * CM_DEG, CM_DEG, s->r);
+}
+
+void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g)
+{
+	memset(g, 0, sizeof *g);
+	g->y = y;
+	size_t p = pick_plan(m, y, r);
+	uint32_t L = m->plan_off[p + 1] - m->plan_off[p];
+	const uint32_t *w = m->plan_w + m->plan_off[p];
+	const uint32_t *pa = m->plan_a + m->plan_aoff[p];
+	const uint32_t *po = m->plan_od + m->plan_aoff[p];
+	uint32_t n = 0;
+	for (uint32_t l = 0; l < L; l++)
+		n += w[l];
+	gen s = {.m = m, .r = r, .g = g};
+	g->n = n;
+	g->attr = et_xcalloc(n ? n : 1, sizeof *g->attr);
+	s.layer = et_xcalloc(n ? n : 1, sizeof *s.layer);
+	s.first = et_xcalloc((size_t)L + 1, sizeof *s.first);
+	s.budget = et_xcalloc(n ? n : 1, sizeof *s.budget);
+	s.w = et_xcalloc((n > m->vocab ? n : m->vocab) + 1, sizeof *s.w);
+	uint32_t yb = ybucket(m, y), v = 0;
+	for (uint32_t l = 0; l < L; l++) {
+		s.first[l] = v;
+		bool more = l + 1 < L;
+		bool has_parent_role = false;
+		for (uint32_t k = 0; k < w[l]; k++, v++) {
+			/* a layer before another needs a node that can be a predecessor */
+			bool need = more && k + 1 == w[l] && !has_parent_role;
+			uint32_t a = pa[v];
+			s.budget[v] = -1; /* drawn below unless the plan's is kept */
+			if (et_rng_unit(r) < CM_REDRAW || (need && m->sink[a]) || a >= m->vocab)
+				a = draw_attr(&s, pos_of(l, L), yb, need);
+			else
+				s.budget[v] = m->sink[a] ? 0 : po[v];
+			g->attr[v] = a;
+			has_parent_role |= !m->sink[g->attr[v]];
+			s.layer[v] = l;
+		}
+		s.first[l + 1] = v;
+		for (uint32_t u = s.first[l]; u < v; u++) {
+			if (l > 0)
+				connect(&s, u, l);
+			if (s.budget[u] < 0)
+				draw_budget(&s, u);
+		}
+	}
+	free(s.layer);
+	free(s.first);
+	free(s.budget);
+	free(s.w);
+}

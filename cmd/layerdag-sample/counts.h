@@ -1,0 +1,64 @@
+/* The counts model: LayerDAG's layerwise factorisation with back-off count
+ * tables instead of networks.
+ *
+ * Fitting reads each corpus graph's Kahn layers and counts, per label
+ * bucket (quantiles of y):
+ *   - the plans: each graph's sequence of layer widths, with its label;
+ *   - attributes by layer position (first, last, and relative depth in
+ *     POS_MID buckets) and label bucket, backed off to position only, then
+ *     to the corpus marginal;
+ *   - per attribute, the in-degree and out-degree profiles, and which
+ *     attributes its predecessors have;
+ *   - the layer span of edges;
+ *   - the sink roles: attributes that never have a successor.
+ * Sampling for a label y draws a plan first (a corpus graph's widths and
+ * attributes, among the nearest labels), then layer by layer the
+ * attributes (the plan's, each replaced by a draw from the tables with
+ * probability CM_REDRAW) and their out-degree budgets (the plan's, or a
+ * draw from the attribute's profile for a redrawn one), then each new
+ * node's predecessors: one in the layer before (the Kahn invariant), the
+ * others by span, all weighted by the remaining out-degree budget of the
+ * candidates and their attributes' affinity; sink roles are never
+ * predecessors. Same model and seed, same graphs. */
+#ifndef LD_COUNTS_H
+#define LD_COUNTS_H
+
+#include "et_rng.h"
+#include "layerdag-sample/ld.h"
+
+#define CM_REDRAW 0.2
+enum { CM_POS_MID = 6, CM_NPOS = CM_POS_MID + 2, CM_DEG = 21, CM_SPAN = 11 };
+
+typedef struct cm_model {
+	uint32_t vocab, nyb;
+	double *ybound; /* [nyb - 1]: a label below ybound[b] is in bucket <= b */
+	/* plans, sorted by label */
+	size_t nplan;
+	double *plan_y;
+	uint32_t *plan_off; /* [nplan + 1] into plan_w */
+	uint32_t *plan_w;
+	uint32_t *plan_aoff; /* [nplan + 1] into plan_a */
+	uint32_t *plan_a;    /* each plan's attributes, layer by layer */
+	uint32_t *plan_od;   /* and their out-degrees (capped at CM_DEG - 1) */
+	/* counts */
+	double *attr_py;  /* [CM_NPOS][nyb][vocab] */
+	double *attr_p;   /* [CM_NPOS][vocab] */
+	double *attr_all; /* [vocab] */
+	double *indeg;    /* [vocab][CM_DEG] (nodes with a predecessor) */
+	double *outdeg;   /* [vocab][CM_DEG] (nodes before the last layer) */
+	double *pred;     /* [vocab (child)][vocab (parent)] */
+	double span[CM_SPAN];
+	uint8_t *sink; /* [vocab] */
+} cm_model;
+
+void cm_fit(const ld_corpus *c, uint32_t nyb, cm_model *m);
+void cm_free(cm_model *m);
+/* Sample one graph for label y. */
+void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g);
+
+/* The model file: text, "layerdag-sample counts 1" then the tables
+ * (layerdag-sample(1) documents it). Errors as the corpus reader's. */
+int cm_write(const cm_model *m, FILE *f);
+int cm_read(cm_model *m, const char *path, et_error *e);
+
+#endif

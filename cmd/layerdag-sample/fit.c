@@ -1,0 +1,65 @@
+/* layerdag-sample fit CORPUS... : learn the counts model (counts.h). */
+#include "et_cli.h"
+#include "et_output.h"
+#include "layerdag-sample/cmds.h"
+#include "layerdag-sample/counts.h"
+
+#include <stdio.h>
+
+static const char usage[] =
+    "Usage: layerdag-sample fit [OPTIONS] CORPUS...\n"
+    "Learn a model of the DAGs in CORPUS (the corpus text format, plain or gzip).\n"
+    "\n";
+static const char footer[] =
+    "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See layerdag-sample(1).\n";
+
+static const char *const models[] = {"counts", "diffusion", NULL};
+
+int cmd_fit(int argc, char **argv)
+{
+	et_cli cli;
+	int model = 0;
+	uint32_t buckets = 16;
+	int64_t seed = 1;
+	et_opt opts[] = {
+	    {0, "model", ET_ARG_CHOICE, "M",
+	     "counts (default: back-off count tables); diffusion is not built yet", &model,
+	     .choices = models},
+	    {0, "buckets", ET_ARG_U32, "B", "label buckets, quantiles of y (default 16)", &buckets,
+	     .min = 1, .max = 1024},
+	    {0, "seed", ET_ARG_I64, "N", "random seed (default 1; the counts model draws nothing)",
+	     &seed, .min = 0, .max = INT64_MAX},
+	    ET_OPTS_COMMON(&cli),
+	    ET_OPT_END,
+	};
+	cli =
+	    (et_cli){.prog = "layerdag-sample fit", .usage = usage, .footer = footer, .opts = opts};
+	et_cli_parse(&cli, argc, argv);
+	if (cli.nargs < 1)
+		et_cli_usage_error(&cli, "expected one CORPUS file or more");
+	if (model == 1)
+		et_cli_usage_error(&cli, "--model diffusion is not built yet: use --model counts");
+	et_error e = {0};
+	ld_corpus c = {0};
+	int rc = 0;
+	for (int i = 0; i < cli.nargs && rc == 0; i++)
+		rc = ld_text_read(&c, cli.args[i], &e);
+	if (rc == 0 && c.n == 0)
+		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", cli.args[0]);
+	et_output *o = NULL;
+	if (rc == 0)
+		rc = et_output_open(&o, cli.output, false, &e);
+	if (rc == 0) {
+		cm_model m;
+		cm_fit(&c, buckets, &m);
+		cm_write(&m, et_output_file(o));
+		cm_free(&m);
+		rc = et_output_commit(o, &e);
+	}
+	ld_corpus_free(&c);
+	if (rc < 0) {
+		et_err_print(&e);
+		return e.code ? e.code : ET_EXIT_IO;
+	}
+	return 0;
+}
