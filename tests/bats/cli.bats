@@ -5,7 +5,7 @@ bats_require_minimum_version 1.5.0
 # the same everywhere, and each short letter means one thing across the suite.
 load common
 
-COMMANDS=(et-convert et-validate et-sim et-viz et-stage "layerdag-sample eval" "et-synth coll" "et-synth p2p"
+COMMANDS=(et-convert et-validate et-sim et-viz et-stage "layerdag-sample fit" "layerdag-sample sample" "layerdag-sample eval" "et-synth coll" "et-synth p2p"
 	"et-synth chain" "et-synth dag" "et-synth chakra-generator" "et-synth transform")
 
 # "-x --long" or ". --long" per option line of --help (the option column)
