@@ -208,9 +208,9 @@ static uint32_t draw(const double *w, uint32_t n, et_rng *r)
  * the parent had given CM_BACKOFF counts. */
 static void backoff(const double *c, const double *parent, uint32_t n, double *out)
 {
-	double s = 0, ps = 0;
+	double ps = 0;
 	for (uint32_t i = 0; i < n; i++)
-		s += c[i], ps += parent[i];
+		ps += parent[i];
 	for (uint32_t i = 0; i < n; i++)
 		out[i] = c[i] + (ps > 0 ? CM_BACKOFF * parent[i] / ps : 0);
 }

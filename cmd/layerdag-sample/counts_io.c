@@ -28,6 +28,9 @@
 #include <string.h>
 #include <zlib.h>
 
+/* The plans' layers and nodes in all (offsets are 32-bit). */
+#define CM_MAX_TOTAL ((uint64_t)1 << 28)
+
 static void row(FILE *f, const char *name, const double *v, size_t n)
 {
 	fputs(name, f);
@@ -186,9 +189,13 @@ static int parse(rd *r, cm_model *m)
 			m->plan_off = et_xrealloc(m->plan_off, (pcap + 1) * sizeof *m->plan_off);
 			m->plan_aoff = et_xrealloc(m->plan_aoff, (pcap + 1) * sizeof *m->plan_aoff);
 		}
-		if (number(r, -1e300, 1e300, &m->plan_y[p]) < 0 || integer(r, 1u << 20, &L) < 0 ||
-		    L == 0)
+		if (number(r, -1e300, 1e300, &m->plan_y[p]) < 0 || integer(r, 1u << 20, &L) < 0)
 			return -1;
+		if (L == 0)
+			return bad(r, "a plan of 0 layers");
+		if ((uint64_t)m->plan_off[p] + L > CM_MAX_TOTAL ||
+		    (uint64_t)m->plan_aoff[p] + LD_MAX_NODES > CM_MAX_TOTAL)
+			return bad(r, "plans of more than 2^28 layers or nodes in all");
 		if (p && m->plan_y[p] < m->plan_y[p - 1])
 			return bad(r, "plans out of label order");
 		m->plan_off[p + 1] = m->plan_off[p] + L;
