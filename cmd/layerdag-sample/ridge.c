@@ -2,7 +2,8 @@
  * features (metrics.h). Features: the attribute histogram (normalized), the
  * node count, the layer count, the widest and the mean layer width, edges
  * per node; standardized on the training set; λ = 1. The normal equations
- * are formed with BLAS (dsyrk, dgemv) and solved with LAPACK (dposv). */
+ * are formed with BLAS (dsyrk, dgemv) and solved with LAPACK (dposv), on
+ * one thread so that the report is the same bytes every run. */
 #include "et_mem.h"
 #include "layerdag-sample/metrics.h"
 
@@ -85,6 +86,7 @@ ld_surrogate ld_surrogate_score(const ld_dag *const *tr, size_t ntr, const ld_da
 {
 	ld_surrogate s = {0};
 	size_t d = n_features(vocab);
+	openblas_set_num_threads(1); /* the same sums in the same order: the same bytes */
 	if (ntr < 2 || nte < 2)
 		return s;
 	double *X = et_xcalloc(ntr * d, sizeof *X), *y = et_xcalloc(ntr, sizeof *y);
