@@ -183,6 +183,7 @@ void cm_free(cm_model *m)
 	free(m->outdeg);
 	free(m->pred);
 	free(m->sink);
+	ld_etmap_free(&m->et);
 	memset(m, 0, sizeof *m);
 }
 

@@ -24,6 +24,7 @@
 #define LD_COUNTS_H
 
 #include "et_rng.h"
+#include "layerdag-sample/etdag.h"
 #include "layerdag-sample/ld.h"
 
 #define CM_REDRAW 0.2
@@ -49,6 +50,7 @@ typedef struct cm_model {
 	double *pred;     /* [vocab (child)][vocab (parent)] */
 	double span[CM_SPAN];
 	uint8_t *sink; /* [vocab] */
+	ld_etmap et;   /* fitted on Chakra ETs: what each attribute stands for */
 } cm_model;
 
 void cm_fit(const ld_corpus *c, uint32_t nyb, cm_model *m);

@@ -14,6 +14,9 @@
  *   pred ...           V·V (child-major)
  *   span ...           CM_SPAN
  *   sink ...           V zeros and ones
+ *   et N               (fitted on Chakra ETs) N lines, one per attribute:
+ *                      "type ctype op sizeb durb k" and k tuples "num_ops
+ *                      tensor_size comm_size duration" (etdag.h)
  *
  * Numbers are written exactly (%.17g) so that a model read back samples
  * the same graphs. */
@@ -67,6 +70,20 @@ int cm_write(const cm_model *m, FILE *f)
 	for (uint32_t a = 0; a < V; a++)
 		fprintf(f, " %d", m->sink[a]);
 	fputc('\n', f);
+	if (m->et.n) {
+		fprintf(f, "et %zu\n", m->et.n);
+		for (size_t i = 0; i < m->et.n; i++) {
+			const ld_et_class *c = &m->et.c[i];
+			fprintf(f, "%u %u %u %u %u %u", c->type, c->ctype, c->op, c->sizeb, c->durb,
+			        c->nval);
+			for (uint32_t k = 0; k < c->nval; k++)
+				fprintf(f, " %lld %llu %lld %llu", (long long)c->val[k].num_ops,
+				        (unsigned long long)c->val[k].tensor_size,
+				        (long long)c->val[k].comm_size,
+				        (unsigned long long)c->val[k].dur);
+			fputc('\n', f);
+		}
+	}
 	return ferror(f) ? -1 : 0;
 }
 
@@ -159,6 +176,53 @@ static int table(rd *r, const char *name, double **v, size_t n)
 	return 0;
 }
 
+/* A 64-bit integer token, exactly (signed: an int64 stored in *v's bits). */
+static int exact(rd *r, bool is_signed, uint64_t *v)
+{
+	char *t = token(r), *end;
+	if (!t)
+		return bad(r, "expected an integer, got the end of the file");
+	errno = 0;
+	if (is_signed) {
+		long long x = strtoll(t, &end, 10);
+		memcpy(v, &(int64_t){x}, sizeof *v);
+	} else {
+		*v = t[0] == '-' ? 0 : strtoull(t, &end, 10);
+		if (t[0] == '-')
+			end = t;
+	}
+	if (end == t || *end || errno)
+		return bad(r, "expected a 64-bit integer");
+	return 0;
+}
+
+/* The ET attribute section: exactly vocab classes. */
+static int parse_et(rd *r, cm_model *m)
+{
+	uint32_t n;
+	if (integer(r, m->vocab, &n) < 0 || n != m->vocab)
+		return bad(r, "expected \"et V\", one class per attribute");
+	m->et.c = et_xcalloc(n, sizeof *m->et.c);
+	m->et.n = m->et.cap = n;
+	for (uint32_t i = 0; i < n; i++) {
+		ld_et_class *c = &m->et.c[i];
+		uint32_t f[6];
+		static const uint32_t hi[6] = {255, 255, 255, 31, 31, LD_ET_KEEP};
+		for (int k = 0; k < 6; k++)
+			if (integer(r, hi[k], &f[k]) < 0)
+				return -1;
+		c->type = (uint8_t)f[0], c->ctype = (uint8_t)f[1], c->op = (uint8_t)f[2];
+		c->sizeb = (uint8_t)f[3], c->durb = (uint8_t)f[4], c->nval = f[5];
+		for (uint32_t k = 0; k < c->nval; k++)
+			if (exact(r, true, (uint64_t *)&c->val[k].num_ops) < 0 ||
+			    exact(r, false, &c->val[k].tensor_size) < 0 ||
+			    exact(r, true, (uint64_t *)&c->val[k].comm_size) < 0 ||
+			    exact(r, false, &c->val[k].dur) < 0)
+				return -1;
+	}
+	return token(r) ? bad(r, "more after the model") : 0;
+}
+
 static int parse(rd *r, cm_model *m)
 {
 	uint32_t V, B, np;
@@ -245,7 +309,12 @@ static int parse(rd *r, cm_model *m)
 			return -1;
 		m->sink[a] = (uint8_t)s;
 	}
-	return token(r) ? bad(r, "more after the model") : 0;
+	char *t = token(r);
+	if (!t)
+		return 0;
+	if (strcmp(t, "et") != 0)
+		return bad(r, "more after the model");
+	return parse_et(r, m);
 }
 
 int cm_read(cm_model *m, const char *path, et_error *e)

@@ -3,12 +3,14 @@
 #include "et_output.h"
 #include "layerdag-sample/cmds.h"
 #include "layerdag-sample/counts.h"
+#include "layerdag-sample/etdag.h"
 
 #include <stdio.h>
 
 static const char usage[] =
     "Usage: layerdag-sample fit [OPTIONS] CORPUS...\n"
-    "Learn a model of the DAGs in CORPUS (the corpus text format, plain or gzip).\n"
+    "Learn a model of the DAGs in CORPUS: the corpus text format (plain or gzip), or\n"
+    "Chakra ETs (streams, raw ETs, per-rank sets, JSON; - for stdin), each rank a DAG.\n"
     "\n";
 static const char footer[] =
     "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See layerdag-sample(1).\n";
@@ -42,8 +44,20 @@ int cmd_fit(int argc, char **argv)
 	et_error e = {0};
 	ld_corpus c = {0};
 	int rc = 0;
-	for (int i = 0; i < cli.nargs && rc == 0; i++)
-		rc = ld_text_read(&c, cli.args[i], &e);
+	ld_etmap map = {0};
+	size_t n_text = 0, n_et = 0;
+	for (int i = 0; i < cli.nargs && rc == 0; i++) {
+		if (ld_is_text(cli.args[i])) {
+			rc = ld_text_read(&c, cli.args[i], &e);
+			n_text++;
+		} else {
+			rc = ld_et_read(&c, &map, cli.args[i], &e);
+			n_et++;
+		}
+	}
+	if (rc == 0 && n_text && n_et)
+		rc = et_fail(&e, ET_EXIT_USAGE,
+		             "a corpus is either the text format or Chakra ETs, not both");
 	if (rc == 0 && c.n == 0)
 		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", cli.args[0]);
 	et_output *o = NULL;
@@ -52,11 +66,14 @@ int cmd_fit(int argc, char **argv)
 	if (rc == 0) {
 		cm_model m;
 		cm_fit(&c, buckets, &m);
+		m.et = map; /* the model owns the attribute classes now */
+		map = (ld_etmap){0};
 		cm_write(&m, et_output_file(o));
 		cm_free(&m);
 		rc = et_output_commit(o, &e);
 	}
 	ld_corpus_free(&c);
+	ld_etmap_free(&map);
 	if (rc < 0) {
 		et_err_print(&e);
 		return e.code ? e.code : ET_EXIT_IO;

@@ -44,6 +44,9 @@ int ld_text_read(ld_corpus *c, const char *path, et_error *e);
 /* The same from a buffer (for tests and the fuzz target); name names it. */
 int ld_text_parse(ld_corpus *c, const char *text, size_t len, const char *name, et_error *e);
 void ld_text_write(const ld_dag *g, size_t idx, FILE *f);
+/* Whether path holds the text format (its first non-blank byte, after
+ * gzip, is '#' or a "g " line); "-" and anything else are Chakra ETs. */
+bool ld_is_text(const char *path);
 
 void ld_corpus_free(ld_corpus *c);
 void ld_dag_free(ld_dag *g);

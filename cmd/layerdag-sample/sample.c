@@ -2,8 +2,10 @@
 #include "et_cli.h"
 #include "et_mem.h"
 #include "et_output.h"
+#include "et_writer.h"
 #include "layerdag-sample/cmds.h"
 #include "layerdag-sample/counts.h"
+#include "layerdag-sample/etdag.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +33,20 @@ static double *labels(const cm_model *m, const ld_corpus *from, double y, bool h
 	return ys;
 }
 
+/* One sampled graph as an ET stream of world ranks, atomically. */
+static int write_et(const ld_dag *g, const ld_etmap *map, uint32_t world, et_rng *r,
+                    const char *path, et_error *e)
+{
+	et_writer_cfg wc;
+	et_writer_cfg_init(&wc);
+	wc.path = path;
+	wc.world = world;
+	et_writer *w;
+	if (et_writer_open(&w, &wc, e) < 0)
+		return -1;
+	return et_writer_finish(w, ld_et_write(g, map, world, r, w, e), e);
+}
+
 int cmd_sample(int argc, char **argv)
 {
 	et_cli cli;
@@ -38,6 +54,7 @@ int cmd_sample(int argc, char **argv)
 	double y = NAN;
 	const char *yfrom = NULL;
 	int format = 0;
+	uint32_t world = 1;
 	et_opt opts[] = {
 	    {'c', "count", ET_ARG_I64, "K",
 	     "graphs to sample (default: one per --y-from label, else 1)", &n, .min = 1,
@@ -50,8 +67,12 @@ int cmd_sample(int argc, char **argv)
 	     "condition graph i on graph i's label in FILE (a corpus)", &yfrom, .flags = 0},
 	    {0, "seed", ET_ARG_I64, "N", "random seed (default 1); same seed, same graphs", &seed,
 	     .min = 0, .max = INT64_MAX},
-	    {0, "format", ET_ARG_CHOICE, "F", "text (default); et is not built yet", &format,
-	     .choices = formats},
+	    {0, "format", ET_ARG_CHOICE, "F",
+	     "text (default) or et: one workload as an ET stream (a model fitted on Chakra ETs)",
+	     &format, .choices = formats},
+	    {0, "world", ET_ARG_U32, "N",
+	     "--format et: the workload on N ranks, the same graph on each (default 1)", &world,
+	     .min = 1, .max = 1 << 20},
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
 	};
@@ -60,8 +81,8 @@ int cmd_sample(int argc, char **argv)
 	et_cli_parse(&cli, argc, argv);
 	if (cli.nargs != 1)
 		et_cli_usage_error(&cli, "expected one MODEL");
-	if (format == 1)
-		et_cli_usage_error(&cli, "--format et is not built yet: use --format text");
+	if (format == 1 && n > 1)
+		et_cli_usage_error(&cli, "--format et writes one workload: --count 1");
 	if (yfrom && !isnan(y))
 		et_cli_usage_error(&cli, "--y and --y-from: give one");
 	et_error e = {0};
@@ -71,22 +92,29 @@ int cmd_sample(int argc, char **argv)
 	if (rc == 0 && yfrom && (rc = ld_text_read(&from, yfrom, &e)) == 0 && from.n == 0)
 		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", yfrom);
 	et_output *o = NULL;
-	if (rc == 0)
+	if (rc == 0 && format == 0)
 		rc = et_output_open(&o, cli.output, false, &e);
 	if (rc == 0) {
 		size_t k = n ? (size_t)n : from.n ? from.n : 1;
 		et_rng r;
 		et_rng_seed(&r, (uint64_t)seed, 0);
 		double *ys = labels(&m, &from, y, !isnan(y), k, &r);
-		FILE *f = et_output_file(o);
-		for (size_t i = 0; i < k; i++) {
+		if (format == 1) {
 			ld_dag g;
-			cm_sample(&m, ys[i], &r, &g);
-			ld_text_write(&g, i, f);
+			cm_sample(&m, ys[0], &r, &g);
+			rc = write_et(&g, &m.et, world, &r, cli.output, &e);
 			ld_dag_free(&g);
+		} else {
+			FILE *f = et_output_file(o);
+			for (size_t i = 0; i < k; i++) {
+				ld_dag g;
+				cm_sample(&m, ys[i], &r, &g);
+				ld_text_write(&g, i, f);
+				ld_dag_free(&g);
+			}
+			rc = et_output_commit(o, &e);
 		}
 		free(ys);
-		rc = et_output_commit(o, &e);
 		cm_free(&m);
 	}
 	ld_corpus_free(&from);

@@ -226,3 +226,20 @@ void ld_corpus_free(ld_corpus *c)
 	free(c->g);
 	memset(c, 0, sizeof *c);
 }
+
+bool ld_is_text(const char *path)
+{
+	if (strcmp(path, "-") == 0)
+		return false;
+	gzFile f = gzopen(path, "rb");
+	if (!f)
+		return true; /* the text reader names the error */
+	char b[64];
+	int n = gzread(f, b, sizeof b);
+	gzclose(f);
+	int i = 0;
+	while (i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'))
+		i++;
+	return i == n || b[i] == '#' ||
+	       (b[i] == 'g' && i + 1 < n && (b[i + 1] == ' ' || b[i + 1] == '\t'));
+}

@@ -137,3 +137,27 @@ kahn_check() {
 	run -2 layerdag-sample fit "$C" --model diffusion
 	assert_output --partial "--model diffusion is not built yet"
 }
+
+@test "Chakra ETs as a corpus: fitted on DLRM (8 ranks) and ResNet, a sampled ET on 4 ranks validates and simulates" {
+	et-convert "$DATA"/pytorch/dlrm-8rank/host_et.*.json.gz -o dlrm.etz 2>/dev/null
+	et-convert "$DATA"/pytorch/resnet-1.1.0/host_et.json.gz -o resnet.etz 2>/dev/null
+	layerdag-sample fit dlrm.etz resnet.etz -o m.txt
+	# 9 DAGs (a rank each); each attribute stands for a class of nodes
+	grep -qx "plans 9" m.txt
+	grep -q "^et [0-9]*$" m.txt
+	layerdag-sample sample m.txt --format et --world 4 --seed 3 -o s.etz
+	run -0 et-validate s.etz
+	assert_line --regexp "^0 errors, [0-9]+ warnings, 0 info: OK$"
+	run -0 et-validate --stats s.etz --format json
+	[ "$(jq .ranks <<<"$output")" = 4 ]
+	run -0 et-sim s.etz
+	assert_line --partial "layerdag: 4 ranks"
+	# the same seed, the same bytes
+	layerdag-sample sample m.txt --format et --world 4 --seed 3 | cmp - s.etz
+	# ETs and the text format do not mix; a text model cannot write ETs
+	run -2 layerdag-sample fit dlrm.etz "$C"
+	assert_output --partial "either the text format or Chakra ETs"
+	layerdag-sample fit "$C" -o t.txt
+	run -2 layerdag-sample sample t.txt --format et
+	assert_output --partial "--format et needs a model fitted on Chakra ETs"
+}
