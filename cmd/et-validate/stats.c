@@ -173,11 +173,16 @@ static void text_one(FILE *f, const char *label, const et_graph_stats *r)
 	} else if (first)
 		fprintf(f, " none");
 	fputs("\n  duration: ", f);
-	text_num(f, r->total_duration);
-	fputs(" us total, critical path ", f);
-	text_num(f, r->critical_duration);
-	fprintf(f, " us over %u nodes; depth %u, max width %u", r->critical_nodes, r->depth,
-	        r->max_width);
+	if (r->total_duration == 0) {
+		/* a path "over 1 node" of 0 us says nothing: say why */
+		fputs("none (no node has duration_micros)", f);
+	} else {
+		text_num(f, r->total_duration);
+		fputs(" us total, critical path ", f);
+		text_num(f, r->critical_duration);
+		fprintf(f, " us over %u node%s", r->critical_nodes, r->critical_nodes == 1 ? "" : "s");
+	}
+	fprintf(f, "; depth %u, max width %u", r->depth, r->max_width);
 	if (r->unordered)
 		fprintf(f, " (%u nodes in or behind cycles left out)", r->unordered);
 	fputc('\n', f);

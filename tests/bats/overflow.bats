@@ -118,7 +118,7 @@ MAXD=9223372036854775807 # 2^63-1 us: x 1000 does not fit in 64 bits of ns
 	et-synth chain --layers 1 --compute-us $MAXD --size 1M --world 3 -o t3.etz
 	run --separate-stderr et-validate --stats t3.etz
 	assert_success
-	assert_line --index 16 "  duration: 18446744073709551615 (saturated) us total, critical path 9223372036854775807 us over 1 nodes; depth 2, max width 1"
+	assert_line --index 16 "  duration: 18446744073709551615 (saturated) us total, critical path 9223372036854775807 us over 1 node; depth 2, max width 1"
 	[ "$stderr" = "et-validate: warning: t3.etz: --stats: total duration saturates at 2^64-1 us in the total over ranks" ]
 	run --separate-stderr et-validate --stats --format json t3.etz
 	assert_equal "$(jq -c '[.stats.ranks[0].saturated, .stats.total.saturated]' <<<"$output")" '[null,["total_duration_micros"]]'
