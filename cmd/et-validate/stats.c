@@ -180,7 +180,8 @@ static void text_one(FILE *f, const char *label, const et_graph_stats *r)
 		text_num(f, r->total_duration);
 		fputs(" us total, critical path ", f);
 		text_num(f, r->critical_duration);
-		fprintf(f, " us over %u node%s", r->critical_nodes, r->critical_nodes == 1 ? "" : "s");
+		fprintf(f, " us over %u node%s", r->critical_nodes,
+		        r->critical_nodes == 1 ? "" : "s");
 	}
 	fprintf(f, "; depth %u, max width %u", r->depth, r->max_width);
 	if (r->unordered)

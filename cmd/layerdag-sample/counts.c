@@ -275,9 +275,9 @@ static void add_edge(gen *s, uint32_t u, uint32_t v)
 	s->budget[u] = s->budget[u] > 1 ? s->budget[u] - 1 : 0;
 }
 
-/* The weight of u as a predecessor of a node of attribute a in layer l. */
-static double weight(const gen *s, uint32_t u, uint32_t a, uint32_t l, const double *aff,
-                     double aff_sum)
+/* The weight of u as a predecessor of a node in layer l whose attribute's
+ * predecessor counts are aff (summing to aff_sum). */
+static double weight(const gen *s, uint32_t u, uint32_t l, const double *aff, double aff_sum)
 {
 	const cm_model *m = s->m;
 	if (m->sink[s->g->attr[u]])
@@ -285,7 +285,6 @@ static double weight(const gen *s, uint32_t u, uint32_t a, uint32_t l, const dou
 	uint32_t sp = l - s->layer[u];
 	double span = m->span[sp < CM_SPAN - 1 ? sp : CM_SPAN - 1] + 0.01;
 	double af = (aff[s->g->attr[u]] + 0.5) / (aff_sum + 0.5 * m->vocab);
-	(void)a;
 	return span * af * (s->budget[u] > 0 ? s->budget[u] : 0.002);
 }
 
@@ -310,7 +309,7 @@ static void connect(gen *s, uint32_t v, uint32_t l)
 	uint32_t n = hi - lo;
 	double *w = s->w;
 	for (uint32_t u = lo; u < hi; u++)
-		w[u - lo] = weight(s, u, a, l, aff, aff_sum);
+		w[u - lo] = weight(s, u, l, aff, aff_sum);
 	uint32_t got = 0;
 	uint32_t u0 = lo + draw(w, n, s->r);
 	if (!m->sink[s->g->attr[u0]]) {
@@ -319,7 +318,7 @@ static void connect(gen *s, uint32_t v, uint32_t l)
 	}
 	while (got < want) {
 		for (uint32_t u = 0; u < hi; u++)
-			w[u] = weight(s, u, a, l, aff, aff_sum);
+			w[u] = weight(s, u, l, aff, aff_sum);
 		for (uint32_t k = s->g->ne; k-- > 0 && s->g->edge[k][1] == v;)
 			w[s->g->edge[k][0]] = 0;
 		double tot = 0;
