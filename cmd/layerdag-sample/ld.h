@@ -38,7 +38,7 @@ typedef struct ld_corpus {
 /* --- text.c: the corpus format --------------------------------------------
  * "g <idx> <n> <ne> <y>", then "x <attr_0> ... <attr_{n-1}>", then ne lines
  * "e <src> <dst>"; lines starting with '#' and blank lines are skipped; the
- * file may be gzip-compressed. Errors name the input and its line: exit 3
+ * file ("-" for standard input) may be gzip-compressed. Errors name the input and its line: exit 3
  * for bad data, 4 for I/O. Appends the graphs to c. */
 int ld_text_read(ld_corpus *c, const char *path, et_error *e);
 /* The same from a buffer (for tests and the fuzz target); name names it. */

@@ -7,13 +7,15 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 
-/* The file, decompressed when it is gzip (zlib reads plain files as they
- * are), at most 256 MiB. */
+/* The file ("-": standard input), decompressed when it is gzip (zlib reads
+ * plain files as they are), at most 256 MiB. */
 static int slurp(const char *path, et_buf *b, et_error *e)
 {
-	gzFile f = gzopen(path, "rb");
+	bool in = strcmp(path, "-") == 0; /* standard input */
+	gzFile f = in ? gzdopen(dup(0), "rb") : gzopen(path, "rb");
 	if (!f)
 		return et_fail(e, ET_EXIT_IO, "%s: cannot open: %s", path, strerror(errno));
 	const size_t max = (size_t)256 << 20;

@@ -68,8 +68,9 @@ C="$REPO/samples/layerdag/tpu_tile_val.txt.gz"
 	layerdag-sample eval plain.txt "$C" -o r.txt
 	grep -qx "novelty 0.0000, uniqueness 0.4794 (Weisfeiler-Lehman hash)" r.txt
 	grep -q "^  in-degree  *-0.000974 " r.txt
-	# the same report, byte for byte, every run (BLAS on one thread)
+	# the same report, byte for byte, every run (BLAS on one thread); - is stdin
 	layerdag-sample eval plain.txt "$C" | cmp - r.txt
+	layerdag-sample eval plain.txt - <"$C" | cmp - r.txt
 }
 
 # Kahn layers of every graph of a corpus file, and whether each node of
