@@ -93,6 +93,10 @@ unit_test() {
 	unit_test test_progress
 }
 
+@test "unit: test_diffuse" {
+	unit_test test_diffuse
+}
+
 @test "unit: test_layerdag" {
 	unit_test test_layerdag
 }
