@@ -101,6 +101,10 @@ unit_test() {
 	unit_test test_layerdag
 }
 
+@test "unit: test_nn" {
+	unit_test test_nn
+}
+
 @test "unit: test_pg" {
 	unit_test test_pg
 }

@@ -1,0 +1,110 @@
+/* Dense layers, ReLU, softmax cross-entropy and Adam (nn.h). */
+#include "layerdag-sample/nn.h"
+#include "et_mem.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nn_dense_init(nn_dense *l, size_t in, size_t out, et_rng *r)
+{
+	memset(l, 0, sizeof *l);
+	l->in = in, l->out = out;
+	size_t w = in * out;
+	l->W = et_xcalloc(w, sizeof *l->W);
+	l->dW = et_xcalloc(w, sizeof *l->dW);
+	l->mW = et_xcalloc(w, sizeof *l->mW);
+	l->vW = et_xcalloc(w, sizeof *l->vW);
+	l->b = et_xcalloc(out, sizeof *l->b);
+	l->db = et_xcalloc(out, sizeof *l->db);
+	l->mb = et_xcalloc(out, sizeof *l->mb);
+	l->vb = et_xcalloc(out, sizeof *l->vb);
+	double a = 1 / sqrt((double)in);
+	for (size_t i = 0; i < w; i++)
+		l->W[i] = (2 * et_rng_unit(r) - 1) * a;
+}
+
+void nn_dense_free(nn_dense *l)
+{
+	free(l->W), free(l->dW), free(l->mW), free(l->vW);
+	free(l->b), free(l->db), free(l->mb), free(l->vb);
+	memset(l, 0, sizeof *l);
+}
+
+void nn_dense_forward(const nn_dense *l, const double *X, size_t n, double *Y)
+{
+	for (size_t i = 0; i < n; i++)
+		memcpy(Y + i * l->out, l->b, l->out * sizeof *Y);
+	cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)l->out, (int)l->in, 1.0,
+	            X, (int)l->in, l->W, (int)l->out, 1.0, Y, (int)l->out);
+}
+
+void nn_dense_backward(nn_dense *l, const double *X, const double *dY, size_t n, double *dX)
+{
+	/* dW += Xᵀ·dY */
+	cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)l->in, (int)l->out, (int)n, 1.0,
+	            X, (int)l->in, dY, (int)l->out, 1.0, l->dW, (int)l->out);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < l->out; j++)
+			l->db[j] += dY[i * l->out + j];
+	if (dX) /* dX = dY·Wᵀ */
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)l->in,
+		            (int)l->out, 1.0, dY, (int)l->out, l->W, (int)l->out, 0.0, dX,
+		            (int)l->in);
+}
+
+void nn_dense_zero_grad(nn_dense *l)
+{
+	memset(l->dW, 0, l->in * l->out * sizeof *l->dW);
+	memset(l->db, 0, l->out * sizeof *l->db);
+}
+
+static void adam(double *p, const double *g, double *m, double *v, size_t n, double lr, int t)
+{
+	const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+	double c1 = 1 - pow(b1, t), c2 = 1 - pow(b2, t);
+	for (size_t i = 0; i < n; i++) {
+		m[i] = b1 * m[i] + (1 - b1) * g[i];
+		v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
+		p[i] -= lr * (m[i] / c1) / (sqrt(v[i] / c2) + eps);
+	}
+}
+
+void nn_dense_adam(nn_dense *l, double lr, int t)
+{
+	adam(l->W, l->dW, l->mW, l->vW, l->in * l->out, lr, t);
+	adam(l->b, l->db, l->mb, l->vb, l->out, lr, t);
+}
+
+void nn_relu(double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (x[i] < 0)
+			x[i] = 0;
+}
+
+void nn_relu_backward(const double *y, double *dy, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (y[i] <= 0)
+			dy[i] = 0;
+}
+
+double nn_softmax_xent(const double *Z, const int *c, size_t n, size_t k, double *dZ)
+{
+	double loss = 0;
+	for (size_t i = 0; i < n; i++) {
+		const double *z = Z + i * k;
+		double mx = z[0], s = 0;
+		for (size_t j = 1; j < k; j++)
+			mx = z[j] > mx ? z[j] : mx;
+		for (size_t j = 0; j < k; j++)
+			s += exp(z[j] - mx);
+		loss += log(s) + mx - z[c[i]];
+		if (dZ)
+			for (size_t j = 0; j < k; j++)
+				dZ[i * k + j] = (exp(z[j] - mx) / s - ((int)j == c[i])) / (double)n;
+	}
+	return loss / (double)n;
+}

@@ -1,0 +1,108 @@
+/* The hand-written backward passes of nn.c against central finite
+ * differences: a two-layer network (dense, ReLU, dense, softmax
+ * cross-entropy), every parameter and every input checked; and Adam
+ * driving the loss of a separable problem down. */
+#include "check.h"
+#include "layerdag-sample/nn.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+enum { N = 5, IN = 4, H = 6, K = 3 };
+
+static double loss_of(nn_dense *a, nn_dense *b, const double *X, const int *c, double *dX)
+{
+	double h[N * H], z[N * K], dz[N * K], dh[N * H];
+	nn_dense_forward(a, X, N, h);
+	nn_relu(h, N * H);
+	nn_dense_forward(b, h, N, z);
+	double l = nn_softmax_xent(z, c, N, K, dz);
+	if (dX) {
+		nn_dense_backward(b, h, dz, N, dh);
+		nn_relu_backward(h, dh, N * H);
+		nn_dense_backward(a, X, dh, N, dX);
+	}
+	return l;
+}
+
+/* |analytic − numeric| small relative to their size */
+static int close(double a, double n)
+{
+	return fabs(a - n) <= 1e-6 * (1 + fabs(a) + fabs(n));
+}
+
+static void check_params(nn_dense *a, nn_dense *b, double *X, const int *c, double *p, size_t np,
+                         const double *grad)
+{
+	const double h = 1e-6;
+	for (size_t i = 0; i < np; i++) {
+		double keep = p[i];
+		p[i] = keep + h;
+		double up = loss_of(a, b, X, c, NULL);
+		p[i] = keep - h;
+		double dn = loss_of(a, b, X, c, NULL);
+		p[i] = keep;
+		CHECK(close(grad[i], (up - dn) / (2 * h)));
+	}
+}
+
+static void test_gradients(void)
+{
+	et_rng r;
+	et_rng_seed(&r, 7, 0);
+	nn_dense a, b;
+	nn_dense_init(&a, IN, H, &r);
+	nn_dense_init(&b, H, K, &r);
+	for (size_t j = 0; j < H; j++) /* biases away from 0 so that ReLU's kink is far */
+		a.b[j] = 0.3 * (et_rng_unit(&r) - 0.5);
+	double X[N * IN], dX[N * IN];
+	int c[N];
+	for (int i = 0; i < N * IN; i++)
+		X[i] = 2 * et_rng_unit(&r) - 1;
+	for (int i = 0; i < N; i++)
+		c[i] = (int)et_rng_below(&r, K);
+	nn_dense_zero_grad(&a);
+	nn_dense_zero_grad(&b);
+	loss_of(&a, &b, X, c, dX);
+	check_params(&a, &b, X, c, a.W, IN * H, a.dW);
+	check_params(&a, &b, X, c, a.b, H, a.db);
+	check_params(&a, &b, X, c, b.W, H * K, b.dW);
+	check_params(&a, &b, X, c, b.b, K, b.db);
+	check_params(&a, &b, X, c, X, N * IN, dX);
+	nn_dense_free(&a);
+	nn_dense_free(&b);
+}
+
+static void test_adam(void)
+{
+	et_rng r;
+	et_rng_seed(&r, 3, 0);
+	nn_dense a, b;
+	nn_dense_init(&a, IN, H, &r);
+	nn_dense_init(&b, H, K, &r);
+	double X[N * IN], dX[N * IN];
+	int c[N];
+	for (int i = 0; i < N; i++) { /* class i % K, a feature saying so */
+		c[i] = i % K;
+		for (int j = 0; j < IN; j++)
+			X[i * IN + j] = (j == c[i]) + 0.1 * (et_rng_unit(&r) - 0.5);
+	}
+	double first = loss_of(&a, &b, X, c, NULL), last = first;
+	for (int t = 1; t <= 300; t++) {
+		nn_dense_zero_grad(&a);
+		nn_dense_zero_grad(&b);
+		last = loss_of(&a, &b, X, c, dX);
+		nn_dense_adam(&a, 0.01, t);
+		nn_dense_adam(&b, 0.01, t);
+	}
+	CHECK(last < 0.05 && last < first / 10);
+	nn_dense_free(&a);
+	nn_dense_free(&b);
+}
+
+int main(void)
+{
+	test_gradients();
+	test_adam();
+	return check_failures();
+}
