@@ -3,6 +3,7 @@
  * cross-entropy), every parameter and every input checked; and Adam
  * driving the loss of a separable problem down. */
 #include "check.h"
+#include "layerdag-sample/mpnn.h"
 #include "layerdag-sample/nn.h"
 
 #include <math.h>
@@ -100,8 +101,58 @@ static void test_adam(void)
 	nn_dense_free(&b);
 }
 
+/* The message-passing layer: a loss Σ Y·G for a fixed G, so dY = G. */
+enum { MN = 5, MD = 3 };
+static const uint32_t medge[][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}, {3, 4}, {0, 4}};
+
+static double mp_loss(nn_mp *l, const double *H, const double *G, double *dH)
+{
+	double scratch[2 * MN * MD], Y[MN * MD], dY[MN * MD], s = 0;
+	nn_mp_forward(l, H, MN, medge, 6, scratch, Y);
+	for (int i = 0; i < MN * MD; i++)
+		s += Y[i] * G[i], dY[i] = G[i];
+	if (dH)
+		nn_mp_backward(l, H, MN, medge, 6, scratch, Y, dY, dH);
+	return s;
+}
+
+static void test_mp(void)
+{
+	et_rng r;
+	et_rng_seed(&r, 11, 0);
+	nn_mp l;
+	nn_mp_init(&l, MD, &r);
+	for (int j = 0; j < MD; j++)
+		l.self.b[j] = 0.5; /* away from ReLU's kink */
+	double H[MN * MD], G[MN * MD], dH[MN * MD];
+	for (int i = 0; i < MN * MD; i++)
+		H[i] = et_rng_unit(&r), G[i] = 2 * et_rng_unit(&r) - 1;
+	nn_mp_zero_grad(&l);
+	mp_loss(&l, H, G, dH);
+	double *ps[] = {l.self.W, l.in.W, l.out.W, l.self.b, H};
+	const double *gs[] = {l.self.dW, l.in.dW, l.out.dW, l.self.db, dH};
+	size_t ns[] = {MD * MD, MD * MD, MD * MD, MD, MN * MD};
+	for (int k = 0; k < 5; k++)
+		for (size_t i = 0; i < ns[k]; i++) {
+			double keep = ps[k][i], h = 1e-6;
+			ps[k][i] = keep + h;
+			double up = mp_loss(&l, H, G, NULL);
+			ps[k][i] = keep - h;
+			double dn = mp_loss(&l, H, G, NULL);
+			ps[k][i] = keep;
+			CHECK(close(gs[k][i], (up - dn) / (2 * h)));
+		}
+	nn_mp_free(&l);
+	double e[8];
+	nn_sinusoid(0, 8, e);
+	CHECK(e[0] == 0 && e[1] == 1 && e[6] == 0 && e[7] == 1);
+	nn_sinusoid(2, 8, e);
+	CHECK(fabs(e[0] - sin(2)) < 1e-15 && fabs(e[3] - cos(2 * 0.1)) < 1e-12);
+}
+
 int main(void)
 {
+	test_mp();
 	test_gradients();
 	test_adam();
 	return check_failures();
