@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 typedef struct nn_mp {
-	nn_dense self, in, out; /* in and out have no bias (theirs stays 0) */
+	nn_dense self, in, out; /* three biases that add up to one */
 	size_t dim;
 } nn_mp;
 

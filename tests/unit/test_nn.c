@@ -3,10 +3,12 @@
  * cross-entropy), every parameter and every input checked; and Adam
  * driving the loss of a separable problem down. */
 #include "check.h"
+#include "layerdag-sample/encoder.h"
 #include "layerdag-sample/mpnn.h"
 #include "layerdag-sample/nn.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 enum { N = 5, IN = 4, H = 6, K = 3 };
@@ -150,8 +152,54 @@ static void test_mp(void)
 	CHECK(fabs(e[0] - sin(2)) < 1e-15 && fabs(e[3] - cos(2 * 0.1)) < 1e-12);
 }
 
+/* The encoder: loss g·G, every parameter of every layer checked. */
+static double enc_loss(nn_enc *e, const double *X, const double *G, bool back)
+{
+	double g[MD], s = 0;
+	nn_enc_forward(e, X, MN, medge, 6, 0.7, 3, g);
+	for (int j = 0; j < MD; j++)
+		s += g[j] * G[j];
+	if (back)
+		nn_enc_backward(e, X, medge, 6, G);
+	return s;
+}
+
+static void test_encoder(void)
+{
+	et_rng r;
+	et_rng_seed(&r, 5, 0);
+	nn_enc e;
+	nn_enc_init(&e, 2, MD, 2, &r);
+	for (int j = 0; j < MD; j++) /* biases away from ReLU's kink */
+		e.input.b[j] = 0.4, e.mp[0].self.b[j] = 0.3, e.mp[1].self.b[j] = 0.3;
+	double X[MN * 2], G[MD] = {0.3, -0.7, 0.5};
+	for (int i = 0; i < MN * 2; i++)
+		X[i] = et_rng_unit(&r);
+	nn_enc_zero_grad(&e);
+	enc_loss(&e, X, G, true);
+	nn_dense *ls[] = {&e.input,      &e.mp[0].self, &e.mp[0].in, &e.mp[0].out,
+	                  &e.mp[1].self, &e.mp[1].in,   &e.mp[1].out};
+	for (int k = 0; k < 7; k++) {
+		nn_dense *l = ls[k];
+		for (size_t i = 0; i < l->in * l->out + l->out; i++) {
+			bool isb = i >= l->in * l->out;
+			double *p = isb ? &l->b[i - l->in * l->out] : &l->W[i];
+			double grad = isb ? l->db[i - l->in * l->out] : l->dW[i];
+			double keep = *p, h = 1e-6;
+			*p = keep + h;
+			double up = enc_loss(&e, X, G, false);
+			*p = keep - h;
+			double dn = enc_loss(&e, X, G, false);
+			*p = keep;
+			CHECK(close(grad, (up - dn) / (2 * h)));
+		}
+	}
+	nn_enc_free(&e);
+}
+
 int main(void)
 {
+	test_encoder();
 	test_mp();
 	test_gradients();
 	test_adam();

@@ -1,0 +1,91 @@
+/* The graph encoder (encoder.h). */
+#include "layerdag-sample/encoder.h"
+#include "et_mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void nn_enc_init(nn_enc *e, size_t F, size_t D, int K, et_rng *r)
+{
+	memset(e, 0, sizeof *e);
+	e->F = F, e->D = D, e->K = K < ENC_MAXK ? K : ENC_MAXK;
+	nn_dense_init(&e->input, F, D, r);
+	for (int k = 0; k < e->K; k++)
+		nn_mp_init(&e->mp[k], D, r);
+}
+
+void nn_enc_free(nn_enc *e)
+{
+	nn_dense_free(&e->input);
+	for (int k = 0; k < e->K; k++) {
+		nn_mp_free(&e->mp[k]);
+		free(e->scratch[k]);
+	}
+	for (int k = 0; k <= e->K; k++)
+		free(e->h[k]);
+	memset(e, 0, sizeof *e);
+}
+
+void nn_enc_zero_grad(nn_enc *e)
+{
+	nn_dense_zero_grad(&e->input);
+	for (int k = 0; k < e->K; k++)
+		nn_mp_zero_grad(&e->mp[k]);
+}
+
+/* Room for n nodes' activations. */
+static void reserve(nn_enc *e, size_t n)
+{
+	if (n <= e->cap)
+		return;
+	e->cap = n * 2;
+	for (int k = 0; k <= e->K; k++)
+		e->h[k] = et_xrealloc(e->h[k], e->cap * e->D * sizeof *e->h[k]);
+	for (int k = 0; k < e->K; k++)
+		e->scratch[k] =
+		    et_xrealloc(e->scratch[k], 2 * e->cap * e->D * sizeof *e->scratch[k]);
+}
+
+void nn_enc_forward(nn_enc *e, const double *X, size_t n, const uint32_t (*edge)[2], size_t ne,
+                    double y, double t, double *g)
+{
+	size_t D = e->D;
+	reserve(e, n);
+	e->n = n;
+	nn_dense_forward(&e->input, X, n, e->h[0]);
+	nn_relu(e->h[0], n * D);
+	for (int k = 0; k < e->K; k++)
+		nn_mp_forward(&e->mp[k], e->h[k], n, edge, ne, e->scratch[k], e->h[k + 1]);
+	double *emb = et_xcalloc(D, sizeof *emb);
+	memset(g, 0, D * sizeof *g);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < D; j++)
+			g[j] += e->h[e->K][i * D + j];
+	nn_sinusoid(y, D, emb);
+	for (size_t j = 0; j < D; j++)
+		g[j] += emb[j];
+	nn_sinusoid(t, D, emb);
+	for (size_t j = 0; j < D; j++)
+		g[j] += emb[j];
+	free(emb);
+}
+
+void nn_enc_backward(nn_enc *e, const double *X, const uint32_t (*edge)[2], size_t ne,
+                     const double *dg)
+{
+	size_t n = e->n, D = e->D;
+	double *dh = et_xcalloc(n * D + 1, sizeof *dh),
+	       *dprev = et_xcalloc(n * D + 1, sizeof *dprev);
+	for (size_t i = 0; i < n; i++) /* the sum's adjoint: every node gets dg */
+		memcpy(dh + i * D, dg, D * sizeof *dh);
+	for (int k = e->K - 1; k >= 0; k--) {
+		nn_mp_backward(&e->mp[k], e->h[k], n, edge, ne, e->scratch[k], e->h[k + 1], dh,
+		               dprev);
+		double *s = dh;
+		dh = dprev, dprev = s;
+	}
+	nn_relu_backward(e->h[0], dh, n * D);
+	nn_dense_backward(&e->input, X, dh, n, NULL);
+	free(dh);
+	free(dprev);
+}
