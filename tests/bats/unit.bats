@@ -109,6 +109,10 @@ unit_test() {
 	unit_test test_pg
 }
 
+@test "unit: test_sizer" {
+	unit_test test_sizer
+}
+
 @test "unit: test_stage" {
 	unit_test test_stage
 }
