@@ -73,11 +73,18 @@ void nn_enc_forward(nn_enc *e, const double *X, size_t n, const uint32_t (*edge)
 void nn_enc_backward(nn_enc *e, const double *X, const uint32_t (*edge)[2], size_t ne,
                      const double *dg)
 {
+	nn_enc_backward_nodes(e, X, edge, ne, dg, NULL);
+}
+
+void nn_enc_backward_nodes(nn_enc *e, const double *X, const uint32_t (*edge)[2], size_t ne,
+                           const double *dg, const double *dnode)
+{
 	size_t n = e->n, D = e->D;
 	double *dh = et_xcalloc(n * D + 1, sizeof *dh),
 	       *dprev = et_xcalloc(n * D + 1, sizeof *dprev);
 	for (size_t i = 0; i < n; i++) /* the sum's adjoint: every node gets dg */
-		memcpy(dh + i * D, dg, D * sizeof *dh);
+		for (size_t j = 0; j < D; j++)
+			dh[i * D + j] = (dg ? dg[j] : 0) + (dnode ? dnode[i * D + j] : 0);
 	for (int k = e->K - 1; k >= 0; k--) {
 		nn_mp_backward(&e->mp[k], e->h[k], n, edge, ne, e->scratch[k], e->h[k + 1], dh,
 		               dprev);

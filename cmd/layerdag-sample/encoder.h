@@ -28,6 +28,11 @@ void nn_enc_forward(nn_enc *e, const double *X, size_t n, const uint32_t (*edge)
                     double y, double t, double *g);
 void nn_enc_backward(nn_enc *e, const double *X, const uint32_t (*edge)[2], size_t ne,
                      const double *dg);
+/* The same with a gradient on the node embeddings too: dnode[n × D] (the
+ * last layer's outputs, e->h[e->K] after forward), added to the pooled
+ * one's; dg may be NULL. */
+void nn_enc_backward_nodes(nn_enc *e, const double *X, const uint32_t (*edge)[2], size_t ne,
+                           const double *dg, const double *dnode);
 void nn_enc_zero_grad(nn_enc *e);
 
 #endif

@@ -41,6 +41,10 @@ unit_test() {
 	done
 }
 
+@test "unit: test_attrdiff" {
+	unit_test test_attrdiff
+}
+
 @test "unit: test_base64" {
 	unit_test test_base64
 }

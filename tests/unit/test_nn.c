@@ -153,14 +153,18 @@ static void test_mp(void)
 }
 
 /* The encoder: loss g·G, every parameter of every layer checked. */
+/* Σ g·G, plus Σ h_K·Gn over the node embeddings (backward_nodes) */
+static double GN[MN * MD];
 static double enc_loss(nn_enc *e, const double *X, const double *G, bool back)
 {
 	double g[MD], s = 0;
 	nn_enc_forward(e, X, MN, medge, 6, 0.7, 3, g);
 	for (int j = 0; j < MD; j++)
 		s += g[j] * G[j];
+	for (int i = 0; i < MN * MD; i++)
+		s += e->h[e->K][i] * GN[i];
 	if (back)
-		nn_enc_backward(e, X, medge, 6, G);
+		nn_enc_backward_nodes(e, X, medge, 6, G, GN);
 	return s;
 }
 
@@ -175,6 +179,8 @@ static void test_encoder(void)
 	double X[MN * 2], G[MD] = {0.3, -0.7, 0.5};
 	for (int i = 0; i < MN * 2; i++)
 		X[i] = et_rng_unit(&r);
+	for (int i = 0; i < MN * MD; i++)
+		GN[i] = 2 * et_rng_unit(&r) - 1;
 	nn_enc_zero_grad(&e);
 	enc_loss(&e, X, G, true);
 	nn_dense *ls[] = {&e.input,      &e.mp[0].self, &e.mp[0].in, &e.mp[0].out,
