@@ -61,6 +61,10 @@ unit_test() {
 	unit_test test_core
 }
 
+@test "unit: test_edgediff" {
+	unit_test test_edgediff
+}
+
 @test "unit: test_graph" {
 	unit_test test_graph
 }
