@@ -2,6 +2,7 @@
 #include "layerdag-sample/attrdiff.h"
 #include "et_mem.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +42,11 @@ static uint32_t noise(const ld_attrdiff *a, int t, uint32_t x0, et_rng *r)
 	return k;
 }
 
-double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
-                           int t, et_rng *r)
+/* The forward (and, without probs, the backward) of layer l at step t; the
+ * new nodes' attributes are noised from g's with r, or given (noisy, in
+ * node order of layer l); probs gets the predicted distributions. */
+static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
+                  et_rng *r, const uint32_t *noisy, double *probs)
 {
 	uint32_t V = a->vocab, F = V + 1;
 	size_t D = a->enc.D;
@@ -56,11 +60,15 @@ double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *laye
 			newv[nnew++] = v, ix[v] = n++;
 	double *X = et_xcalloc((size_t)n * F + 1, sizeof *X);
 	int *clean = et_xcalloc(nnew + 1, sizeof *clean);
+	uint32_t seen_new = 0;
 	for (uint32_t v = 0; v < g->n; v++) {
 		if (ix[v] == UINT32_MAX)
 			continue;
 		bool is_new = layer[v] == l;
-		uint32_t x = is_new ? noise(a, t, g->attr[v], r) : g->attr[v];
+		uint32_t x = !is_new ? g->attr[v]
+		             : noisy ? noisy[seen_new]
+		                     : noise(a, t, g->attr[v], r);
+		seen_new += is_new;
 		X[(size_t)ix[v] * F + (x < V ? x : 0)] = 1;
 		X[(size_t)ix[v] * F + V] = is_new;
 	}
@@ -85,8 +93,19 @@ double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *laye
 		clean[i] = (int)g->attr[newv[i]];
 	}
 	nn_dense_forward(&a->head, in, nnew, z);
-	double loss = nnew ? nn_softmax_xent(z, clean, nnew, V, dz) : 0;
-	if (nnew) {
+	double loss = 0;
+	if (probs) {
+		for (uint32_t i = 0; i < nnew; i++) {
+			double mx = z[(size_t)i * V], s = 0;
+			for (uint32_t k = 1; k < V; k++)
+				mx = z[(size_t)i * V + k] > mx ? z[(size_t)i * V + k] : mx;
+			for (uint32_t k = 0; k < V; k++)
+				s += probs[(size_t)i * V + k] = exp(z[(size_t)i * V + k] - mx);
+			for (uint32_t k = 0; k < V; k++)
+				probs[(size_t)i * V + k] /= s;
+		}
+	} else if (nnew) {
+		loss = nn_softmax_xent(z, clean, nnew, V, dz);
 		nn_dense_backward(&a->head, in, dz, nnew, din);
 		double *dnode = et_xcalloc((size_t)n * D + 1, sizeof *dnode);
 		double *dpool = et_xcalloc(D, sizeof *dpool);
@@ -102,6 +121,18 @@ double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *laye
 	free(ix), free(newv), free(X), free(clean), free(E), free(pool);
 	free(in), free(z), free(dz), free(din);
 	return loss;
+}
+
+double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
+                           int t, et_rng *r)
+{
+	return run(a, g, layer, l, t, r, NULL, NULL);
+}
+
+void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
+                         const uint32_t *noisy, double *probs)
+{
+	run(a, g, layer, l, t, NULL, noisy, probs);
 }
 
 double ld_attrdiff_epoch(ld_attrdiff *a, const ld_corpus *c, double lr, et_rng *r)

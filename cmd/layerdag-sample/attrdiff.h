@@ -27,6 +27,10 @@ void ld_attrdiff_free(ld_attrdiff *a);
  * loss and accumulates the gradients. */
 double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
                            int t, et_rng *r);
+/* The predicted distributions of the clean attributes (probs[w × vocab],
+ * w the nodes of layer l in node order) given their noisy ones at step t. */
+void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
+                         const uint32_t *noisy, double *probs);
 /* One epoch: every layer of every graph at a random step, Adam per graph. */
 double ld_attrdiff_epoch(ld_attrdiff *a, const ld_corpus *c, double lr, et_rng *r);
 

@@ -2,6 +2,7 @@
 #include "layerdag-sample/edgediff.h"
 #include "et_mem.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,8 +33,11 @@ void ld_edgediff_free(ld_edgediff *d)
 	nn_dense_free(&d->head);
 }
 
-double ld_edgediff_example(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l,
-                           int t, et_rng *r)
+/* Forward (and backward without probs) of layer l at step t; the pairs'
+ * noisy edges are drawn with r, or given (noisy_in[B × nn], candidates and
+ * new nodes in node order); probs[B × nn] gets P(edge). */
+static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
+                  et_rng *r, const uint8_t *noisy_in, double *probs)
 {
 	uint32_t V = d->vocab, F = V + 1;
 	size_t D = d->enc.D;
@@ -71,6 +75,10 @@ double ld_edgediff_example(ld_edgediff *d, const ld_dag *g, const uint32_t *laye
 			clean[(size_t)pos[g->edge[k][0]] * nn + pos[g->edge[k][1]]] = 1;
 	double q[2];
 	for (size_t p = 0; p < np; p++) {
+		if (noisy_in) {
+			noisy[p] = noisy_in[p];
+			continue;
+		}
 		ld_q_bar(&d->sched, t, m, 2, clean[p], q);
 		noisy[p] = et_rng_unit(r) < q[1];
 	}
@@ -100,20 +108,43 @@ double ld_edgediff_example(ld_edgediff *d, const ld_dag *g, const uint32_t *laye
 		memcpy(in + p * 3 * D + 2 * D, pool, D * sizeof *in);
 	}
 	nn_dense_forward(&d->head, in, np, z);
-	double loss = nn_softmax_xent(z, clean, np, 2, dz);
-	nn_dense_backward(&d->head, in, dz, np, din);
+	double loss = 0;
 	double *dnode = et_xcalloc((size_t)n * D + 1, sizeof *dnode),
 	       *dpool = et_xcalloc(D, sizeof *dpool);
-	for (size_t p = 0; p < np; p++)
-		for (size_t j = 0; j < D; j++) {
-			dnode[(size_t)ix[cand[p / nn]] * D + j] += din[p * 3 * D + j];
-			dnode[(size_t)ix[newv[p % nn]] * D + j] += din[p * 3 * D + D + j];
-			dpool[j] += din[p * 3 * D + 2 * D + j];
-		}
-	nn_enc_backward_nodes(&d->enc, X, (const uint32_t(*)[2])E, ne, dpool, dnode);
+	if (probs) {
+		for (size_t p = 0; p < np; p++)
+			probs[p] = 1 / (1 + exp(z[2 * p] - z[2 * p + 1]));
+	} else {
+		loss = nn_softmax_xent(z, clean, np, 2, dz);
+		nn_dense_backward(&d->head, in, dz, np, din);
+		for (size_t p = 0; p < np; p++)
+			for (size_t j = 0; j < D; j++) {
+				dnode[(size_t)ix[cand[p / nn]] * D + j] += din[p * 3 * D + j];
+				dnode[(size_t)ix[newv[p % nn]] * D + j] += din[p * 3 * D + D + j];
+				dpool[j] += din[p * 3 * D + 2 * D + j];
+			}
+		nn_enc_backward_nodes(&d->enc, X, (const uint32_t(*)[2])E, ne, dpool, dnode);
+	}
 	free(ix), free(cand), free(newv), free(clean), free(noisy), free(pos), free(X), free(E);
 	free(pool), free(in), free(z), free(dz), free(din), free(dnode), free(dpool);
 	return loss;
+}
+
+double ld_edgediff_example(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l,
+                           int t, et_rng *r)
+{
+	return run(d, g, layer, l, t, r, NULL, NULL);
+}
+
+void ld_edgediff_predict(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
+                         const uint8_t *noisy, double *probs)
+{
+	run(d, g, layer, l, t, NULL, noisy, probs);
+}
+
+double ld_edgediff_rho(const ld_edgediff *d, uint32_t B)
+{
+	return (d->dbar < B ? d->dbar : B) / B;
 }
 
 double ld_edgediff_epoch(ld_edgediff *d, const ld_corpus *c, double lr, et_rng *r)

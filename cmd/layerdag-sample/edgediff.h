@@ -24,6 +24,13 @@ void ld_edgediff_init(ld_edgediff *d, const ld_corpus *c, int T, size_t D, int K
 void ld_edgediff_free(ld_edgediff *d);
 double ld_edgediff_example(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l,
                            int t, et_rng *r);
+/* P(edge) for each (candidate, new node) pair of layer l (probs[B × w],
+ * candidates = the nodes of layers < l in node order, then the new nodes)
+ * given the noisy edges at step t. */
+void ld_edgediff_predict(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
+                         const uint8_t *noisy, double *probs);
+/* The Bernoulli marginal for B candidates. */
+double ld_edgediff_rho(const ld_edgediff *d, uint32_t B);
 double ld_edgediff_epoch(ld_edgediff *d, const ld_corpus *c, double lr, et_rng *r);
 
 #endif

@@ -101,6 +101,10 @@ unit_test() {
 	unit_test test_progress
 }
 
+@test "unit: test_diffsample" {
+	unit_test test_diffsample
+}
+
 @test "unit: test_diffuse" {
 	unit_test test_diffuse
 }

@@ -1,0 +1,162 @@
+/* Sampling with the diffusion model (diffsample.h). */
+#include "layerdag-sample/diffsample.h"
+#include "et_mem.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t draw(const double *p, uint32_t n, et_rng *r)
+{
+	double s = 0, u;
+	for (uint32_t i = 0; i < n; i++)
+		s += p[i];
+	u = et_rng_unit(r) * s;
+	for (uint32_t i = 0; i < n; i++) {
+		if (u < p[i])
+			return i;
+		u -= p[i];
+	}
+	return n - 1;
+}
+
+typedef struct grow {
+	ld_dag *g;
+	uint32_t *layer;
+	size_t capn, cape;
+} grow;
+
+static void add_node(grow *w, uint32_t attr, uint32_t l)
+{
+	ld_dag *g = w->g;
+	if (g->n == w->capn) {
+		w->capn = w->capn ? w->capn * 2 : 64;
+		g->attr = et_xrealloc(g->attr, w->capn * sizeof *g->attr);
+		w->layer = et_xrealloc(w->layer, w->capn * sizeof *w->layer);
+	}
+	g->attr[g->n] = attr;
+	w->layer[g->n++] = l;
+}
+
+static void add_edge(grow *w, uint32_t u, uint32_t v)
+{
+	ld_dag *g = w->g;
+	if (g->ne == w->cape) {
+		w->cape = w->cape ? w->cape * 2 : 64;
+		g->edge = et_xrealloc(g->edge, w->cape * sizeof *g->edge);
+	}
+	g->edge[g->ne][0] = u, g->edge[g->ne][1] = v;
+	g->ne++;
+}
+
+/* The size of layer l (0: stop). */
+static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, et_rng *r)
+{
+	uint32_t S = m->z.S;
+	double *p = et_xcalloc(S, sizeof *p), mx = -INFINITY, s = 0;
+	ld_sizer_step(&m->z, w->g, w->layer, l, -1, p);
+	for (uint32_t k = 0; k < S; k++)
+		mx = p[k] > mx ? p[k] : mx;
+	for (uint32_t k = 0; k < S; k++)
+		s += p[k] = exp(p[k] - mx);
+	if (l == 0)
+		p[0] = 0;
+	uint32_t n = draw(p, S, r);
+	free(p);
+	return n;
+}
+
+static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, et_rng *r)
+{
+	ld_attrdiff *a = &m->a;
+	uint32_t V = a->vocab;
+	uint32_t *x = et_xcalloc(s, sizeof *x);
+	double *probs = et_xcalloc((size_t)s * V, sizeof *probs),
+	       *post = et_xcalloc(V, sizeof *post);
+	for (uint32_t i = 0; i < s; i++)
+		x[i] = draw(a->marginal, V, r);
+	for (int t = a->sched.T; t >= 1; t--) {
+		ld_attrdiff_predict(a, w->g, w->layer, l, t, x, probs);
+		for (uint32_t i = 0; i < s; i++) {
+			ld_posterior(&a->sched, t, a->marginal, (int)V, (int)x[i],
+			             probs + (size_t)i * V, post);
+			x[i] = draw(post, V, r);
+		}
+	}
+	for (uint32_t i = 0; i < s; i++)
+		w->g->attr[first + i] = x[i];
+	free(x);
+	free(probs);
+	free(post);
+}
+
+static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, et_rng *r)
+{
+	ld_edgediff *d = &m->e;
+	uint32_t B = first; /* the nodes before the layer are its candidates */
+	size_t np = (size_t)B * s;
+	double rho = ld_edgediff_rho(d, B), mk[2] = {1 - rho, rho}, post[2], p0[2];
+	uint8_t *e = et_xcalloc(np, 1);
+	double *pe = et_xcalloc(np, sizeof *pe);
+	for (size_t p = 0; p < np; p++)
+		e[p] = et_rng_unit(r) < rho;
+	for (int t = d->sched.T; t >= 1; t--) {
+		ld_edgediff_predict(d, w->g, w->layer, l, t, e, pe);
+		for (size_t p = 0; p < np; p++) {
+			p0[0] = 1 - pe[p], p0[1] = pe[p];
+			ld_posterior(&d->sched, t, mk, 2, e[p], p0, post);
+			e[p] = et_rng_unit(r) < post[1];
+		}
+	}
+	for (uint32_t j = 0; j < s; j++) {
+		bool prev = false;
+		for (uint32_t u = 0; u < B; u++) {
+			size_t p = (size_t)u * s + j;
+			if (m->sink[w->g->attr[u]])
+				e[p] = 0;
+			prev |= e[p] && w->layer[u] + 1 == l;
+		}
+		if (!prev) { /* the most likely predecessor in the layer before */
+			uint32_t best = UINT32_MAX;
+			for (uint32_t u = 0; u < B; u++)
+				if (w->layer[u] + 1 == l && !m->sink[w->g->attr[u]] &&
+				    (best == UINT32_MAX ||
+				     pe[(size_t)u * s + j] > pe[(size_t)best * s + j]))
+					best = u;
+			if (best != UINT32_MAX)
+				e[(size_t)best * s + j] = 1;
+		}
+		for (uint32_t u = 0; u < B; u++)
+			if (e[(size_t)u * s + j])
+				add_edge(w, u, first + j);
+	}
+	free(e);
+	free(pe);
+}
+
+void ld_diff_sample(ld_diffusion *m, double y, et_rng *r, uint32_t max_layers, ld_dag *out)
+{
+	memset(out, 0, sizeof *out);
+	out->y = y;
+	grow w = {.g = out};
+	uint32_t prev_first = 0;
+	for (uint32_t l = 0; l < max_layers; l++) {
+		/* a layer needs a node before it that can be its predecessor */
+		bool parent = l == 0;
+		for (uint32_t v = prev_first; v < out->n && !parent; v++)
+			parent = !m->sink[out->attr[v]];
+		if (!parent)
+			break;
+		uint32_t s = layer_size(m, &w, l, r);
+		if (s == 0)
+			break;
+		uint32_t first = out->n;
+		prev_first = first;
+		for (uint32_t i = 0; i < s; i++)
+			add_node(&w, 0, l);
+		attributes(m, &w, l, first, s, r);
+		if (l > 0)
+			edges(m, &w, l, first, s, r);
+	}
+	free(w.layer);
+}

@@ -1,0 +1,25 @@
+/* Sampling a DAG with the diffusion model's three networks, LayerDAG's way:
+ * layer by layer, its size from the classifier (never 0 for the first),
+ * then its attributes by T reverse steps from the marginal through the
+ * posterior q(x_{t−1} | x_t, x̂_0), then its edges to every earlier node the
+ * same way from the Bernoulli marginal. A new node left without a
+ * predecessor in the layer before gets its most likely one there (which
+ * keeps the Kahn layers); nodes of a sink role are never predecessors. */
+#ifndef LD_DIFFSAMPLE_H
+#define LD_DIFFSAMPLE_H
+
+#include "layerdag-sample/attrdiff.h"
+#include "layerdag-sample/edgediff.h"
+#include "layerdag-sample/sizer.h"
+
+typedef struct ld_diffusion {
+	ld_sizer z;
+	ld_attrdiff a;
+	ld_edgediff e;
+	uint8_t *sink; /* [vocab]: never has a successor in the corpus */
+} ld_diffusion;
+
+/* A graph for label y, at most max_layers layers. */
+void ld_diff_sample(ld_diffusion *m, double y, et_rng *r, uint32_t max_layers, ld_dag *out);
+
+#endif
