@@ -3,6 +3,7 @@
 #include "et_output.h"
 #include "layerdag-sample/cmds.h"
 #include "layerdag-sample/counts.h"
+#include "layerdag-sample/diffmodel.h"
 #include "layerdag-sample/etdag.h"
 
 #include <stdio.h>
@@ -23,14 +24,18 @@ int cmd_fit(int argc, char **argv)
 	int model = 0;
 	uint32_t buckets = 16;
 	int64_t seed = 1;
+	int epochs = 10;
 	et_opt opts[] = {
 	    {0, "model", ET_ARG_CHOICE, "M",
-	     "counts (default: back-off count tables); diffusion is not built yet", &model,
+	     "counts (default: back-off count tables) or diffusion (LayerDAG's networks)", &model,
 	     .choices = models},
 	    {0, "buckets", ET_ARG_U32, "B", "label buckets, quantiles of y (default 16)", &buckets,
 	     .min = 1, .max = 1024},
-	    {0, "seed", ET_ARG_I64, "N", "random seed (default 1; the counts model draws nothing)",
+	    {0, "seed", ET_ARG_I64, "N",
+	     "random seed (default 1; the counts model draws nothing); same seed, same model",
 	     &seed, .min = 0, .max = INT64_MAX},
+	    {0, "epochs", ET_ARG_INT, "N", "diffusion: passes over the corpus (default 10)",
+	     &epochs, .min = 1, .max = 100000},
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
 	};
@@ -39,8 +44,7 @@ int cmd_fit(int argc, char **argv)
 	et_cli_parse(&cli, argc, argv);
 	if (cli.nargs < 1)
 		et_cli_usage_error(&cli, "expected one CORPUS file or more");
-	if (model == 1)
-		et_cli_usage_error(&cli, "--model diffusion is not built yet: use --model counts");
+
 	et_error e = {0};
 	ld_corpus c = {0};
 	int rc = 0;
@@ -60,10 +64,24 @@ int cmd_fit(int argc, char **argv)
 		             "a corpus is either the text format or Chakra ETs, not both");
 	if (rc == 0 && c.n == 0)
 		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", cli.args[0]);
+	if (rc == 0 && model == 1 && n_et)
+		rc = et_fail(&e, ET_EXIT_USAGE, "--model diffusion on Chakra ETs is not built yet");
 	et_output *o = NULL;
 	if (rc == 0)
-		rc = et_output_open(&o, cli.output, false, &e);
-	if (rc == 0) {
+		rc = et_output_open(&o, cli.output, model == 1, &e);
+	if (rc == 0 && model == 1) {
+		ld_diff_conf cf;
+		ld_diff_conf_default(&cf);
+		cf.epochs = epochs;
+		cf.progress = cli.progress >= 0;
+		et_rng r;
+		et_rng_seed(&r, (uint64_t)seed, 0);
+		ld_diffusion dm;
+		ld_diff_fit(&dm, &c, &cf, &r);
+		ld_diff_write(&dm, et_output_file(o));
+		ld_diff_free(&dm);
+		rc = et_output_commit(o, &e);
+	} else if (rc == 0) {
 		cm_model m;
 		cm_fit(&c, buckets, &m);
 		m.et = map; /* the model owns the attribute classes now */

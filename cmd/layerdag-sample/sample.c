@@ -5,6 +5,7 @@
 #include "et_writer.h"
 #include "layerdag-sample/cmds.h"
 #include "layerdag-sample/counts.h"
+#include "layerdag-sample/diffmodel.h"
 #include "layerdag-sample/etdag.h"
 
 #include <math.h>
@@ -47,6 +48,44 @@ static int write_et(const ld_dag *g, const ld_etmap *map, uint32_t world, et_rng
 	return et_writer_finish(w, ld_et_write(g, map, world, r, w, e), e);
 }
 
+/* A diffusion model's samples, in the text format. */
+static int sample_diffusion(et_cli *cli, const char *path, const char *yfrom, double y, size_t n,
+                            uint64_t seed, int format)
+{
+	if (format == 1)
+		et_cli_usage_error(cli, "--format et: a diffusion model is fitted on text corpora");
+	if (!yfrom && isnan(y))
+		et_cli_usage_error(cli, "a diffusion model samples for labels: --y or --y-from");
+	et_error e = {0};
+	ld_diffusion m;
+	ld_corpus from = {0};
+	et_output *o = NULL;
+	int rc = ld_diff_read(&m, path, &e);
+	if (rc == 0 && yfrom && (rc = ld_text_read(&from, yfrom, &e)) == 0 && from.n == 0)
+		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", yfrom);
+	if (rc == 0)
+		rc = et_output_open(&o, cli->output, false, &e);
+	if (rc == 0) {
+		size_t k = n ? n : from.n ? from.n : 1;
+		et_rng r;
+		et_rng_seed(&r, seed, 0);
+		for (size_t i = 0; i < k; i++) {
+			ld_dag g;
+			ld_diff_sample(&m, from.n ? from.g[i % from.n].y : y, &r, 160, &g);
+			ld_text_write(&g, i, et_output_file(o));
+			ld_dag_free(&g);
+		}
+		rc = et_output_commit(o, &e);
+		ld_diff_free(&m);
+	}
+	ld_corpus_free(&from);
+	if (rc < 0) {
+		et_err_print(&e);
+		return e.code ? e.code : ET_EXIT_IO;
+	}
+	return 0;
+}
+
 int cmd_sample(int argc, char **argv)
 {
 	et_cli cli;
@@ -85,6 +124,9 @@ int cmd_sample(int argc, char **argv)
 		et_cli_usage_error(&cli, "--format et writes one workload: --count 1");
 	if (yfrom && !isnan(y))
 		et_cli_usage_error(&cli, "--y and --y-from: give one");
+	if (ld_diff_is(cli.args[0]))
+		return sample_diffusion(&cli, cli.args[0], yfrom, y, (size_t)n, (uint64_t)seed,
+		                        format);
 	et_error e = {0};
 	cm_model m;
 	ld_corpus from = {0};

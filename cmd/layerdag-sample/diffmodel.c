@@ -1,0 +1,175 @@
+/* Fitting the diffusion model, and its file (diffmodel.h). */
+#include "layerdag-sample/diffmodel.h"
+#include "et_buf.h"
+#include "et_mem.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, 1};
+
+void ld_diff_conf_default(ld_diff_conf *c)
+{
+	*c = (ld_diff_conf){.D = 32, .K = 2, .T = 64, .Te = 16, .epochs = 10, .S = 32, .lr = 3e-3};
+}
+
+void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
+{
+	uint32_t V = c->vocab ? c->vocab : 1;
+	ld_sizer_init(&m->z, V, cf->S, cf->D, cf->K, r);
+	ld_attrdiff_init(&m->a, c, cf->T, cf->D, cf->K, r);
+	ld_edgediff_init(&m->e, c, cf->Te, cf->D, cf->K, r);
+	m->sink = et_xcalloc(V, 1);
+	memset(m->sink, 1, V);
+	for (size_t i = 0; i < c->n; i++)
+		for (uint32_t k = 0; k < c->g[i].ne; k++)
+			m->sink[c->g[i].attr[c->g[i].edge[k][0]]] = 0;
+	for (int ep = 0; ep < cf->epochs; ep++) {
+		double ls = ld_sizer_epoch(&m->z, c, cf->lr);
+		double la = ld_attrdiff_epoch(&m->a, c, cf->lr, r);
+		double le = ld_edgediff_epoch(&m->e, c, cf->lr, r);
+		if (cf->progress)
+			fprintf(stderr,
+			        "layerdag-sample fit: epoch %d of %d: size %.3f, attributes %.3f, "
+			        "edges %.4f nats\n",
+			        ep + 1, cf->epochs, ls, la, le);
+	}
+}
+
+void ld_diff_free(ld_diffusion *m)
+{
+	ld_sizer_free(&m->z);
+	ld_attrdiff_free(&m->a);
+	ld_edgediff_free(&m->e);
+	free(m->sink);
+	memset(m, 0, sizeof *m);
+}
+
+/* --- the file ------------------------------------------------------------ */
+typedef struct io {
+	FILE *f;          /* writing */
+	const uint8_t *p; /* reading */
+	size_t left;
+	bool bad;
+} io;
+
+static void put(io *o, void *v, size_t n)
+{
+	if (o->f) {
+		fwrite(v, 1, n, o->f);
+	} else if (n > o->left) {
+		o->bad = true;
+	} else {
+		memcpy(v, o->p, n);
+		o->p += n, o->left -= n;
+	}
+}
+
+static void dense_io(io *o, nn_dense *l)
+{
+	put(o, l->W, l->in * l->out * sizeof *l->W);
+	put(o, l->b, l->out * sizeof *l->b);
+}
+
+static void enc_io(io *o, nn_enc *e)
+{
+	dense_io(o, &e->input);
+	for (int k = 0; k < e->K; k++) {
+		dense_io(o, &e->mp[k].self);
+		dense_io(o, &e->mp[k].in);
+		dense_io(o, &e->mp[k].out);
+	}
+}
+
+static void weights_io(io *o, ld_diffusion *m)
+{
+	enc_io(o, &m->z.enc);
+	dense_io(o, &m->z.head);
+	enc_io(o, &m->a.enc);
+	dense_io(o, &m->a.head);
+	enc_io(o, &m->e.enc);
+	dense_io(o, &m->e.head);
+}
+
+int ld_diff_write(const ld_diffusion *cm, FILE *f)
+{
+	ld_diffusion *m = (ld_diffusion *)cm; /* io is one routine for both ways */
+	io o = {.f = f};
+	uint32_t h[6] = {m->a.vocab,
+	                 m->z.S,
+	                 (uint32_t)m->z.enc.D,
+	                 (uint32_t)m->z.enc.K,
+	                 (uint32_t)m->a.sched.T,
+	                 (uint32_t)m->e.sched.T};
+	fwrite(magic, 1, sizeof magic, f);
+	put(&o, h, sizeof h);
+	put(&o, &m->e.dbar, sizeof m->e.dbar);
+	put(&o, m->a.marginal, m->a.vocab * sizeof *m->a.marginal);
+	put(&o, m->sink, m->a.vocab);
+	weights_io(&o, m);
+	return ferror(f) ? -1 : 0;
+}
+
+int ld_diff_is(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char b[8] = {0};
+	size_t n = f ? fread(b, 1, sizeof b, f) : 0;
+	if (f)
+		fclose(f);
+	return n == sizeof b && memcmp(b, magic, 6) == 0;
+}
+
+/* The file size a header gives. */
+static uint64_t expected(const uint32_t *h)
+{
+	uint64_t V = h[0], S = h[1], D = h[2], K = h[3], F = V + 1;
+	uint64_t enc = F * D + D + K * 3 * (D * D + D);
+	uint64_t doubles = 3 * enc + (D * S + S) + (2 * D * V + V) + (3 * D * 2 + 2) + 1 + V;
+	return 8 + 24 + doubles * 8 + V;
+}
+
+int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
+{
+	memset(m, 0, sizeof *m);
+	et_buf b = {0};
+	if (et_buf_read_file(&b, path, (size_t)1 << 30, e) < 0)
+		return -1;
+	io o = {.p = b.data, .left = b.len};
+	char mg[8];
+	uint32_t h[6];
+	put(&o, mg, sizeof mg);
+	put(&o, h, sizeof h);
+	int rc = 0;
+	if (o.bad || memcmp(mg, magic, sizeof mg) != 0)
+		rc = et_fail(e, ET_EXIT_DATA,
+		             "%s: not a layerdag-sample diffusion model (version 1)", path);
+	else if (h[0] == 0 || h[0] > LD_MAX_ATTR || h[1] < 2 || h[1] > 4096 || h[2] == 0 ||
+	         h[2] > 1024 || h[3] > ENC_MAXK || h[4] == 0 || h[4] > 1024 || h[5] == 0 ||
+	         h[5] > 1024)
+		rc = et_fail(e, ET_EXIT_DATA, "%s: byte 8: sizes out of range", path);
+	if (rc == 0 && expected(h) != b.len) /* checked before anything is allocated */
+		rc = et_fail(e, ET_EXIT_DATA, "%s: %zu bytes, where its header gives %llu", path,
+		             b.len, (unsigned long long)expected(h));
+	if (rc == 0) {
+		et_rng r;
+		et_rng_seed(&r, 0, 0);
+		ld_corpus none = {.vocab = h[0]};
+		ld_sizer_init(&m->z, h[0], h[1], h[2], (int)h[3], &r);
+		ld_attrdiff_init(&m->a, &none, (int)h[4], h[2], (int)h[3], &r);
+		ld_edgediff_init(&m->e, &none, (int)h[5], h[2], (int)h[3], &r);
+		m->sink = et_xcalloc(h[0], 1);
+		put(&o, &m->e.dbar, sizeof m->e.dbar);
+		put(&o, m->a.marginal, h[0] * sizeof *m->a.marginal);
+		put(&o, m->sink, h[0]);
+		weights_io(&o, m);
+		if (o.bad || o.left)
+			rc = et_fail(e, ET_EXIT_DATA,
+			             "%s: %zu bytes: not the size its header gives", path, b.len);
+	}
+	et_buf_free(&b);
+	if (rc < 0)
+		ld_diff_free(m);
+	return rc;
+}
