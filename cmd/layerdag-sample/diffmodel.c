@@ -17,7 +17,22 @@ void ld_diff_conf_default(ld_diff_conf *c)
 void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
 {
 	uint32_t V = c->vocab ? c->vocab : 1;
-	ld_sizer_init(&m->z, V, cf->S, cf->D, cf->K, r);
+	/* sizes up to the corpus's widest layer, depths up to its deepest graph */
+	uint32_t S = 2;
+	m->max_layers = 1;
+	for (size_t i = 0; i < c->n; i++) {
+		uint32_t *layer = et_xcalloc(c->g[i].n + 1, sizeof *layer);
+		uint32_t L = ld_layers(&c->g[i], layer);
+		uint32_t *w = et_xcalloc((size_t)L + 1, sizeof *w);
+		for (uint32_t v = 0; v < c->g[i].n && L; v++)
+			if (++w[layer[v]] + 1 > S)
+				S = w[layer[v]] + 1;
+		m->max_layers = L > m->max_layers ? L : m->max_layers;
+		free(layer);
+		free(w);
+	}
+	(void)cf->S;
+	ld_sizer_init(&m->z, V, S, cf->D, cf->K, r);
 	ld_attrdiff_init(&m->a, c, cf->T, cf->D, cf->K, r);
 	ld_edgediff_init(&m->e, c, cf->Te, cf->D, cf->K, r);
 	m->sink = et_xcalloc(V, 1);
@@ -96,12 +111,13 @@ int ld_diff_write(const ld_diffusion *cm, FILE *f)
 {
 	ld_diffusion *m = (ld_diffusion *)cm; /* io is one routine for both ways */
 	io o = {.f = f};
-	uint32_t h[6] = {m->a.vocab,
+	uint32_t h[7] = {m->a.vocab,
 	                 m->z.S,
 	                 (uint32_t)m->z.enc.D,
 	                 (uint32_t)m->z.enc.K,
 	                 (uint32_t)m->a.sched.T,
-	                 (uint32_t)m->e.sched.T};
+	                 (uint32_t)m->e.sched.T,
+	                 m->max_layers};
 	fwrite(magic, 1, sizeof magic, f);
 	put(&o, h, sizeof h);
 	put(&o, &m->e.dbar, sizeof m->e.dbar);
@@ -127,7 +143,7 @@ static uint64_t expected(const uint32_t *h)
 	uint64_t V = h[0], S = h[1], D = h[2], K = h[3], F = V + 1;
 	uint64_t enc = F * D + D + K * 3 * (D * D + D);
 	uint64_t doubles = 3 * enc + (D * S + S) + (2 * D * V + V) + (3 * D * 2 + 2) + 1 + V;
-	return 8 + 24 + doubles * 8 + V;
+	return 8 + 28 + doubles * 8 + V;
 }
 
 int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
@@ -138,7 +154,7 @@ int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
 		return -1;
 	io o = {.p = b.data, .left = b.len};
 	char mg[8];
-	uint32_t h[6];
+	uint32_t h[7];
 	put(&o, mg, sizeof mg);
 	put(&o, h, sizeof h);
 	int rc = 0;
@@ -147,7 +163,7 @@ int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
 		             "%s: not a layerdag-sample diffusion model (version 1)", path);
 	else if (h[0] == 0 || h[0] > LD_MAX_ATTR || h[1] < 2 || h[1] > 4096 || h[2] == 0 ||
 	         h[2] > 1024 || h[3] > ENC_MAXK || h[4] == 0 || h[4] > 1024 || h[5] == 0 ||
-	         h[5] > 1024)
+	         h[5] > 1024 || h[6] == 0 || h[6] > (1u << 20))
 		rc = et_fail(e, ET_EXIT_DATA, "%s: byte 8: sizes out of range", path);
 	if (rc == 0 && expected(h) != b.len) /* checked before anything is allocated */
 		rc = et_fail(e, ET_EXIT_DATA, "%s: %zu bytes, where its header gives %llu", path,
@@ -160,6 +176,7 @@ int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
 		ld_attrdiff_init(&m->a, &none, (int)h[4], h[2], (int)h[3], &r);
 		ld_edgediff_init(&m->e, &none, (int)h[5], h[2], (int)h[3], &r);
 		m->sink = et_xcalloc(h[0], 1);
+		m->max_layers = h[6];
 		put(&o, &m->e.dbar, sizeof m->e.dbar);
 		put(&o, m->a.marginal, h[0] * sizeof *m->a.marginal);
 		put(&o, m->sink, h[0]);

@@ -2,7 +2,7 @@
  *
  * The file (binary, little-endian as this machine writes it): the magic
  * "LDDIFF\0\1" (version 1), then u32 vocab, sizes S, width D, layers K,
- * attribute steps T, edge steps Te; f64 d̄; f64 × vocab the attribute
+ * attribute steps T, edge steps Te, the deepest graph's layers; f64 d̄; f64 × vocab the attribute
  * marginal; u8 × vocab the sink roles; then every weight matrix and bias as
  * f64, in the order: the sizer's encoder (input W, b; per layer self, in,
  * out W, b) and head, the attribute denoiser's, the edge denoiser's. A

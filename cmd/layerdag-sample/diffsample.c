@@ -116,15 +116,24 @@ static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t
 				e[p] = 0;
 			prev |= e[p] && w->layer[u] + 1 == l;
 		}
-		if (!prev) { /* the most likely predecessor in the layer before */
-			uint32_t best = UINT32_MAX;
-			for (uint32_t u = 0; u < B; u++)
+		if (!prev) {
+			/* the most likely predecessor in the layer before takes the place
+			 * of the least likely one it has elsewhere (the in-degree kept) */
+			uint32_t best = UINT32_MAX, worst = UINT32_MAX;
+			for (uint32_t u = 0; u < B; u++) {
+				double pu = pe[(size_t)u * s + j];
 				if (w->layer[u] + 1 == l && !m->sink[w->g->attr[u]] &&
-				    (best == UINT32_MAX ||
-				     pe[(size_t)u * s + j] > pe[(size_t)best * s + j]))
+				    (best == UINT32_MAX || pu > pe[(size_t)best * s + j]))
 					best = u;
-			if (best != UINT32_MAX)
+				if (e[(size_t)u * s + j] &&
+				    (worst == UINT32_MAX || pu < pe[(size_t)worst * s + j]))
+					worst = u;
+			}
+			if (best != UINT32_MAX) {
+				if (worst != UINT32_MAX)
+					e[(size_t)worst * s + j] = 0;
 				e[(size_t)best * s + j] = 1;
+			}
 		}
 		for (uint32_t u = 0; u < B; u++)
 			if (e[(size_t)u * s + j])

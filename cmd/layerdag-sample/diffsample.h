@@ -16,7 +16,8 @@ typedef struct ld_diffusion {
 	ld_sizer z;
 	ld_attrdiff a;
 	ld_edgediff e;
-	uint8_t *sink; /* [vocab]: never has a successor in the corpus */
+	uint8_t *sink;       /* [vocab]: never has a successor in the corpus */
+	uint32_t max_layers; /* the corpus's deepest graph: samples stop there */
 } ld_diffusion;
 
 /* A graph for label y, at most max_layers layers. */

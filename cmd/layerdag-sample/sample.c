@@ -71,7 +71,7 @@ static int sample_diffusion(et_cli *cli, const char *path, const char *yfrom, do
 		et_rng_seed(&r, seed, 0);
 		for (size_t i = 0; i < k; i++) {
 			ld_dag g;
-			ld_diff_sample(&m, from.n ? from.g[i % from.n].y : y, &r, 160, &g);
+			ld_diff_sample(&m, from.n ? from.g[i % from.n].y : y, &r, m.max_layers, &g);
 			ld_text_write(&g, i, et_output_file(o));
 			ld_dag_free(&g);
 		}
