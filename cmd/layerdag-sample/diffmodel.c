@@ -142,7 +142,8 @@ static uint64_t expected(const uint32_t *h)
 {
 	uint64_t V = h[0], S = h[1], D = h[2], K = h[3], F = V + 1;
 	uint64_t enc = F * D + D + K * 3 * (D * D + D);
-	uint64_t doubles = 3 * enc + (D * S + S) + (2 * D * V + V) + (3 * D * 2 + 2) + 1 + V;
+	/* the edge denoiser's encoder has one feature more (out-degree so far) */
+	uint64_t doubles = 3 * enc + D + (D * S + S) + (2 * D * V + V) + (3 * D * 2 + 2) + 1 + V;
 	return 8 + 28 + doubles * 8 + V;
 }
 

@@ -22,7 +22,7 @@ void ld_edgediff_init(ld_edgediff *d, const ld_corpus *c, int T, size_t D, int K
 	}
 	d->dbar = nodes > 0 ? in / nodes : 1;
 	ld_schedule_cosine(&d->sched, T, 0.008);
-	nn_enc_init(&d->enc, d->vocab + 1, D, K, r);
+	nn_enc_init(&d->enc, d->vocab + 2, D, K, r);
 	nn_dense_init(&d->head, 3 * D, 2, r);
 }
 
@@ -39,7 +39,7 @@ void ld_edgediff_free(ld_edgediff *d)
 static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
                   et_rng *r, const uint8_t *noisy_in, double *probs)
 {
-	uint32_t V = d->vocab, F = V + 1;
+	uint32_t V = d->vocab, F = V + 2;
 	size_t D = d->enc.D;
 	/* the nodes up to layer l, renumbered; candidates = those before l */
 	uint32_t *ix = et_xcalloc(g->n + 1, sizeof *ix), n = 0, B = 0, nn = 0;
@@ -82,12 +82,19 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 		ld_q_bar(&d->sched, t, m, 2, clean[p], q);
 		noisy[p] = et_rng_unit(r) < q[1];
 	}
+	/* each node's successors among the layers before l: what a candidate
+	 * already feeds (the model's handle on out-degree) */
+	uint32_t *od = et_xcalloc(g->n + 1, sizeof *od);
+	for (uint32_t k = 0; k < g->ne; k++)
+		if (layer[g->edge[k][1]] < l)
+			od[g->edge[k][0]]++;
 	/* the graph the encoder sees: the prefix's edges and the noisy ones */
 	double *X = et_xcalloc((size_t)n * F + 1, sizeof *X);
 	for (uint32_t v = 0; v < g->n; v++)
 		if (ix[v] != UINT32_MAX) {
 			X[(size_t)ix[v] * F + (g->attr[v] < V ? g->attr[v] : 0)] = 1;
 			X[(size_t)ix[v] * F + V] = layer[v] == l;
+			X[(size_t)ix[v] * F + V + 1] = (double)od[v] / 4; /* successors so far */
 		}
 	uint32_t(*E)[2] = et_xcalloc(g->ne + np + 1, sizeof *E);
 	size_t ne = 0;
@@ -126,6 +133,7 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 		nn_enc_backward_nodes(&d->enc, X, (const uint32_t(*)[2])E, ne, dpool, dnode);
 	}
 	free(ix), free(cand), free(newv), free(clean), free(noisy), free(pos), free(X), free(E);
+	free(od);
 	free(pool), free(in), free(z), free(dz), free(din), free(dnode), free(dpool);
 	return loss;
 }
