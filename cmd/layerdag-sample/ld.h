@@ -1,7 +1,7 @@
 /* layerdag-sample: DAGs with one categorical attribute per node and a
  * scalar label, as the LayerDAG corpus holds them.
  *
- * Orientation is the file's (../shared/specs/layerdag.md): an edge src -> dst
+ * Orientation is the file's (doc/layerdag.md): an edge src -> dst
  * goes from a consumer to the producer it reads, so the kernel's output is
  * the one source and its inputs (parameters, constants) are sinks. Every
  * statistic here (degrees, Kahn layers, roles) is taken in that
