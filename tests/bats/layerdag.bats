@@ -135,6 +135,9 @@ kahn_check() {
 	printf 'layerdag-sample counts 1\nvocab 65536 buckets 1024\nybound 1\n' >short.txt
 	run -3 layerdag-sample sample short.txt
 	assert_output --partial "short.txt: line 4: expected a number, got the end of the file"
+	printf 'layerdag-sample counts 1\nvocab 2 buckets 1\nybound\nplans 1\n1.5 0\n' >zero.txt
+	run -3 layerdag-sample sample zero.txt
+	assert_output "layerdag-sample: zero.txt: line 5: a plan of 0 layers"
 	run -2 layerdag-sample fit "$C" --model diffusion
 	assert_output --partial "--model diffusion is not built yet"
 }
