@@ -161,7 +161,6 @@ Try 'et-viz --help' for more information." ]
 @test "commands made of subcommands: one dispatcher, the same answers (et-synth, layerdag-sample)" {
 	for cmd in et-synth layerdag-sample; do
 		run -2 $cmd bogus
-		assert_line --index 0 --regexp "^$cmd: unknown subcommand 'bogus' \\([a-z-]+(, [a-z-]+)+\\)$"
 		assert_line --index 1 "Try '$cmd --help' for more information."
 		run -2 $cmd
 		assert_output --partial "Usage: $cmd SUBCOMMAND"
