@@ -114,6 +114,19 @@ int64_t et_cli_int(const et_cli *c, const char *opt, const char *arg, int64_t mi
 uint64_t et_cli_size(const et_cli *c, const char *opt, const char *arg); /* 4096, 64K, 1M, 2G */
 double et_cli_double(const et_cli *c, const char *opt, const char *arg);
 
+/* A command made of subcommands ("et-synth coll ..."): each subcommand's
+ * function takes argv from its own name on and returns the exit status. */
+typedef struct et_subcmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+} et_subcmd;
+/* Sets the program name for messages, then: no argument prints usage on
+ * stderr (exit 2); -h/--help prints it on stdout (0); --version prints
+ * "PROG (etkit) VERSION" (0); a known name runs its function; anything else
+ * is "PROG: unknown subcommand 'X' (a, b, ...)" and the --help hint (2). */
+int et_cli_subcommands(const char *prog, const char *usage, const et_subcmd *cmds, size_t n,
+                       int argc, char **argv);
+
 /* Print the --help text of c (what --help prints). */
 void et_cli_print_help(const et_cli *c, FILE *f);
 

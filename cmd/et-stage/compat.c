@@ -1,4 +1,4 @@
-/* --compat stage: STAGE's graphs (../shared/specs/stage.md), per pipeline
+/* --compat stage: STAGE's graphs (doc/stage.md), per pipeline
  * stage, with its units (num_ops in multiply-accumulates, sizes in
  * elements) and its per-layer node tables: 29 COMP nodes per layer and
  * micro-batch for GPT, 38 for Llama, 40 + 10·E/ep (+2) for MoE.

@@ -1,4 +1,4 @@
-/* --compat stage: STAGE's per-stage graphs (../shared/specs/stage.md). */
+/* --compat stage: STAGE's per-stage graphs (doc/stage.md). */
 #ifndef ET_STAGE_COMPAT_H
 #define ET_STAGE_COMPAT_H
 

@@ -234,8 +234,6 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	et_cli_parse(&c->cli, argc, argv);
 	c->cli.opts = NULL;
 	r->compat_given = compat == 0;
-	if (c->output_dir || c->output_name || r->model_type >= 0 || v->MB)
-		c->stage_cli = true;
 }
 
 /* --- settling the values --------------------------------------------- */

@@ -267,11 +267,9 @@ typedef struct stage_build {
 	int p;
 	lsave *ls;     /* [mb][layer of the stage] */
 	head_save *hs; /* [mb] */
-	sgv *out;      /* [mb][chunk]: a forward's output, for the head */
 	unit *units;   /* the stage's layers, then the head and the embedding */
-	int nl, nu;
+	int nl;
 	int *lfirst; /* [chunk]: index of its first layer among the stage's */
-	int *lcount;
 } stage_build;
 
 /* Tag ids: the transfer between global chunks j and j+1 of micro-batch i,
@@ -281,23 +279,47 @@ static int32_t tag_of(const pb *b, int i, int j, int dir)
 	return (int32_t)((i * b->nchunks + j) * 2 + dir);
 }
 
-static void run_forward(stage_build *s, int i, int c)
+/* Local chunk c of the stage, as an operation on micro-batch i: its global
+ * index j, its layers [first, first + nl), the bytes it passes on. */
+typedef struct chunk_op {
+	pb *b;
+	sg *g;
+	int pp, j, first, nl;
+	num act;
+} chunk_op;
+
+static chunk_op chunk_at(stage_build *s, int i, int c)
 {
 	pb *b = s->b;
-	sg *g = b->g;
-	int p = s->p, pp = (int)b->pp, j = c * pp + p, first;
-	int nl = phys_chunk_layers(b->c->L, b->nchunks, j, &first);
-	num act = b->Tsp * b->D * b->db;
+	chunk_op o = {.b = b, .g = b->g, .pp = (int)b->pp, .act = b->Tsp * b->D * b->db};
+	o.j = c * o.pp + s->p;
+	o.nl = phys_chunk_layers(b->c->L, b->nchunks, o.j, &o.first);
 	b->mb = i;
+	return o;
+}
+
+/* FSDP: layer's weights, one shard of [P_L/dp], gathered over dp. */
+static sgv fsdp_gather(pb *b, const char *what)
+{
+	return b->fsdp ? sg_coll(b->g, PN("%s.%s", b->pre, what), 1, AG, DIM_DP,
+	                         pb_layer_params(b) / b->dp * b->db, SG_NONE)
+	               : SG_NONE;
+}
+
+static void run_forward(stage_build *s, int i, int c)
+{
+	chunk_op o = chunk_at(s, i, c);
+	pb *b = o.b;
+	sg *g = o.g;
+	int pp = o.pp, j = o.j, first = o.first, nl = o.nl;
+	num act = o.act;
 	sgv x = j == 0 ? pb_embed(b)
 	               : sg_recv(g, PN("mb%d.chunk%d.x", i, j), (j - 1) % pp, act,
 	                         tag_of(b, i, j - 1, 0));
 	for (int l = 0; l < nl; l++) {
 		lsave *ls = &s->ls[(size_t)i * s->nl + s->lfirst[c] + l];
 		b->pre = PN("mb%d.layer%d", i, first + l);
-		ls->wg = b->fsdp ? sg_coll(g, PN("%s.weights", b->pre), 1, AG, DIM_DP,
-		                           pb_layer_params(b) / b->dp * b->db, SG_NONE)
-		                 : SG_NONE;
+		ls->wg = fsdp_gather(b, "weights");
 		x = layer_forward(b, x, ls, "");
 	}
 	if (j == b->nchunks - 1)
@@ -309,12 +331,11 @@ static void run_forward(stage_build *s, int i, int c)
 
 static void run_backward(stage_build *s, int i, int c)
 {
-	pb *b = s->b;
-	sg *g = b->g;
-	int p = s->p, pp = (int)b->pp, j = c * pp + p, first;
-	int nl = phys_chunk_layers(b->c->L, b->nchunks, j, &first);
-	num act = b->Tsp * b->D * b->db;
-	b->mb = i;
+	chunk_op o = chunk_at(s, i, c);
+	pb *b = o.b;
+	sg *g = o.g;
+	int pp = o.pp, j = o.j, first = o.first, nl = o.nl;
+	num act = o.act;
 	sgv dy;
 	if (j == b->nchunks - 1) {
 		sgv wg;
@@ -328,8 +349,7 @@ static void run_backward(stage_build *s, int i, int c)
 		lsave *ls = &s->ls[(size_t)i * s->nl + li];
 		b->pre = PN("mb%d.layer%d", i, first + l);
 		if (b->fsdp)
-			ls->wg = sg_coll(g, PN("%s.weights_again", b->pre), 1, AG, DIM_DP,
-			                 pb_layer_params(b) / b->dp * b->db, SG_NONE);
+			ls->wg = fsdp_gather(b, "weights_again");
 		sgv wg[3 * 256 + 16];
 		int nw = 0;
 		dy = layer_backward(b, ls, dy, wg, &nw);
@@ -350,12 +370,10 @@ static void train_stage(pb *b)
 	stage_build s = {.b = b, .p = g->stage};
 	int vst = b->vst, pp = (int)b->pp;
 	s.lfirst = et_xcalloc((size_t)vst, sizeof *s.lfirst);
-	s.lcount = et_xcalloc((size_t)vst, sizeof *s.lcount);
 	for (int c = 0; c < vst; c++) {
 		int first;
 		s.lfirst[c] = s.nl;
-		s.lcount[c] = phys_chunk_layers(b->c->L, b->nchunks, c * pp + s.p, &first);
-		s.nl += s.lcount[c];
+		s.nl += phys_chunk_layers(b->c->L, b->nchunks, c * pp + s.p, &first);
 	}
 	size_t nls = (size_t)b->nmb * (size_t)(s.nl ? s.nl : 1);
 	s.ls = et_xcalloc(nls, sizeof *s.ls);
@@ -396,7 +414,6 @@ static void train_stage(pb *b)
 	free(eh);
 	free(s.hs);
 	free(s.lfirst);
-	free(s.lcount);
 }
 
 void phys_build(sg *g)

@@ -53,7 +53,6 @@ typedef struct stage_conf {
 	const char *comm_groups; /* --write-comm-groups FILE */
 	const char *output_dir;  /* STAGE's --output_dir: D/NAME.%d.et, D/NAME.json */
 	const char *output_name; /* with %d */
-	bool stage_cli;          /* STAGE's flags were used */
 	et_cli_out out;
 	et_cli cli;
 } stage_conf;

@@ -190,11 +190,20 @@ void tpl_free(stage_tpl *t)
 	memset(t, 0, sizeof *t);
 }
 
-/* The encoded attribute a piece adds for rank r (cached per kind). */
+/* The encoded attributes pieces add for rank r: the pg_name of each
+ * spatial dimension, and each (send or receive, peer stage) seen so far
+ * (a stage has a handful), encoded once per rank. */
+enum { PEERS = 16 };
 typedef struct var_cache {
-	uint8_t b[4 + 2][32];
-	size_t n[4 + 2];
-	int32_t peer[2];
+	uint8_t b[4][32];
+	size_t n[4];
+	struct {
+		uint8_t var;
+		int32_t stage;
+		uint8_t b[32];
+		size_t n;
+	} peer[PEERS];
+	int npeer;
 } var_cache;
 
 static void var_bytes(et_arena *a, const char *name, bool str, int64_t v, uint8_t *out, size_t *n)
@@ -253,10 +262,20 @@ int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w
 			if (p->var == VAR_PG) {
 				memcpy(vb, vc.b[p->dim], vn = vc.n[p->dim]);
 			} else {
-				int64_t peer =
-				    (int64_t)(base + (uint64_t)p->peer_stage * l->stride[DIM_PP]);
-				var_bytes(a, p->var == VAR_DST ? "comm_dst" : "comm_src", false,
-				          peer, vb, &vn);
+				int k = 0;
+				while (k < vc.npeer && (vc.peer[k].var != p->var ||
+				                        vc.peer[k].stage != p->peer_stage))
+					k++;
+				if (k == vc.npeer) { /* PEERS is ample: stages have <= 3 peers */
+					int64_t peer = (int64_t)(base + (uint64_t)p->peer_stage *
+					                                    l->stride[DIM_PP]);
+					k = vc.npeer < PEERS ? vc.npeer++ : PEERS - 1;
+					vc.peer[k].var = p->var;
+					vc.peer[k].stage = p->peer_stage;
+					var_bytes(a, p->var == VAR_DST ? "comm_dst" : "comm_src",
+					          false, peer, vc.peer[k].b, &vc.peer[k].n);
+				}
+				memcpy(vb, vc.peer[k].b, vn = vc.peer[k].n);
 			}
 			int np = et_varint_put(pre, p->len + vn);
 			et_buf_append(o, pre, (size_t)np);

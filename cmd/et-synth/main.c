@@ -1,6 +1,7 @@
 /* et-synth: synthetic Chakra traces on demand — microbenchmarks, training
  * skeletons, random DAGs, the reference generator's set — and what-if /
  * obfuscation transforms of recorded traces. One subcommand per file. */
+#include "et_cli.h"
 #include "synth.h"
 
 #include <stdio.h>
@@ -20,10 +21,7 @@ static const char usage[] =
     "\n"
     "'et-synth SUBCOMMAND --help' lists a subcommand's options. See et-synth(1).\n";
 
-static const struct {
-	const char *name;
-	int (*fn)(int, char **);
-} cmds[] = {
+static const et_subcmd cmds[] = {
     {"coll", cmd_coll},
     {"p2p", cmd_p2p},
     {"chain", cmd_chain},
@@ -34,26 +32,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	et_err_set_prog("et-synth");
-	if (argc < 2) {
-		fputs(usage, stderr);
-		return ET_EXIT_USAGE;
-	}
-	const char *sub = argv[1];
-	if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0) {
-		fputs(usage, stdout);
-		return 0;
-	}
-	if (strcmp(sub, "--version") == 0) {
-		printf("et-synth (etkit) %s\n", ETKIT_VERSION);
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-		if (strcmp(sub, cmds[i].name) == 0)
-			return cmds[i].fn(argc - 1, argv + 1);
-	fprintf(stderr,
-	        "et-synth: unknown subcommand '%s' (coll, p2p, chain, dag, chakra-generator, "
-	        "transform)\nTry 'et-synth --help' for more information.\n",
-	        sub);
-	return ET_EXIT_USAGE;
+	return et_cli_subcommands("et-synth", usage, cmds, sizeof cmds / sizeof *cmds, argc, argv);
 }

@@ -241,9 +241,11 @@ typedef struct gen {
 	const cm_model *m;
 	et_rng *r;
 	ld_dag *g;
-	uint32_t *layer, *first; /* each node's layer; each layer's first node */
-	double *budget;          /* remaining out-degree */
-	double *w;               /* scratch: vocab or node weights */
+	uint32_t *layer, *first;  /* each node's layer; each layer's first node */
+	double *budget;           /* remaining out-degree */
+	double *w;                /* scratch: vocab or node weights */
+	double *mid;              /* scratch: vocab */
+	double indeg_all[CM_DEG]; /* the in-degree profile of all attributes */
 	size_t cap_e;
 } gen;
 
@@ -251,14 +253,12 @@ static uint32_t draw_attr(gen *s, uint32_t pos, uint32_t yb, bool need_successor
 {
 	const cm_model *m = s->m;
 	uint32_t V = m->vocab;
-	double *mid = et_xcalloc(V, sizeof *mid);
-	backoff(m->attr_p + (size_t)pos * V, m->attr_all, V, mid);
-	backoff(m->attr_py + ((size_t)pos * m->nyb + yb) * V, mid, V, s->w);
+	backoff(m->attr_p + (size_t)pos * V, m->attr_all, V, s->mid);
+	backoff(m->attr_py + ((size_t)pos * m->nyb + yb) * V, s->mid, V, s->w);
 	if (need_successor)
 		for (uint32_t a = 0; a < V; a++)
 			if (m->sink[a])
 				s->w[a] = 0;
-	free(mid);
 	return draw(s->w, V, s->r);
 }
 
@@ -294,11 +294,8 @@ static void connect(gen *s, uint32_t v, uint32_t l)
 {
 	const cm_model *m = s->m;
 	uint32_t a = s->g->attr[v], V = m->vocab;
-	double deg[CM_DEG], all[CM_DEG] = {0};
-	for (uint32_t x = 0; x < V; x++)
-		for (uint32_t d = 0; d < CM_DEG; d++)
-			all[d] += m->indeg[(size_t)x * CM_DEG + d];
-	backoff(m->indeg + (size_t)a * CM_DEG, all, CM_DEG, deg);
+	double deg[CM_DEG];
+	backoff(m->indeg + (size_t)a * CM_DEG, s->indeg_all, CM_DEG, deg);
 	deg[0] = 0;
 	uint32_t want = draw(deg, CM_DEG, s->r);
 	const double *aff = m->pred + (size_t)a * V;
@@ -357,6 +354,10 @@ void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g)
 	s.first = et_xcalloc((size_t)L + 1, sizeof *s.first);
 	s.budget = et_xcalloc(n ? n : 1, sizeof *s.budget);
 	s.w = et_xcalloc((n > m->vocab ? n : m->vocab) + 1, sizeof *s.w);
+	s.mid = et_xcalloc(m->vocab, sizeof *s.mid);
+	for (uint32_t x = 0; x < m->vocab; x++) /* once per graph, not per node */
+		for (uint32_t d = 0; d < CM_DEG; d++)
+			s.indeg_all[d] += m->indeg[(size_t)x * CM_DEG + d];
 	uint32_t yb = ybucket(m, y), v = 0;
 	for (uint32_t l = 0; l < L; l++) {
 		s.first[l] = v;
@@ -387,4 +388,5 @@ void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g)
 	free(s.first);
 	free(s.budget);
 	free(s.w);
+	free(s.mid);
 }

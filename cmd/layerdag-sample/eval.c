@@ -12,8 +12,6 @@ static const char usage[] =
     "Judge generated DAGs (SYNTH) against real ones (REAL), both in the corpus text\n"
     "format (plain or gzip).\n"
     "\n";
-static const char footer[] =
-    "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See layerdag-sample(1).\n";
 
 static const char *const formats[] = {"text", "json", NULL};
 
@@ -28,7 +26,7 @@ int cmd_eval(int argc, char **argv)
 	    ET_OPT_END,
 	};
 	cli = (et_cli){
-	    .prog = "layerdag-sample eval", .usage = usage, .footer = footer, .opts = opts};
+	    .prog = "layerdag-sample eval", .usage = usage, .footer = ld_footer, .opts = opts};
 	et_cli_parse(&cli, argc, argv);
 	if (cli.nargs != 2)
 		et_cli_usage_error(&cli, "expected REAL and SYNTH, got %d file%s", cli.nargs,
@@ -55,9 +53,5 @@ int cmd_eval(int argc, char **argv)
 	}
 	ld_corpus_free(&real);
 	ld_corpus_free(&synth);
-	if (rc < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_IO;
-	}
-	return 0;
+	return ld_exit(rc, &e);
 }

@@ -13,8 +13,6 @@ static const char usage[] =
     "Learn a model of the DAGs in CORPUS: the corpus text format (plain or gzip), or\n"
     "Chakra ETs (streams, raw ETs, per-rank sets, JSON; - for stdin), each rank a DAG.\n"
     "\n";
-static const char footer[] =
-    "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See layerdag-sample(1).\n";
 
 static const char *const models[] = {"counts", "diffusion", NULL};
 
@@ -39,8 +37,8 @@ int cmd_fit(int argc, char **argv)
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
 	};
-	cli =
-	    (et_cli){.prog = "layerdag-sample fit", .usage = usage, .footer = footer, .opts = opts};
+	cli = (et_cli){
+	    .prog = "layerdag-sample fit", .usage = usage, .footer = ld_footer, .opts = opts};
 	et_cli_parse(&cli, argc, argv);
 	if (cli.nargs < 1)
 		et_cli_usage_error(&cli, "expected one CORPUS file or more");
@@ -92,9 +90,5 @@ int cmd_fit(int argc, char **argv)
 	}
 	ld_corpus_free(&c);
 	ld_etmap_free(&map);
-	if (rc < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_IO;
-	}
-	return 0;
+	return ld_exit(rc, &e);
 }

@@ -67,7 +67,8 @@ bool ld_valid(const ld_dag *g)
 		    g->edge[k][0] == g->edge[k][1])
 			return false;
 	uint32_t(*e)[2] = et_xcalloc(g->ne ? g->ne : 1, sizeof *e);
-	memcpy(e, g->edge, (size_t)g->ne * sizeof *e);
+	if (g->ne) /* an edgeless graph may have no edge array */
+		memcpy(e, g->edge, (size_t)g->ne * sizeof *e);
 	qsort(e, g->ne, sizeof *e, edge_cmp);
 	bool dup = false;
 	for (uint32_t k = 1; k < g->ne && !dup; k++)

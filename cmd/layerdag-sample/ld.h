@@ -1,7 +1,7 @@
 /* layerdag-sample: DAGs with one categorical attribute per node and a
  * scalar label, as the LayerDAG corpus holds them.
  *
- * Orientation is the file's (../shared/specs/layerdag.md): an edge src -> dst
+ * Orientation is the file's (doc/layerdag.md): an edge src -> dst
  * goes from a consumer to the producer it reads, so the kernel's output is
  * the one source and its inputs (parameters, constants) are sinks. Every
  * statistic here (degrees, Kahn layers, roles) is taken in that
@@ -45,7 +45,8 @@ int ld_text_read(ld_corpus *c, const char *path, et_error *e);
 int ld_text_parse(ld_corpus *c, const char *text, size_t len, const char *name, et_error *e);
 void ld_text_write(const ld_dag *g, size_t idx, FILE *f);
 /* Whether path holds the text format (its first non-blank byte, after
- * gzip, is '#' or a "g " line); "-" and anything else are Chakra ETs. */
+ * gzip, is '#' or a "g " line); "-", a path that is no file (a per-rank
+ * set PREFIX) and anything else are Chakra ETs. */
 bool ld_is_text(const char *path);
 
 void ld_corpus_free(ld_corpus *c);

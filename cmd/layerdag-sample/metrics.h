@@ -1,5 +1,5 @@
 /* layerdag-sample eval: how close generated DAGs are to real ones, by the
- * measures of ../shared/specs/layerdag.md. */
+ * measures of doc/layerdag.md. */
 #ifndef LD_METRICS_H
 #define LD_METRICS_H
 

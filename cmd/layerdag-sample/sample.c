@@ -17,8 +17,6 @@ static const char usage[] =
     "Sample DAGs from a model that 'layerdag-sample fit' wrote, in the corpus text\n"
     "format.\n"
     "\n";
-static const char footer[] =
-    "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error. See layerdag-sample(1).\n";
 
 static const char *const formats[] = {"text", "et", NULL};
 
@@ -116,7 +114,7 @@ int cmd_sample(int argc, char **argv)
 	    ET_OPT_END,
 	};
 	cli = (et_cli){
-	    .prog = "layerdag-sample sample", .usage = usage, .footer = footer, .opts = opts};
+	    .prog = "layerdag-sample sample", .usage = usage, .footer = ld_footer, .opts = opts};
 	et_cli_parse(&cli, argc, argv);
 	if (cli.nargs != 1)
 		et_cli_usage_error(&cli, "expected one MODEL");
@@ -160,9 +158,5 @@ int cmd_sample(int argc, char **argv)
 		cm_free(&m);
 	}
 	ld_corpus_free(&from);
-	if (rc < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_IO;
-	}
-	return 0;
+	return ld_exit(rc, &e);
 }

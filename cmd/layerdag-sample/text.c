@@ -234,8 +234,8 @@ bool ld_is_text(const char *path)
 	if (strcmp(path, "-") == 0)
 		return false;
 	gzFile f = gzopen(path, "rb");
-	if (!f)
-		return true; /* the text reader names the error */
+	if (!f) /* a per-rank set PREFIX, or missing: the ET reader says which */
+		return false;
 	char b[64];
 	int n = gzread(f, b, sizeof b);
 	gzclose(f);

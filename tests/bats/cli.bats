@@ -157,3 +157,18 @@ Try 'et-viz --help' for more information." ]
 	[ "$stderr" = "et-synth chakra-generator: warning: -d is deprecated, use --out-dir; -d is --depth" ]
 	[ -f gen/one_comp_node.0.et ]
 }
+
+@test "commands made of subcommands: one dispatcher, the same answers (et-synth, layerdag-sample)" {
+	for cmd in et-synth layerdag-sample; do
+		run -2 $cmd bogus
+		assert_line --index 1 "Try '$cmd --help' for more information."
+		run -2 $cmd
+		assert_output --partial "Usage: $cmd SUBCOMMAND"
+		run -0 $cmd --help
+		assert_output --partial "Usage: $cmd SUBCOMMAND"
+	done
+	run -2 et-synth bogus
+	assert_line --index 0 "et-synth: unknown subcommand 'bogus' (coll, p2p, chain, dag, chakra-generator, transform)"
+	run -2 layerdag-sample bogus
+	assert_line --index 0 "layerdag-sample: unknown subcommand 'bogus' (fit, sample, eval)"
+}

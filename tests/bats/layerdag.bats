@@ -135,6 +135,9 @@ kahn_check() {
 	printf 'layerdag-sample counts 1\nvocab 65536 buckets 1024\nybound 1\n' >short.txt
 	run -3 layerdag-sample sample short.txt
 	assert_output --partial "short.txt: line 4: expected a number, got the end of the file"
+	printf 'layerdag-sample counts 1\nvocab 2 buckets 1\nybound\nplans 1\n1.5 0\n' >zero.txt
+	run -3 layerdag-sample sample zero.txt
+	assert_output "layerdag-sample: zero.txt: line 5: a plan of 0 layers"
 	run -2 layerdag-sample fit "$C" --model diffusion
 	assert_output --partial "--model diffusion is not built yet"
 }
@@ -158,6 +161,10 @@ kahn_check() {
 	# ETs and the text format do not mix; a text model cannot write ETs
 	run -2 layerdag-sample fit dlrm.etz "$C"
 	assert_output --partial "either the text format or Chakra ETs"
+	# a per-rank set is an ET corpus too: ASTRA-sim's all-reduce, sampled on 8 ranks, is clean
+	layerdag-sample fit "$REPO/samples/all_reduce_8/all_reduce" -o ar.txt
+	run -0 bash -c "layerdag-sample sample ar.txt --format et --world 8 | et-validate"
+	assert_line "0 errors, 0 warnings, 0 info: OK"
 	layerdag-sample fit "$C" -o t.txt
 	run -2 layerdag-sample sample t.txt --format et
 	assert_output --partial "--format et needs a model fitted on Chakra ETs"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # et-stage --compat stage: STAGE's figures, rank by rank. The expected numbers
-# are the worked examples of specs/stage.md (STAGE's own output) and the
+# are the worked examples of doc/stage.md (STAGE's own output) and the
 # formulas of the spec written independently in tests/stage/oracle.awk; the
 # figures of a trace come from et-convert --to jsonl through
 # tests/stage/figures.jq.

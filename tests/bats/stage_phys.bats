@@ -197,6 +197,12 @@ ops_of() { # FILE RANK
 	assert_output --partial "cannot be split over cp"
 	run -2 et-stage --model llama2-7b --context 100
 	assert_output --partial "--context and --new-tokens are for --mode decode"
+	# a plan whose ranks the suite would refuse (--max-rank-nodes) is refused before it is
+	# built: 100,000 micro-batches of Llama 3 405B once took all the memory
+	run -2 et-stage --model llama3-405b --global-batch 100000
+	assert_output --partial "about 630000000 nodes per rank (100000 micro-batches × 126 layers per stage): more than the 4194304 the suite reads by default (--max-rank-nodes); use fewer"
+	run -2 et-stage --model llama3-8b --mode decode --new-tokens 100000
+	assert_output --partial "(100000 steps × 32 layers per stage)"
 	run -2 et-stage --model llama2-7b --pp 2 --schedule interleaved --virtual-stages 32
 	assert_output --partial "fewer than pp·V = 64 chunks"
 	run et-stage --model llama2-7b --layers 2 --dp 4 --micro_batch 6 --batch 12 -o x.etz

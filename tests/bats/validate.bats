@@ -86,6 +86,16 @@ field() { jq -c --arg c "$1" "[.codes[] | select(.code == \$c) | .findings[] | $
 	assert_equal "$(jq -c '[.stats.ranks[] | .rank] | length' <<<"$output")" 8
 }
 
+@test "--stats text: a trace without durations says so, and a path of one node is 'over 1 node'" {
+	# the microbenchmark's nodes carry no duration_micros
+	run --separate-stderr et-validate --stats "$MB/all_reduce/8npus_1MB/all_reduce"
+	assert_line "  duration: none (no node has duration_micros); depth 1, max width 1"
+	refute_line --partial "over 1 nodes"
+	et-synth chain --layers 1 --compute-us 7 --size 1M --world 1 -o c.etz
+	run --separate-stderr et-validate --stats c.etz
+	assert_line --regexp "^  duration: 7 us total, critical path 7 us over 1 node; depth [0-9]+, max width [0-9]+$"
+}
+
 @test "--stats on chakra.0.et: dependency counts and the critical path" {
 	run --separate-stderr et-validate --stats --format json "$DATA/chakra-et/chakra.0.et.gz"
 	assert_equal "$status" 1

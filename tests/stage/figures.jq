@@ -1,6 +1,6 @@
 # Per-rank figures of a trace, from et-convert --to jsonl: one line per rank
 #   rank R COMP n COLL n SEND n RECV n | op M sum ... | coll ALL_GATHER count sum ... | send n sum recv n sum
-# The figures STAGE compatibility is judged by (../shared/specs/stage.md).
+# The figures STAGE compatibility is judged by (doc/stage.md).
 def attr($n): (.attr // []) | map(select(.name == $n)) | first // null;
 def ival: if . == null then 0 else (.int64Val // .uint64Val // .int32Val // 0 | tonumber) end;
 def ctype: ["ALL_REDUCE","REDUCE","ALL_GATHER","GATHER","SCATTER","BROADCAST","ALL_TO_ALL","REDUCE_SCATTER","REDUCE_SCATTER_BLOCK","BARRIER"][attr("comm_type") | ival];

@@ -1,4 +1,4 @@
-# The per-rank figures STAGE's formulas give (../shared/specs/stage.md, "Per layer and
+# The per-rank figures STAGE's formulas give (doc/stage.md, "Per layer and
 # micro-batch", "Embeddings", "COMP nodes per rank of a stage"), for the dense graphs
 # (GPT TP+SP, GPT TP-only, Llama), written from the spec and not from et-stage's code,
 # in the layout of figures.jq. One line per pipeline stage: "stage P <figures>".
