@@ -83,6 +83,7 @@ static void fit_plans(const ld_corpus *c, uint32_t *const *layers, const uint32_
 		nodes += c->g[i].n;
 	m->plan_a = et_xcalloc(nodes ? nodes : 1, sizeof *m->plan_a);
 	m->plan_od = et_xcalloc(nodes ? nodes : 1, sizeof *m->plan_od);
+	m->plan_id = et_xcalloc(nodes ? nodes : 1, sizeof *m->plan_id);
 	for (size_t k = 0; k < c->n; k++) {
 		size_t i = ix[k].i;
 		const ld_dag *g = &c->g[i];
@@ -95,15 +96,17 @@ static void fit_plans(const ld_corpus *c, uint32_t *const *layers, const uint32_
 		uint32_t *at = et_xcalloc((size_t)nl[i] + 1, sizeof *at);
 		for (uint32_t l = 0; l < nl[i]; l++)
 			at[l + 1] = at[l] + m->plan_w[m->plan_off[k] + l];
-		uint32_t *od = et_xcalloc(g->n, sizeof *od);
+		uint32_t *od = et_xcalloc(g->n, sizeof *od), *id = et_xcalloc(g->n, sizeof *id);
 		for (uint32_t e = 0; e < g->ne; e++)
-			od[g->edge[e][0]]++;
+			od[g->edge[e][0]]++, id[g->edge[e][1]]++;
 		for (uint32_t v = 0; v < g->n && nl[i]; v++) {
 			uint32_t at_v = m->plan_aoff[k] + at[layers[i][v]]++;
 			m->plan_a[at_v] = g->attr[v];
 			m->plan_od[at_v] = capd(od[v]);
+			m->plan_id[at_v] = capd(id[v]);
 		}
 		free(od);
+		free(id);
 		free(at);
 	}
 	free(ix);
@@ -176,6 +179,7 @@ void cm_free(cm_model *m)
 	free(m->plan_aoff);
 	free(m->plan_a);
 	free(m->plan_od);
+	free(m->plan_id);
 	free(m->attr_py);
 	free(m->attr_p);
 	free(m->attr_all);
@@ -216,7 +220,12 @@ static void backoff(const double *c, const double *parent, uint32_t n, double *o
 		out[i] = c[i] + (ps > 0 ? CM_BACKOFF * parent[i] / ps : 0);
 }
 
-static size_t pick_plan(const cm_model *m, double y, et_rng *r)
+/* The plan of the nearest label among the CM_NEAREST nearest that the batch has used least,
+ * equal distances drawn at random. A batch of the corpus's own labels so gets each graph's own
+ * plan, and any batch spreads over the corpus's graphs instead of adding the noise of
+ * independent draws to its depth and width distributions; a label asked for again gets the
+ * next nearest plan. */
+static size_t pick_plan(const cm_model *m, double y, uint32_t *used, et_rng *r)
 {
 	size_t lo = 0, hi = m->nplan;
 	while (lo < hi) { /* the first plan at or above y */
@@ -226,7 +235,6 @@ static size_t pick_plan(const cm_model *m, double y, et_rng *r)
 		else
 			hi = mid;
 	}
-	/* widen around it to the CM_NEAREST nearest labels */
 	size_t a = lo, b = lo;
 	while (b - a < CM_NEAREST && (a > 0 || b < m->nplan)) {
 		if (a == 0 || (b < m->nplan && m->plan_y[b] - y <= y - m->plan_y[a - 1]))
@@ -234,7 +242,17 @@ static size_t pick_plan(const cm_model *m, double y, et_rng *r)
 		else
 			a--;
 	}
-	return a + et_rng_below(r, b - a);
+	size_t best = a;
+	uint32_t ties = 0;
+	for (size_t k = a; k < b; k++) {
+		double d = fabs(m->plan_y[k] - y), db = fabs(m->plan_y[best] - y);
+		if (used[k] < used[best] || (used[k] == used[best] && d < db))
+			best = k, ties = 1;
+		else if (used[k] == used[best] && d == db && et_rng_below(r, ++ties) == 0)
+			best = k;
+	}
+	used[best]++;
+	return best;
 }
 
 typedef struct gen {
@@ -243,6 +261,7 @@ typedef struct gen {
 	ld_dag *g;
 	uint32_t *layer, *first;  /* each node's layer; each layer's first node */
 	double *budget;           /* remaining out-degree */
+	uint32_t *want;           /* the plan's in-degree of a node, 0 = drawn */
 	double *w;                /* scratch: vocab or node weights */
 	double *mid;              /* scratch: vocab */
 	double indeg_all[CM_DEG]; /* the in-degree profile of all attributes */
@@ -276,7 +295,9 @@ static void add_edge(gen *s, uint32_t u, uint32_t v)
 }
 
 /* The weight of u as a predecessor of a node in layer l whose attribute's
- * predecessor counts are aff (summing to aff_sum). */
+ * predecessor counts are aff (summing to aff_sum). A node whose budget is
+ * spent is all but never taken while another has budget left: the budgets
+ * are real out-degrees, and spending them is what keeps out-degree real. */
 static double weight(const gen *s, uint32_t u, uint32_t l, const double *aff, double aff_sum)
 {
 	const cm_model *m = s->m;
@@ -285,7 +306,7 @@ static double weight(const gen *s, uint32_t u, uint32_t l, const double *aff, do
 	uint32_t sp = l - s->layer[u];
 	double span = m->span[sp < CM_SPAN - 1 ? sp : CM_SPAN - 1] + 0.01;
 	double af = (aff[s->g->attr[u]] + 0.5) / (aff_sum + 0.5 * m->vocab);
-	return span * af * (s->budget[u] > 0 ? s->budget[u] : 0.002);
+	return span * af * (s->budget[u] > 0 ? s->budget[u] : 1e-9);
 }
 
 /* Node v (attribute a, layer l >= 1): its in-degree, one predecessor in
@@ -294,10 +315,13 @@ static void connect(gen *s, uint32_t v, uint32_t l)
 {
 	const cm_model *m = s->m;
 	uint32_t a = s->g->attr[v], V = m->vocab;
-	double deg[CM_DEG];
-	backoff(m->indeg + (size_t)a * CM_DEG, s->indeg_all, CM_DEG, deg);
-	deg[0] = 0;
-	uint32_t want = draw(deg, CM_DEG, s->r);
+	uint32_t want = s->want[v];
+	if (want == 0) {
+		double deg[CM_DEG];
+		backoff(m->indeg + (size_t)a * CM_DEG, s->indeg_all, CM_DEG, deg);
+		deg[0] = 0;
+		want = draw(deg, CM_DEG, s->r);
+	}
 	const double *aff = m->pred + (size_t)a * V;
 	double aff_sum = 0;
 	for (uint32_t x = 0; x < V; x++)
@@ -335,15 +359,16 @@ static void draw_budget(gen *s, uint32_t v)
 	s->budget[v] = m->sink[a] ? 0 : draw(m->outdeg + (size_t)a * CM_DEG, CM_DEG, s->r);
 }
 
-void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g)
+void cm_sample(const cm_model *m, double y, uint32_t *used, et_rng *r, ld_dag *g)
 {
 	memset(g, 0, sizeof *g);
 	g->y = y;
-	size_t p = pick_plan(m, y, r);
+	size_t p = pick_plan(m, y, used, r);
 	uint32_t L = m->plan_off[p + 1] - m->plan_off[p];
 	const uint32_t *w = m->plan_w + m->plan_off[p];
 	const uint32_t *pa = m->plan_a + m->plan_aoff[p];
 	const uint32_t *po = m->plan_od + m->plan_aoff[p];
+	const uint32_t *pi = m->plan_id + m->plan_aoff[p];
 	uint32_t n = 0;
 	for (uint32_t l = 0; l < L; l++)
 		n += w[l];
@@ -353,6 +378,7 @@ void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g)
 	s.layer = et_xcalloc(n ? n : 1, sizeof *s.layer);
 	s.first = et_xcalloc((size_t)L + 1, sizeof *s.first);
 	s.budget = et_xcalloc(n ? n : 1, sizeof *s.budget);
+	s.want = et_xcalloc(n ? n : 1, sizeof *s.want);
 	s.w = et_xcalloc((n > m->vocab ? n : m->vocab) + 1, sizeof *s.w);
 	s.mid = et_xcalloc(m->vocab, sizeof *s.mid);
 	for (uint32_t x = 0; x < m->vocab; x++) /* once per graph, not per node */
@@ -371,7 +397,7 @@ void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g)
 			if (et_rng_unit(r) < CM_REDRAW || (need && m->sink[a]) || a >= m->vocab)
 				a = draw_attr(&s, pos_of(l, L), yb, need);
 			else
-				s.budget[v] = m->sink[a] ? 0 : po[v];
+				s.budget[v] = m->sink[a] ? 0 : po[v], s.want[v] = pi[v];
 			g->attr[v] = a;
 			has_parent_role |= !m->sink[g->attr[v]];
 			s.layer[v] = l;
@@ -387,6 +413,7 @@ void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g)
 	free(s.layer);
 	free(s.first);
 	free(s.budget);
+	free(s.want);
 	free(s.w);
 	free(s.mid);
 }

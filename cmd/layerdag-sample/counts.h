@@ -41,6 +41,7 @@ typedef struct cm_model {
 	uint32_t *plan_aoff; /* [nplan + 1] into plan_a */
 	uint32_t *plan_a;    /* each plan's attributes, layer by layer */
 	uint32_t *plan_od;   /* and their out-degrees (capped at CM_DEG - 1) */
+	uint32_t *plan_id;   /* and in-degrees (capped likewise) */
 	/* counts */
 	double *attr_py;  /* [CM_NPOS][nyb][vocab] */
 	double *attr_p;   /* [CM_NPOS][vocab] */
@@ -55,10 +56,11 @@ typedef struct cm_model {
 
 void cm_fit(const ld_corpus *c, uint32_t nyb, cm_model *m);
 void cm_free(cm_model *m);
-/* Sample one graph for label y. */
-void cm_sample(const cm_model *m, double y, et_rng *r, ld_dag *g);
+/* Sample one graph for label y. used[nplan] counts how often each plan served the batch so far
+ * (the caller zeroes it before the first graph of a batch); cm_sample updates it. */
+void cm_sample(const cm_model *m, double y, uint32_t *used, et_rng *r, ld_dag *g);
 
-/* The model file: text, "layerdag-sample counts 1" then the tables
+/* The model file: text, "layerdag-sample counts 2" then the tables
  * (layerdag-sample(1) documents it). Errors as the corpus reader's. */
 int cm_write(const cm_model *m, FILE *f);
 int cm_read(cm_model *m, const char *path, et_error *e);

@@ -1,11 +1,12 @@
 /* The counts model file (counts.h): text, one table per line.
  *
- *   layerdag-sample counts 1
+ *   layerdag-sample counts 2
  *   vocab V buckets B
  *   ybound b_1 ... b_{B-1}
  *   plans N            then N lines "y L w_0 ... w_{L-1} a_0 ... a_{n-1}
- *                      o_0 ... o_{n-1}" (the widths, then the n = Σw attributes
- *                      layer by layer, then their out-degrees), labels ascending
+ *                      o_0 ... o_{n-1} i_0 ... i_{n-1}" (the widths, then the
+ *                      n = Σw attributes layer by layer, then their out-degrees
+ *                      and in-degrees), labels ascending
  *   attr_py ...        CM_NPOS·B·V counts
  *   attr_p ...         CM_NPOS·V
  *   attr_all ...       V
@@ -45,7 +46,7 @@ static void row(FILE *f, const char *name, const double *v, size_t n)
 int cm_write(const cm_model *m, FILE *f)
 {
 	uint32_t V = m->vocab;
-	fprintf(f, "layerdag-sample counts 1\nvocab %u buckets %u\n", V, m->nyb);
+	fprintf(f, "layerdag-sample counts 2\nvocab %u buckets %u\n", V, m->nyb);
 	row(f, "ybound", m->ybound, m->nyb - 1);
 	fprintf(f, "plans %zu\n", m->nplan);
 	for (size_t p = 0; p < m->nplan; p++) {
@@ -57,6 +58,8 @@ int cm_write(const cm_model *m, FILE *f)
 			fprintf(f, " %u", m->plan_a[k]);
 		for (uint32_t k = m->plan_aoff[p]; k < m->plan_aoff[p + 1]; k++)
 			fprintf(f, " %u", m->plan_od[k]);
+		for (uint32_t k = m->plan_aoff[p]; k < m->plan_aoff[p + 1]; k++)
+			fprintf(f, " %u", m->plan_id[k]);
 		fputc('\n', f);
 	}
 	row(f, "attr_py", m->attr_py, (size_t)CM_NPOS * m->nyb * V);
@@ -226,8 +229,8 @@ static int parse_et(rd *r, cm_model *m)
 static int parse(rd *r, cm_model *m)
 {
 	uint32_t V, B, np;
-	if (word(r, "layerdag-sample") < 0 || word(r, "counts") < 0 || word(r, "1") < 0)
-		return bad(r, "not a layerdag-sample counts model (version 1)");
+	if (word(r, "layerdag-sample") < 0 || word(r, "counts") < 0 || word(r, "2") < 0)
+		return bad(r, "not a layerdag-sample counts model (version 2)");
 	if (word(r, "vocab") < 0 || integer(r, LD_MAX_ATTR, &V) < 0 || V == 0 ||
 	    word(r, "buckets") < 0 || integer(r, 1024, &B) < 0 || B == 0)
 		return bad(r, "expected \"vocab V buckets B\" (1 <= V <= 65536, 1 <= B <= 1024)");
@@ -281,12 +284,16 @@ static int parse(rd *r, cm_model *m)
 			acap = (size_t)m->plan_aoff[p + 1] * 2;
 			m->plan_a = et_xrealloc(m->plan_a, acap * sizeof *m->plan_a);
 			m->plan_od = et_xrealloc(m->plan_od, acap * sizeof *m->plan_od);
+			m->plan_id = et_xrealloc(m->plan_id, acap * sizeof *m->plan_id);
 		}
 		for (uint32_t k = m->plan_aoff[p]; k < m->plan_aoff[p + 1]; k++)
 			if (integer(r, V - 1, &m->plan_a[k]) < 0)
 				return -1;
 		for (uint32_t k = m->plan_aoff[p]; k < m->plan_aoff[p + 1]; k++)
 			if (integer(r, CM_DEG - 1, &m->plan_od[k]) < 0)
+				return -1;
+		for (uint32_t k = m->plan_aoff[p]; k < m->plan_aoff[p + 1]; k++)
+			if (integer(r, CM_DEG - 1, &m->plan_id[k]) < 0)
 				return -1;
 	}
 	double *span = NULL;

@@ -139,22 +139,24 @@ int cmd_sample(int argc, char **argv)
 		et_rng r;
 		et_rng_seed(&r, (uint64_t)seed, 0);
 		double *ys = labels(&m, &from, y, !isnan(y), k, &r);
+		uint32_t *used = et_xcalloc(m.nplan ? m.nplan : 1, sizeof *used);
 		if (format == 1) {
 			ld_dag g;
-			cm_sample(&m, ys[0], &r, &g);
+			cm_sample(&m, ys[0], used, &r, &g);
 			rc = write_et(&g, &m.et, world, &r, cli.output, &e);
 			ld_dag_free(&g);
 		} else {
 			FILE *f = et_output_file(o);
 			for (size_t i = 0; i < k; i++) {
 				ld_dag g;
-				cm_sample(&m, ys[i], &r, &g);
+				cm_sample(&m, ys[i], used, &r, &g);
 				ld_text_write(&g, i, f);
 				ld_dag_free(&g);
 			}
 			rc = et_output_commit(o, &e);
 		}
 		free(ys);
+		free(used);
 		cm_free(&m);
 	}
 	ld_corpus_free(&from);

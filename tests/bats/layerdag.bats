@@ -93,7 +93,7 @@ kahn_check() {
 
 @test "fit + sample (counts): every sample valid and role-valid, the Kahn invariant, labels kept, deterministic" {
 	layerdag-sample fit "$C" -o m.txt
-	head -1 m.txt | grep -qx "layerdag-sample counts 1"
+	head -1 m.txt | grep -qx "layerdag-sample counts 2"
 	layerdag-sample sample m.txt --y-from "$C" -o s.txt
 	[ "$(grep -c '^g ' s.txt)" = 630 ]
 	# each sample carries the label it was conditioned on: the corpus's, in order
@@ -126,16 +126,33 @@ kahn_check() {
 		fail "$(jq -c .mmd2 <<<"$j")"
 	jq -e '.mmd2["layer count"] < 0.01 and .surrogate.pearson > 0.45' <<<"$j" >/dev/null ||
 		fail "$(jq -c '[.mmd2, .surrogate]' <<<"$j")"
+	# the issue's protocol: one sample per label of the fitted corpus, scored on the held-out
+	# half; the batch takes each graph's own plan, so sizes are the corpus's, graph by graph
+	layerdag-sample sample m.txt --y-from train.txt -o own.txt
+	diff <(awk '$1 == "g" { print $3 }' train.txt) <(awk '$1 == "g" { print $3 }' own.txt)
+	run -0 layerdag-sample eval test.txt own.txt --format json
+	j=$output
+	jq -e '.validity == 1 and .role_validity >= 0.99 and .mmd2["layer count"] <= 0.001' \
+		<<<"$j" >/dev/null || fail "$(jq -c .mmd2 <<<"$j")"
+	jq -e '.mmd2["in-degree"] <= 0.004 and .mmd2["out-degree"] <= 0.05' <<<"$j" >/dev/null ||
+		fail "$(jq -c .mmd2 <<<"$j")"
+	jq -e '.surrogate.pearson >= 0.45 and .novelty > 0.9' <<<"$j" >/dev/null ||
+		fail "$(jq -c '[.surrogate, .novelty]' <<<"$j")"
+	# a label asked for again gets the next nearest plan: ten graphs for one label, ten plans
+	layerdag-sample sample m.txt --y 2.5 --count 10 -o ten.txt
+	[ "$(awk '$1 == "g"' ten.txt | wc -l)" = 10 ]
+	diff <(awk '$1 == "g" { d = $5 - 2.5; print (d < 0 ? -d : d), $3 }' train.txt |
+		sort -g | head -10 | cut -d' ' -f2 | sort -n) <(awk '$1 == "g" { print $3 }' ten.txt | sort -n)
 }
 
 @test "the model file: bad ones are one line, exit 3" {
-	printf 'layerdag-sample counts 2\n' >v2.txt
-	run -3 layerdag-sample sample v2.txt
-	assert_output "layerdag-sample: v2.txt: line 1: not a layerdag-sample counts model (version 1)"
-	printf 'layerdag-sample counts 1\nvocab 65536 buckets 1024\nybound 1\n' >short.txt
+	printf 'layerdag-sample counts 1\n' >v1.txt
+	run -3 layerdag-sample sample v1.txt
+	assert_output "layerdag-sample: v1.txt: line 1: not a layerdag-sample counts model (version 2)"
+	printf 'layerdag-sample counts 2\nvocab 65536 buckets 1024\nybound 1\n' >short.txt
 	run -3 layerdag-sample sample short.txt
 	assert_output --partial "short.txt: line 4: expected a number, got the end of the file"
-	printf 'layerdag-sample counts 1\nvocab 2 buckets 1\nybound\nplans 1\n1.5 0\n' >zero.txt
+	printf 'layerdag-sample counts 2\nvocab 2 buckets 1\nybound\nplans 1\n1.5 0\n' >zero.txt
 	run -3 layerdag-sample sample zero.txt
 	assert_output "layerdag-sample: zero.txt: line 5: a plan of 0 layers"
 	run -2 layerdag-sample fit "$C" --model diffusion

@@ -15,12 +15,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	et_rng r;
 	et_rng_seed(&r, 1, 0);
+	uint32_t *used = et_xcalloc(m.nplan, sizeof *used);
 	for (int i = 0; i < 3; i++) {
 		ld_dag g;
-		cm_sample(&m, m.plan_y[i % m.nplan], &r, &g);
+		cm_sample(&m, m.plan_y[i % m.nplan], used, &r, &g);
 		FUZZ_CHECK(ld_valid(&g));
 		ld_dag_free(&g);
 	}
+	free(used);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
