@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# bench/layerdag_bench.sh: layerdag-sample's speed target (issue 17): fitting
+# bench/layerdag_bench.sh: layerdag-sample's speed targets (issue 17): fitting
 # the counts model on the 630-graph corpus and sampling one graph per corpus
-# label, <= 1 s; and eval of the samples. Medians of BENCH_RUNS runs under
+# label, <= 1 s; eval of the samples; the diffusion model trained (<= 15 min) and
+# sampled (630 graphs, <= 60 s). Medians of BENCH_RUNS runs under
 # /usr/bin/time -v: wall time and peak RSS. Run after `make`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,3 +36,11 @@ printf '%-44s %8s %8s  %s\n' case wall_s RSS_MB target
 bench_case "fit (counts) + 630 samples, one per label" 1 \
 	"$L fit $C -o $OUT/ld.model && $L sample $OUT/ld.model --y-from $C -o $OUT/ld.samples"
 bench_case "eval of the 630 samples against the corpus" 0 "$L eval $C $OUT/ld.samples"
+# The diffusion model: one run each (minutes, not milliseconds); BENCH_DIFFUSION=0 skips them.
+if [ "${BENCH_DIFFUSION:-1}" = 1 ]; then
+	RUNS=1
+	bench_case "fit (diffusion, 20 epochs, 1 run)" 900 \
+		"$L fit $C --model diffusion -q -o $OUT/ld.diff"
+	bench_case "diffusion: 630 samples, one per label (1 run)" 60 \
+		"$L sample $OUT/ld.diff --y-from $C -o $OUT/ld.dsamples"
+fi

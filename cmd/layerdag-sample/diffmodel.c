@@ -11,7 +11,7 @@ static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, 1};
 
 void ld_diff_conf_default(ld_diff_conf *c)
 {
-	*c = (ld_diff_conf){.D = 32, .K = 2, .T = 64, .Te = 16, .epochs = 10, .S = 32, .lr = 3e-3};
+	*c = (ld_diff_conf){.D = 32, .K = 2, .T = 64, .Te = 16, .epochs = 20, .lr = 3e-3};
 }
 
 void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
@@ -31,7 +31,6 @@ void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et
 		free(layer);
 		free(w);
 	}
-	(void)cf->S;
 	ld_sizer_init(&m->z, V, S, cf->D, cf->K, r);
 	ld_attrdiff_init(&m->a, c, cf->T, cf->D, cf->K, r);
 	ld_edgediff_init(&m->e, c, cf->Te, cf->D, cf->K, r);
@@ -166,6 +165,11 @@ int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
 	         h[2] > 1024 || h[3] > ENC_MAXK || h[4] == 0 || h[4] > 1024 || h[5] == 0 ||
 	         h[5] > 1024 || h[6] == 0 || h[6] > (1u << 20))
 		rc = et_fail(e, ET_EXIT_DATA, "%s: byte 8: sizes out of range", path);
+	else if ((uint64_t)(h[1] - 1) * h[6] > LD_MAX_NODES)
+		rc = et_fail(
+		    e, ET_EXIT_DATA,
+		    "%s: byte 12: layers of %u nodes, %u deep: samples of more than %u nodes", path,
+		    h[1] - 1, h[6], LD_MAX_NODES);
 	if (rc == 0 && expected(h) != b.len) /* checked before anything is allocated */
 		rc = et_fail(e, ET_EXIT_DATA, "%s: %zu bytes, where its header gives %llu", path,
 		             b.len, (unsigned long long)expected(h));

@@ -17,7 +17,6 @@
 typedef struct ld_diff_conf {
 	size_t D;
 	int K, T, Te, epochs;
-	uint32_t S;
 	double lr;
 	int progress; /* print "epoch k of N, losses" on stderr */
 } ld_diff_conf;

@@ -53,12 +53,12 @@ static void add_edge(grow *w, uint32_t u, uint32_t v)
 static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, et_rng *r)
 {
 	uint32_t S = m->z.S;
-	double *p = et_xcalloc(S, sizeof *p), mx = -INFINITY, s = 0;
+	double *p = et_xcalloc(S, sizeof *p), mx = -INFINITY;
 	ld_sizer_step(&m->z, w->g, w->layer, l, -1, p);
 	for (uint32_t k = 0; k < S; k++)
 		mx = p[k] > mx ? p[k] : mx;
 	for (uint32_t k = 0; k < S; k++)
-		s += p[k] = exp(p[k] - mx);
+		p[k] = exp(p[k] - mx);
 	if (l == 0)
 		p[0] = 0;
 	uint32_t n = draw(p, S, r);

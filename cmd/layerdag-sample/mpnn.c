@@ -48,6 +48,8 @@ void nn_mp_forward(nn_mp *l, const double *H, size_t n, const uint32_t (*edge)[2
                    double *scratch, double *Y)
 {
 	size_t d = l->dim;
+	if (n == 0) /* an empty prefix graph: nothing to pass (scratch may be NULL) */
+		return;
 	double *P = scratch, *S = scratch + n * d;
 	aggregate(H, n, d, edge, ne, P, S);
 	double *t = et_xcalloc(n * d + 1, sizeof *t);
@@ -66,6 +68,8 @@ void nn_mp_backward(nn_mp *l, const double *H, size_t n, const uint32_t (*edge)[
                     const double *scratch, const double *Y, double *dY, double *dH)
 {
 	size_t d = l->dim;
+	if (n == 0)
+		return;
 	const double *P = scratch, *S = scratch + n * d;
 	nn_relu_backward(Y, dY, n * d);
 	double *dP = et_xcalloc(n * d + 1, sizeof *dP), *dS = et_xcalloc(n * d + 1, sizeof *dS);
