@@ -240,19 +240,36 @@ static sgv ffn_bwd_dense(cb *b, const ffn_fwd *f, sgv dres, sgv wb, sgv *wgr)
 }
 
 /* --- MoE FFN ----------------------------------------------------------- *
- * A router (weight [D/ep, K], gathered over ep), E/ep local experts of two
- * matrices on R = Tq·K/(E·ep) rows each, and the dispatch and combine
- * all-to-alls over ep. X = Tq·K·D/(tp·ep) is a dispatched slice. */
+ * STAGE's MoE frame, expert wrapper and two-matrix expert FFN, node for
+ * node (doc/stage.md, "MoE graph"). With Tsp = Tq/tp local tokens:
+ * - a router (weight [D/ep, K], gathered over ep for the forward product,
+ *   read locally by its input gradient) and its reshape R;
+ * - the tokens broadcast K times over D/ep columns (B) and sent to their
+ *   experts by an all-to-all over ep: Xk = Tsp·K·D/ep elements;
+ * - E/ep local experts, each a slice of Xk/E (R = Tq·K/(E·ep) rows by D/tp),
+ *   gathered over tp, two products of R·D·F/tp, a reduce-scatter over tp
+ *   and a slice back to Xk; their outputs merged by a chain of E2 nodes of
+ *   which only the last has work (none for one local expert);
+ * - the all-to-all back, the gate applied (SLICE and E2 of Xk), the K copies
+ *   summed (B to Tsp·D/ep) and gathered over ep for the residual.
+ * Backward mirrors it: B and two E2 of Xk, the gate's SLICE and R of Tsp·K,
+ * two all-to-alls, per expert four products and two gathers over tp, the
+ * router's two products of Tsp·K·D/ep, and an A of Tsp·D/ep gathered over
+ * ep. The router's weight gradient is partial over tp; STAGE's assembled
+ * layer gradient takes only its first gradient's layout, so that adds no
+ * collective. */
 typedef struct moe_fwd {
-	sgv x, ln, in, route, gate_b, res;
-	sgv xe[256], he[256]; /* per local expert: its rows, its hidden */
+	sgv x, ln, gate, routed, res; /* input, norm, the gate (yrouter3), the combined outputs */
+	sgv xe[256], xg[256];         /* per local expert: its rows, its hidden */
 } moe_fwd;
 
-static num moe_x(const cb *b)
+/* The tokens as dispatched: Tsp·K·D/ep elements per rank. */
+static num moe_xk(const cb *b)
 {
-	return b->Tq * b->K * b->D / (b->tp * b->ep);
+	return b->Tsp * b->K * b->D / b->ep;
 }
 
+/* An expert's rows: Tq·K/(E·ep). */
 static num moe_rows(const cb *b)
 {
 	return b->Tq * b->K / (b->E * b->ep);
@@ -263,92 +280,93 @@ static int local_experts(const cb *b)
 	return (int)(b->E / b->ep);
 }
 
+/* The chain that sums the local experts' outputs: n−1 E2 nodes, only the
+ * last with work (a = 1 over its input); one expert needs none. */
+static sgv moe_merge(cb *b, const char *name, const sgv *parts, int n)
+{
+	return n < 2 ? parts[0] : sg_comp(b->g, name, OP_E2, moe_xk(b), moe_xk(b), parts, n);
+}
+
 static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 {
 	sg *g = b->g;
 	const char *p = b->pre;
-	num X = moe_x(b), R = moe_rows(b), RD = R * b->D / b->tp;
+	num Xk = moe_xk(b), R = moe_rows(b), RD = R * b->D / b->tp, DF = b->D * b->Ft;
+	num TK = b->Tsp * b->K, DKe = b->D * b->K / b->ep;
 	f->x = x;
 	f->ln = norm(b, T("%s.moe.norm@0", p), x);
-	sgv rw = sg_coll(g, T("%s.moe.router_w@0", p), 1, AG, DIM_EP, b->D * b->K / b->ep, SG_NONE);
-	rw = sg_comp(g, T("%s.moe.router_w_view@0", p), OP_R, b->D * b->K / b->ep,
-	             b->D * b->K / b->ep, SGD(rw));
-	sgv logits = sg_comp_w(g, T("%s.moe.router@0", p), OP_M, b->Tq * b->D / b->ep * b->K,
-	                       b->Tq * b->K, SGD(f->ln, rw), W("router"), b->D * b->K / b->ep);
-	f->route =
-	    sg_comp(g, T("%s.moe.topk@0", p), OP_SLICE, b->Tq * b->K, b->Tq * b->K, SGD(logits));
-	f->gate_b = sg_comp(g, T("%s.moe.gate_bcast@0", p), OP_B, X, X, SGD(f->route));
-	sgv tok = sg_comp(g, T("%s.moe.token_bcast@0", p), OP_B, X / 2, X, SGD(f->ln));
-	sgv disp = sg_comp(g, T("%s.moe.dispatch@0", p), OP_SLICE, X, X, SGD(f->gate_b, tok));
-	if (local_experts(b) >= 2)
-		disp = sg_comp(g, T("%s.moe.dispatch_split@0", p), OP_SLICE, X / 2, X, SGD(disp));
-	disp = sg_coll(g, T("%s.moe.dispatch@0", p), 1, A2A, DIM_EP, X, disp);
-	sgv outs[256];
+	sgv wr = sg_coll(g, T("%s.moe.wrouter@0", p), 1, AG, DIM_EP, DKe, wg);
+	sgv yr = sg_comp_w(g, T("%s.moe.yrouter@0", p), OP_M, TK * b->D, TK, SGD(f->ln, wr),
+	                   W("router"), DKe);
+	sgv yr2 = sg_comp(g, T("%s.moe.yrouter2@0", p), OP_R, TK, TK, SGD(yr));
+	sgv x1 = sg_comp(g, T("%s.moe.x1@0", p), OP_B, Xk, Xk, SGD(f->ln));
+	sgv routed = sg_coll(g, T("%s.moe.xrouted@0", p), 1, A2A, DIM_EP, Xk, x1);
 	int ne = local_experts(b);
+	sgv ys[256];
 	for (int j = 0; j < ne; j++) {
-		f->xe[j] = sg_comp(g, T("%s.moe.expert%d.x@0", p, j), OP_SLICE, RD, RD, SGD(disp));
-		sgv in = sg_coll(g, T("%s.moe.expert%d.x@0", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
-		f->he[j] = sg_comp_w(g, T("%s.moe.expert%d.up@0", p, j), OP_M, R * b->D * b->Ft,
-		                     R * b->Ft, SGD(in, wg), W("experts"), b->D * b->Ft);
-		sgv o = sg_comp_w(g, T("%s.moe.expert%d.down@0", p, j), OP_M, R * b->Ft * b->D,
-		                  R * b->D, SGD(f->he[j], wg), W("experts"), b->D * b->Ft);
-		o = sg_coll(g, T("%s.moe.expert%d.down@0", p, j), 1, RS, DIM_TP, R * b->D, o);
-		outs[j] = sg_comp(g, T("%s.moe.expert%d.scatter@0", p, j), OP_B, RD, RD, SGD(o));
+		f->xe[j] = sg_comp(g, T("%s.moe.%d.ldis.x_expert@0", p, j), OP_SLICE, RD, RD,
+		                   SGD(routed));
+		sgv in = sg_coll(g, T("%s.moe.%d.ffn.x00@0", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
+		f->xg[j] = sg_comp_w(g, T("%s.moe.%d.ffn.xgate@0", p, j), OP_M, R * DF, R * b->Ft,
+		                     SGD(in, wg), W("experts"), DF);
+		sgv o = sg_comp_w(g, T("%s.moe.%d.ffn.xdown1@0", p, j), OP_M, R * DF, R * b->D,
+		                  SGD(f->xg[j], wg), W("experts"), DF);
+		o = sg_coll(g, T("%s.moe.%d.ffn.xdown@0", p, j), 1, RS, DIM_TP, R * b->D, o);
+		ys[j] = sg_comp(g, T("%s.moe.%d.ldis.y@0", p, j), OP_SLICE, Xk, Xk, SGD(o));
 	}
-	/* the chain that merges the experts' outputs: only its last E2 has work,
-	 * a = 5 over Tk·D/ep (Tk = Tq·K routed tokens; the spec's formula, no tp) */
-	num Tk = b->Tq * b->K;
-	sgv merged = sg_comp(g, T("%s.moe.merge@0", p), OP_E2, 5 * Tk * b->D / b->ep, X, outs, ne);
-	merged = sg_coll(g, T("%s.moe.combine@0", p), 1, A2A, DIM_EP, X, merged);
-	sgv comb = sg_comp(g, T("%s.moe.combine@0", p), OP_SLICE, X, b->Tsp * b->D / b->ep,
-	                   SGD(merged, f->route));
-	comb = sg_coll(g, T("%s.moe.out@0", p), 1, AG, DIM_EP, b->Tsp * b->D / b->ep, comb);
-	f->res = sg_comp(g, T("%s.moe.res@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(comb, x));
+	sgv merged = moe_merge(b, T("%s.moe.yrouted_r%d@0", p, ne - 2), ys, ne);
+	f->routed = sg_coll(g, T("%s.moe.y1@0", p), 1, A2A, DIM_EP, Xk, merged);
+	f->gate = sg_comp(g, T("%s.moe.yrouter3@0", p), OP_SLICE, Xk, Xk, SGD(yr2));
+	sgv y2 = sg_comp(g, T("%s.moe.y2@0", p), OP_E2, Xk, Xk, SGD(f->routed, f->gate));
+	sgv y = sg_comp(g, T("%s.moe.y@0", p), OP_B, Xk / b->K, Xk / b->K, SGD(y2));
+	y = sg_coll(g, T("%s.moe.y@0", p), 1, AG, DIM_EP, Xk / b->K, y);
+	f->res = sg_comp(g, T("%s.ffn_res.y@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(y, x));
 }
 
 static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, int *nw)
 {
 	sg *g = b->g;
 	const char *p = b->pre;
-	num X = moe_x(b), R = moe_rows(b), RD = R * b->D / b->tp;
+	num Xk = moe_xk(b), R = moe_rows(b), RD = R * b->D / b->tp, DF = b->D * b->Ft;
+	num TK = b->Tsp * b->K, DKe = b->D * b->K / b->ep;
 	int ne = local_experts(b);
-	sgv dsl = sg_comp(g, T("%s.moe.dout@0", p), OP_SLICE, X, X, SGD(dres));
-	dsl = sg_coll(g, T("%s.moe.dcombine@0", p), 1, A2A, DIM_EP, X, dsl);
-	sgv din[256];
+	sgv dy2 = sg_comp(g, T("%s.moe.dy2@0", p), OP_B, Xk, Xk, SGD(dres));
+	sgv dy1 = sg_comp(g, T("%s.moe.dy1@0", p), OP_E2, Xk, Xk, SGD(dy2, f->gate));
+	sgv dyr3 = sg_comp(g, T("%s.moe.dyrouter3@0", p), OP_E2, Xk, Xk, SGD(dy2, f->routed));
+	sgv dyr2 = sg_comp(g, T("%s.moe.dyrouter2@0", p), OP_SLICE, TK, TK, SGD(dyr3));
+	sgv drouted = sg_coll(g, T("%s.moe.dyrouted@0", p), 1, A2A, DIM_EP, Xk, dy1);
+	sgv dxs[256];
 	*nw = 0;
 	for (int j = 0; j < ne; j++) {
-		sgv dy = sg_comp(g, T("%s.moe.expert%d.dy@0", p, j), OP_SLICE, RD, RD, SGD(dsl));
-		dy = sg_coll(g, T("%s.moe.expert%d.dy@0", p, j), 1, AG, DIM_TP, RD, dy);
-		sgv dh = sg_comp_w(g, T("%s.moe.expert%d.dh@0", p, j), OP_M, R * b->D * b->Ft,
-		                   R * b->Ft, SGD(dy, wb), W("experts"), b->D * b->Ft);
-		wgr[(*nw)++] = sg_comp(g, T("%s.moe.expert%d.dw_down@0", p, j), OP_M,
-		                       b->Ft * R * b->D, b->D * b->Ft, SGD(dy, f->he[j]));
-		sgv dx = sg_comp_w(g, T("%s.moe.expert%d.dx@0", p, j), OP_M, R * b->Ft * b->D,
-		                   R * b->D, SGD(dh, wb), W("experts"), b->D * b->Ft);
-		dx = sg_coll(g, T("%s.moe.expert%d.dx@0", p, j), 1, RS, DIM_TP, R * b->D, dx);
-		sgv xin =
-		    sg_coll(g, T("%s.moe.expert%d.x@0_bwd", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
-		wgr[(*nw)++] = sg_comp(g, T("%s.moe.expert%d.dw_up@0", p, j), OP_M,
-		                       b->D * R * b->Ft, b->D * b->Ft, SGD(xin, dh));
-		din[j] = sg_comp(g, T("%s.moe.expert%d.dgather@0", p, j), OP_B, RD, RD, SGD(dx));
+		sgv dy = sg_comp(g, T("%s.moe.%d.ldis.dy_expert@0", p, j), OP_SLICE, RD, RD,
+		                 SGD(drouted));
+		dy = sg_coll(g, T("%s.moe.%d.ffn.dxdown2@0", p, j), 1, AG, DIM_TP, RD, dy);
+		wgr[(*nw)++] = sg_comp(g, T("%s.moe.%d.ffn.dwdown@0", p, j), OP_M, R * DF, DF,
+		                       SGD(dy, f->xg[j]));
+		sgv dg = sg_comp_w(g, T("%s.moe.%d.ffn.dxgate@0", p, j), OP_M, R * DF, R * b->Ft,
+		                   SGD(dy, wb), W("experts"), DF);
+		sgv in = sg_coll(g, T("%s.moe.%d.ffn.x01@0", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
+		wgr[(*nw)++] =
+		    sg_comp(g, T("%s.moe.%d.ffn.dwgate@0", p, j), OP_M, R * DF, DF, SGD(dg, in));
+		sgv dx = sg_comp_w(g, T("%s.moe.%d.ffn.dx00@0", p, j), OP_M, R * DF, R * b->D,
+		                   SGD(dg, wb), W("experts"), DF);
+		dx = sg_coll(g, T("%s.moe.%d.ffn.dx0@0", p, j), 1, RS, DIM_TP, R * b->D, dx);
+		dxs[j] = sg_comp(g, T("%s.moe.%d.ldis.dx@0", p, j), OP_SLICE, Xk, Xk, SGD(dx));
 	}
-	sgv dm = sg_comp(g, T("%s.moe.ddispatch@0", p), OP_SLICE, X, X, din, ne);
-	if (ne >= 2)
-		dm = sg_comp(g, T("%s.moe.ddispatch_split@0", p), OP_SLICE, X / 2, X, SGD(dm));
-	dm = sg_coll(g, T("%s.moe.ddispatch@0", p), 1, A2A, DIM_EP, X, dm);
-	sgv dgate = sg_comp(g, T("%s.moe.dgate_bcast@0", p), OP_B, X / 2, X, SGD(dm, f->gate_b));
-	sgv dlog = sg_comp(g, T("%s.moe.dgate@0", p), OP_M, b->Tq * b->D / b->ep * b->K,
-	                   b->Tq * b->K, SGD(dgate, f->route));
-	sgv dxr = sg_comp_w(g, T("%s.moe.drouter@0", p), OP_M, b->Tq * b->K * b->D / b->ep,
-	                    b->Tq * b->D / b->ep, SGD(dlog), W("router"), b->D * b->K / b->ep);
-	wgr[(*nw)++] = sg_comp(g, T("%s.moe.dw_router@0", p), OP_M, b->D / b->ep * b->Tq * b->K,
-	                       b->D * b->K / b->ep, SGD(f->ln, dlog));
-	sgv dsum = sg_comp(g, T("%s.moe.dln@0", p), OP_A, b->Tsp * b->D / b->ep,
-	                   b->Tsp * b->D / b->ep, SGD(dm, dxr));
-	dsum = sg_coll(g, T("%s.moe.dln@0", p), 1, AG, DIM_EP, b->Tsp * b->D / b->ep, dsum);
-	sgv dxn = sg_comp(g, T("%s.moe.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
-	                  SGD(dsum, f->x));
-	return sg_comp(g, T("%s.moe.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(dxn, dres));
+	sgv merged = moe_merge(b, T("%s.moe.dxrouted_r%d@0", p, ne - 2), dxs, ne);
+	sgv dx1 = sg_coll(g, T("%s.moe.dx1@0", p), 1, A2A, DIM_EP, Xk, merged);
+	sgv dyr = sg_comp(g, T("%s.moe.dyrouter@0", p), OP_R, TK, TK, SGD(dyr2));
+	wgr[(*nw)++] =
+	    sg_comp(g, T("%s.moe.dwrouter@0", p), OP_M, TK * DKe / b->K, DKe, SGD(dyr, f->ln));
+	sgv dx01 = sg_comp_w(g, T("%s.moe.dx01@0", p), OP_M, TK * DKe / b->K, Xk / b->K,
+	                     SGD(dyr, wb), W("router"), DKe);
+	sgv dx02 = sg_comp(g, T("%s.moe.dx02@0", p), OP_B, Xk / b->K, Xk / b->K, SGD(dx1));
+	sgv dx = sg_comp(g, T("%s.moe.dx@0", p), OP_A, Xk / b->K, Xk / b->K, SGD(dx01, dx02));
+	dx = sg_coll(g, T("%s.moe.dx@0", p), 1, AG, DIM_EP, Xk / b->K, dx);
+	sgv dxn = sg_comp(g, T("%s.post_attn_norm.dx@0", p), OP_E, 5 * b->Tsp * b->D,
+	                  b->Tsp * b->D, SGD(dx, f->x));
+	return sg_comp(g, T("%s.post_attn_norm.dy@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
+	               SGD(dxn, dres));
 }
 
 /* --- one layer, per micro-batch ---------------------------------------- */
@@ -494,12 +512,14 @@ static int stage_layers(const stage_conf *c, int p, int *first)
 	return base + (p < extra);
 }
 
-/* The stage that holds the output embedding and the loss: (L−1) mod pp in
- * the GPT graph (STAGE's placement), the last stage otherwise. */
+/* The stage that holds the output embedding and the loss. STAGE's
+ * main.py chooses by precision, not by graph: the last stage with
+ * --mixed_precision (its only way to the Llama graph), (L−1) mod pp
+ * otherwise (GPT, and MoE without mixed precision). */
 static int out_stage(const stage_conf *c)
 {
 	int pp = (int)c->dim[DIM_PP];
-	return c->arch == ARCH_GPT ? (int)((c->L - 1) % (uint64_t)pp) : pp - 1;
+	return c->mixed ? pp - 1 : (int)((c->L - 1) % (uint64_t)pp);
 }
 
 /* Tag ids: transfer b (a stage boundary, or pp for the output embedding's)

@@ -18,23 +18,29 @@ gpt_example() {
 		--micro_batch 2 --dvocal 32000 "$@"
 }
 
-# check ARCH L D F H KV V S B MB dp tp cp pp fsdp tpsp: every rank's figures
-# are the oracle's for its stage, and the set validates and simulates.
+# check ARCH L D F H KV V S B MB dp tp cp pp fsdp tpsp [ep E K [mixed]]: every
+# rank's figures are the oracle's for its stage, and the set validates and
+# simulates. mixed (--mixed_precision) defaults to 1 for llama, 0 otherwise.
 check() {
 	local arch=$1 L=$2 D=$3 F=$4 H=$5 KV=$6 V=$7 S=$8 B=$9 MB=${10} dp=${11} tp=${12} \
-		cp=${13} pp=${14} fsdp=${15} tpsp=${16}
+		cp=${13} pp=${14} fsdp=${15} tpsp=${16} ep=${17:-1} E=${18:-8} K=${19:-2} mixed=${20:-0}
 	local mix=false tpf=true
-	[ "$arch" = llama ] && mix=true
+	[ "$arch" = llama ] && mixed=1
+	[ "$mixed" = 1 ] && mix=true
 	[ "$tpsp" = 0 ] && tpf=false
 	et-stage --compat stage --model_type "$arch" --mixed_precision $mix --num_stacks "$L" \
 		--dmodel "$D" --dff "$F" --head "$H" --kvhead "$KV" --dvocal "$V" --seq "$S" \
 		--batch "$B" --micro_batch "$MB" --dp "$dp" --tp "$tp" --sp "$cp" --pp "$pp" \
+		--ep "$ep" --experts "$E" --kexperts "$K" \
 		--weight_sharded "$fsdp" --tpsp $tpf --write-comm-groups g.json -o x.etz
 	figures x.etz >got
 	awk -v arch="$arch" -v L="$L" -v D="$D" -v F="$F" -v H="$H" -v KV="$KV" -v V="$V" \
 		-v S="$S" -v B="$B" -v MB="$MB" -v dp="$dp" -v tp="$tp" -v cp="$cp" -v pp="$pp" \
-		-v fsdp="$fsdp" -v tpsp="$tpsp" -f "$ORACLE" >want
+		-v fsdp="$fsdp" -v tpsp="$tpsp" -v ep="$ep" -v E="$E" -v K="$K" -v mixed="$mixed" \
+		-f "$ORACLE" >want
 	local per=$((dp * tp * cp)) n=0
+	# dense models fold ep into tp (STAGE's tp·ep); MoE has its own dimension
+	per=$((per * ep))
 	[ "$(wc -l <got)" -eq $((per * pp)) ] || fail "$* : $(wc -l <got) ranks"
 	while read -r _ r rest; do
 		w=$(sed -n "$((r / per + 1))p" want | cut -d' ' -f3-)
@@ -112,6 +118,18 @@ want $w"
 	check llama 3  256  768  8  4  500   64  4  4  1  4  1  3  1    1
 	check llama 4  256  512  8  8  128   32  16 8  4  2  1  2  1    1
 	check llama 9  128  384  4  1  64    32  6  3  1  1  2  4  0    1
+}
+
+@test "STAGE's MoE spreadsheets hold rank by rank: K, E/ep, tp, cp, ep, FSDP, pipelines, precision" {
+	#     arch L D   F   H KV V   S  B  MB dp tp cp pp fsdp tpsp ep E  K mixed
+	check moe  2 512 1024 8 8 32000 128 4 2 2 1 1 1 0 1 2 4 2 # the spec's example
+	check moe  2 128 256 4 2 100 32 4 2 1 2 1 1 0 1 2 8 1       # top-1, tp 2, 4 local experts
+	check moe  3 64  128 4 4 100 32 8 4 2 2 2 1 0 1 2 4 4       # top-4, cp 2
+	check moe  2 64  192 4 2 100 16 4 2 1 1 1 1 1 1 4 4 2       # one local expert, FSDP over dp 1
+	check moe  3 64  128 4 4 100 32 8 4 2 1 1 2 1 1 2 4 2       # FSDP, pp 2: out_emb on stage 0
+	check moe  3 64  128 4 4 100 32 8 4 2 1 1 2 0 1 2 4 2 1     # mixed precision: the last stage
+	check moe  4 64  128 8 2 100 32 8 4 1 2 1 2 0 1 1 2 2       # ep 1, tp 2, GQA
+	check gpt  5 128 512 4 4 300 32 4 2 1 2 1 2 0 1 1 8 2 1     # GPT with mixed precision: last stage
 }
 
 @test "summed over ranks, matrix num_ops are 3·N·T (Llama: plus the SwiGLU products 3·T·L·F)" {

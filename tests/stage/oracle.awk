@@ -1,17 +1,32 @@
 # The per-rank figures STAGE's formulas give (doc/stage.md, "Per layer and
 # micro-batch", "Embeddings", "COMP nodes per rank of a stage"), for the dense graphs
-# (GPT TP+SP, GPT TP-only, Llama), written from the spec and not from et-stage's code,
-# in the layout of figures.jq. One line per pipeline stage: "stage P <figures>".
+# (GPT TP+SP, GPT TP-only, Llama) and the MoE graph, written from the spec and from
+# STAGE's own MoE spreadsheets (moe_frame, expert_wrapper, the two-matrix expert FFN;
+# see the MoE block below), not from et-stage's code, in the layout of figures.jq.
+# One line per pipeline stage: "stage P <figures>".
 #
-#   awk -v arch=gpt|llama -v L= -v D= -v F= -v H= -v KV= -v V= -v S= -v B= -v MB= \
-#       -v dp= -v tp= -v cp= -v pp= -v fsdp=0|1 -v tpsp=0|1 -f oracle.awk
+#   awk -v arch=gpt|llama|moe -v L= -v D= -v F= -v H= -v KV= -v V= -v S= -v B= -v MB= \
+#       -v dp= -v tp= -v cp= -v pp= -v fsdp=0|1 -v tpsp=0|1 [-v ep= -v E= -v K=] \
+#       [-v mixed=0|1] -f oracle.awk
+#
+# The output embedding and the loss sit on the last stage with mixed precision
+# (STAGE's only way to the Llama graph) and on stage (L-1) mod pp otherwise.
 function put(k, n, s) { cnt[k] += n; sum[k] += s }
 function fmt(x) { return sprintf("%.0f", x) }
 BEGIN {
-	llama = arch == "llama"
-	if (llama) tpsp = 1
+	llama = arch == "llama"; moe = arch == "moe"
+	if (llama) mixed = 1
+	if (llama || moe) tpsp = 1
+	if (ep == "") ep = 1
 	m = MB / dp; nmb = B / MB; Tq = m * S / cp; Tsp = tpsp ? Tq / tp : Tq
-	if (llama) {
+	if (moe) {
+		# attention as Llama's (25 nodes); the frame's 15; 10 per local expert;
+		# the two merge chains' last E2 when there are several local experts
+		ne = E / ep; Xk = Tsp * K * D / ep; R = Tq * K / (E * ep)
+		Patt = D * D * (H + 2 * KV) / H + D * D
+		PL = Patt / tp + ne * 2 * D * F / tp + D * K / ep
+		c = 40 + 10 * ne + 2 * (ne >= 2); kvw = D * KV / (H * tp)
+	} else if (llama) {
 		PL = (D * D * (H + 2 * KV) / H + D * D + 3 * D * F) / tp
 		c = 38; kvw = D * KV / (H * tp)
 	} else {
@@ -20,7 +35,7 @@ BEGIN {
 	}
 	fs = fsdp ? dp : 1
 	Wemb = tpsp ? V * D : V * D / tp
-	oq = llama ? pp - 1 : (L - 1) % pp
+	oq = mixed ? pp - 1 : (L - 1) % pp
 	base = int(L / pp); extra = L % pp
 	for (p = 0; p < pp; p++) {
 		split("", cnt); split("", sum)
@@ -28,12 +43,34 @@ BEGIN {
 		Ein = p == 0; Eout = p == oq; Ne = Ein + Eout
 		comp = nmb * Ls * c + 2 * Ls + Ne * (3 * nmb + 2) + Eout * 2 * nmb
 		M = nmb * Ls * (3 * Tq * PL + (llama ? 3 * Tq * F / tp : 0)) + Ne * nmb * 3 * Tq * V * D / tp
-		E = nmb * Ls * 20 * Tsp * D + Eout * nmb * 10 * Tsp * D
+		Eo = nmb * Ls * 20 * Tsp * D + Eout * nmb * 10 * Tsp * D
 		A = nmb * Ls * (4 * Tsp * D + (llama ? Tq * D : 0)) + Ls * PL / fs + Ne * Wemb
 		CU = nmb * Ls * 21 * Tq * D / tp + Ls * PL / fs + Ne * Wemb
-		SL = nmb * Ls * (llama ? Tq * D * (2 * H + 8 * KV) / (H * tp) : 8 * Tq * D / tp)
+		SL = nmb * Ls * (llama || moe ? Tq * D * (2 * H + 8 * KV) / (H * tp) : 8 * Tq * D / tp)
+		Bo = E2 = Ro = 0
 		k = nmb * Ls
-		if (tp > 1 && tpsp) { put("ALL_GATHER", 6 * k, 6 * k * Tsp * D); put("REDUCE_SCATTER", 4 * k, 4 * k * Tq * D) }
+		if (moe) {
+			# the MoE frame (moe_frame): router M Tsp.K.D forward, Tsp.K.D/ep for
+			# its weight and input gradients; R of Tsp.K twice; B of Xk twice and
+			# of Tsp.D/ep twice; E2 of Xk three times; SLICE of Xk and of Tsp.K;
+			# an A of Tsp.D/ep. Per expert (expert_wrapper + FFN): SLICE of Xk/E
+			# twice and of Xk twice, 6 products of R.D.F/tp.
+			M = nmb * Ls * (3 * Tq * Patt / tp + Tsp * K * D + 2 * Tsp * K * D / ep + ne * 6 * R * D * F / tp) + Ne * nmb * 3 * Tq * V * D / tp
+			A = nmb * Ls * (4 * Tsp * D + Tsp * D / ep) + Ls * PL / fs + Ne * Wemb
+			SL += k * (Xk + Tsp * K + ne * (2 * Xk / E + 2 * Xk))
+			Bo = k * (2 * Xk + 2 * Tsp * D / ep)
+			E2 = k * (3 * Xk + 2 * Xk * (ne >= 2))
+			Ro = k * 2 * Tsp * K
+			if (tp > 1) {
+				put("ALL_GATHER", 3 * k, 3 * k * Tsp * D); put("REDUCE_SCATTER", 2 * k, 2 * k * Tq * D)
+				put("ALL_GATHER", 3 * k * ne, 3 * k * ne * Xk / E); put("REDUCE_SCATTER", 2 * k * ne, 2 * k * ne * R * D)
+			}
+			if (ep > 1) {
+				put("ALL_GATHER", 3 * k, k * (D * K / ep + 2 * Tsp * D / ep))
+				put("ALL_TO_ALL", 4 * k, 4 * k * Xk)
+			}
+		}
+		if (tp > 1 && tpsp && !moe) { put("ALL_GATHER", 6 * k, 6 * k * Tsp * D); put("REDUCE_SCATTER", 4 * k, 4 * k * Tq * D) }
 		if (tp > 1 && !tpsp) {
 			put("ALL_REDUCE", 4 * k, 4 * k * Tq * D)
 			put("ALL_REDUCE", Ein * nmb, Ein * nmb * Tq * D)
@@ -57,8 +94,10 @@ BEGIN {
 			ncoll += cnt[ty[i]]
 			cl = cl (cl == "" ? "" : " ") ty[i] " " fmt(cnt[ty[i]]) " " fmt(sum[ty[i]])
 		}
-		printf "stage %d COMP %s COLL %s SEND %s RECV %s | op A %s CUSTOM %s E %s M %s SLICE %s | coll %s | send %s %s recv %s %s\n", \
-			p, fmt(comp), fmt(ncoll), fmt(ns * nmb), fmt(nr * nmb), fmt(A), fmt(CU), fmt(E), fmt(M), fmt(SL), cl, \
+		ops = "A " fmt(A) (Bo ? " B " fmt(Bo) : "") " CUSTOM " fmt(CU) " E " fmt(Eo) (E2 ? " E2 " fmt(E2) : "") \
+			" M " fmt(M) (Ro ? " R " fmt(Ro) : "") " SLICE " fmt(SL)
+		printf "stage %d COMP %s COLL %s SEND %s RECV %s | op %s | coll %s | send %s %s recv %s %s\n", \
+			p, fmt(comp), fmt(ncoll), fmt(ns * nmb), fmt(nr * nmb), ops, cl, \
 			fmt(ns * nmb), fmt(ns * nmb * act), fmt(nr * nmb), fmt(nr * nmb * act)
 	}
 }
