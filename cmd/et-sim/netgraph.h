@@ -1,0 +1,47 @@
+/* netgraph: a physical network as a graph of devices joined by undirected
+ * edges, each with its link's bandwidth and latency: what an InfraGraph
+ * instance describes (doc/astra-sim-aware.md, "InfraGraph topologies").
+ * The congestion-aware backend turns each edge into two directed links.
+ *
+ * Devices are numbered NPUs first: the xpu components, in instance order,
+ * then instance index, then (nested devices expanded in place) component
+ * order and component index; every other component follows in the same
+ * expansion order. Each device has its dot name ("server.3.xpu.1"). */
+#ifndef NETGRAPH_H
+#define NETGRAPH_H
+#include "et_err.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ng_edge {
+	uint32_t a, b;  /* device indices, a != b */
+	uint32_t link;  /* index into link_name */
+	double bpns;    /* bytes per ns (SI: 1 GB/s = 1 B/ns, 1 Gb/s = 0.125); 0 = not given */
+	double lat_ns;  /* ns; 0 when not given */
+} ng_edge;
+
+typedef struct netgraph {
+	char *name;       /* the infrastructure's name ("" when none) */
+	uint32_t ndev;    /* devices */
+	uint32_t nnpu;    /* devices 0..nnpu-1 are the NPUs */
+	char **dev;       /* [ndev] dot names */
+	ng_edge *edge;    /* undirected, in file order (device edges expanded per instance) */
+	size_t nedge;
+	char **link_name; /* [nlink] */
+	bool *link_nobw;  /* [nlink] the link gives no bandwidth */
+	uint32_t nlink;
+} netgraph;
+
+/* Reads an InfraGraph instance (schema 2.x) from YAML or JSON (JSON when
+ * the first non-blank byte is '{'). 0, or -1 with e set, one line naming
+ * the file (and the line, or the key path, of what is wrong): ET_EXIT_IO
+ * when it cannot be read, ET_EXIT_DATA when it is not an instance et-sim
+ * can use (bad syntax, a missing or mistyped key, an edge naming an unknown
+ * instance, component or link, a slice out of range, a one2one edge whose
+ * two sides expand to different counts, no xpu at all, the pre-2.0 form
+ * with dot-string connections). On failure g is freed. */
+int netgraph_load(netgraph *g, const char *path, et_error *e);
+void netgraph_free(netgraph *g);
+
+#endif
