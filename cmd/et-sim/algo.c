@@ -132,12 +132,11 @@ static bool ready(sim *s, stream *st)
 	uint64_t size = a->impl == IMPL_HD ? p.size : a->msg_size;
 	const coll *c = st->rc->c;
 	uint32_t me = st->rc->rank;
-	uint64_t t =
-	    sim_after(s, net_delay(s, me, p.dst, size), me, st->rc->node, "communication time");
+	net_done done = {EV_ARRIVE, p.dst,
+	                 (uint64_t)c->id << 32 | (uint64_t)st->chunk << 8 | st->phase,
+	                 (uint64_t)me << 32 | p.dst};
 	s->st.messages++;
-	evq_push(&s->q, t, EV_ARRIVE, p.dst,
-	         (uint64_t)c->id << 32 | (uint64_t)st->chunk << 8 | st->phase,
-	         (uint64_t)me << 32 | p.dst);
+	s->net->send(s, me, p.dst, size, &done, st->rc->node, "communication time");
 	mbox_post(s, st, p.src);
 	a->qh = (a->qh + 1) % a->qcap;
 	a->qn--;

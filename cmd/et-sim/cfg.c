@@ -2,6 +2,8 @@
  * are the names of ASTRA-sim's YAML and JSON files ('-' and '_' are the
  * same); a list value separates its elements with ',' or '/'. */
 #include "cfg.h"
+#include "net.h"
+#include "netgraph.h"
 #include "et_err.h"
 #include "et_pg.h"
 #include <ctype.h>
@@ -30,7 +32,7 @@ void cfg_defaults(cfg *c)
 	}
 	c->compute_model = CM_REPLAY;
 	c->compute_scale = 1;
-	c->comm_scale = 1;
+	
 	c->sys_rows = c->sys_cols = 128;
 	c->sys_arrays = 1;
 	c->sys_clock_ghz = 1;
@@ -121,7 +123,7 @@ static int set_net_list(cfg *c, const char *key, char items[][64], int n, et_err
 	const char *keys[] = {"topology", "npus_count", "bandwidth", "latency"};
 	for (int k = 0; k < 4; k++)
 		if (strcmp(key, keys[k]) == 0)
-			c->netlen[k] = n;
+			c->net.netlen[k] = n;
 	c->ndims = n > c->ndims ? n : c->ndims;
 	for (int i = 0; i < n; i++) {
 		double v;
@@ -132,7 +134,7 @@ static int set_net_list(cfg *c, const char *key, char items[][64], int n, et_err
 				    e, ET_EXIT_USAGE,
 				    "unknown topology '%s' (Ring, FullyConnected or Switch)",
 				    items[i]);
-			c->topo[i] = (uint8_t)t;
+			c->net.topo[i] = (uint8_t)t;
 			continue;
 		}
 		if (num(items[i], &v) < 0)
@@ -146,14 +148,34 @@ static int set_net_list(cfg *c, const char *key, char items[][64], int n, et_err
 			if (v <= 0)
 				return et_fail(e, ET_EXIT_USAGE, "bandwidth must be > 0, got %s",
 				               items[i]);
-			c->bw[i] = v;
+			c->net.bw[i] = v;
 		} else {
 			if (v < 0)
 				return et_fail(e, ET_EXIT_USAGE, "latency must be >= 0, got %s",
 				               items[i]);
-			c->lat[i] = v;
+			c->net.lat[i] = v;
 		}
 	}
+	return 0;
+}
+
+/* logical-dims=8,4: the ranks' dimensions on an InfraGraph network. */
+static int set_logical(cfg *c, const char *key, const char *val, et_error *e)
+{
+	char items[CFG_MAXDIM + 1][64];
+	int n = split(val, items, CFG_MAXDIM);
+	if (n < 1)
+		return et_fail(e, ET_EXIT_USAGE, "%s: expected 1 to %d rank counts", key,
+		               CFG_MAXDIM);
+	for (int i = 0; i < n; i++) {
+		double v;
+		if (num(items[i], &v) < 0 || v < 1 || v > 1e7 || v != floor(v))
+			return et_fail(e, ET_EXIT_USAGE, "%s: '%s' is not a rank count", key,
+			               items[i]);
+		c->npus[i] = (uint32_t)v;
+	}
+	c->ndims = n;
+	c->net.nlogical = n;
 	return 0;
 }
 
@@ -260,7 +282,6 @@ static const numkey numkeys[] = {
     {"local-mem-bw", 0, 1, OFF(local_mem_bw)},
     {"peak-perf", 0, 1, OFF(peak_perf)},
     {"compute-scale", 0, 1, OFF(compute_scale)},
-    {"comm-scale", 0, 1, OFF(comm_scale)},
     {"mem-latency", 0, 0, OFF(mem_latency)},
     {"mem-bandwidth", 0, 1, OFF(mem_bw)},
     {"systolic-rows", 1, 0, OFF(sys_rows)},
@@ -307,6 +328,16 @@ static int set_known_kv(cfg *c, const char *key, const char *val, et_error *e)
 			               CFG_MAXDIM);
 		const char *nk = !strcmp(k, "npus-count") ? "npus_count" : k;
 		return set_net_list(c, nk, items, n, e);
+	}
+	if (!strcmp(k, "logical-dims"))
+		return set_logical(c, key, val, e);
+	if (!strcmp(k, "backend")) {
+		int b = net_backend_parse(val);
+		if (b < 0)
+			return et_fail(e, ET_EXIT_USAGE, "backend: expected unaware or aware, got '%s'",
+			               val);
+		c->net.backend = b;
+		return 0;
 	}
 	size_t kl = strlen(k), sl = strlen("-implementation-custom");
 	if (kl > sl && !strcmp(k + kl - sl, "-implementation-custom"))
@@ -370,25 +401,69 @@ void cfg_warn(cfg *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int check_lists(cfg *c, et_error *e)
+/* ASTRA-sim's network lists: one entry per dimension in each. */
+static int check_net_lists(cfg *c, et_error *e)
 {
 	const char *keys[] = {"topology", "npus_count", "bandwidth", "latency"};
+	if (c->net.nlogical)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "logical-dims is for InfraGraph networks; this network's "
+		               "dimensions are its npus_count");
 	if (c->ndims < 1)
 		return et_fail(e, ET_EXIT_USAGE,
 		               "no network given (topology, npus_count, bandwidth, latency)");
 	for (int k = 0; k < 4; k++)
-		if (c->netlen[k] != c->ndims)
+		if (c->net.netlen[k] != c->ndims)
 			return et_fail(e, ET_EXIT_USAGE,
 			               "%s has %d entries, the network has %d dimensions", keys[k],
-			               c->netlen[k], c->ndims);
+			               c->net.netlen[k], c->ndims);
 	for (int d = 0; d < c->ndims; d++) {
 		if (c->npus[d] < 1)
 			return et_fail(e, ET_EXIT_USAGE, "npus_count of dimension %d must be >= 1",
 			               d);
-		if (c->bw[d] <= 0)
+		if (c->net.bw[d] <= 0)
 			return et_fail(e, ET_EXIT_USAGE,
 			               "bandwidth of dimension %d is missing or not > 0", d);
 	}
+	return 0;
+}
+
+/* An InfraGraph network: its links carry their own bandwidths and
+ * latencies; the ranks' dimensions are the logical-dims, whose product is
+ * the number of NPUs (default: one dimension of them all). Only the aware
+ * backend runs on a graph. */
+static int check_graph(cfg *c, et_error *e)
+{
+	const netgraph *g = c->net.graph;
+	for (int k = 0; k < 4; k++)
+		if (c->net.netlen[k] && k != 1)
+			return et_fail(e, ET_EXIT_USAGE,
+			               "the network is an InfraGraph graph: its links give bandwidth "
+			               "and latency (no topology, bandwidth or latency lists)");
+	if (c->net.netlen[1])
+		return et_fail(e, ET_EXIT_USAGE,
+		               "the network is an InfraGraph graph: give its dimensions as "
+		               "logical-dims, not npus_count");
+	if (c->net.backend != NET_AWARE)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "an InfraGraph network needs the congestion-aware backend "
+		               "(--backend aware): the unaware model has no links to route on");
+	if (!c->net.nlogical) {
+		c->ndims = 1;
+		c->npus[0] = g->nnpu;
+	}
+	uint64_t p = 1;
+	for (int d = 0; d < c->ndims; d++)
+		p *= c->npus[d];
+	if (p != g->nnpu)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "logical-dims multiply to %llu ranks, the graph has %u NPUs",
+		               (unsigned long long)p, g->nnpu);
+	return 0;
+}
+
+static int check_impls(cfg *c, et_error *e)
+{
 	for (int k = 0; k < CI_N; k++) {
 		const impl_list *l = &c->impl[k];
 		bool one = l->v[0] >= IMPL_ONERING;
@@ -417,7 +492,8 @@ int cfg_finish(cfg *c, et_error *e)
 		               (long long)c->splits, CFG_MAX_SPLITS);
 	if (c->local_mem_bw <= 0)
 		return et_fail(e, ET_EXIT_USAGE, "local-mem-bw must be > 0");
-	if (check_lists(c, e) < 0)
+	if ((c->net.graph ? check_graph(c, e) : check_net_lists(c, e)) < 0 ||
+	    check_impls(c, e) < 0)
 		return -1;
 	uint64_t total = 1;
 	for (int d = 0; d < c->ndims; d++) {
@@ -426,7 +502,8 @@ int cfg_finish(cfg *c, et_error *e)
 		if (total > 100000000)
 			return et_fail(e, ET_EXIT_USAGE, "network too large (%llu ranks)",
 			               (unsigned long long)total);
-		c->bpns[d] = c->bw[d] * 1073741824.0 / 1e9;
+		if (!c->net.graph)
+			c->net.bpns[d] = c->net.bw[d] * 1073741824.0 / 1e9;
 	}
 	c->total = (uint32_t)total;
 	return 0;
@@ -434,6 +511,11 @@ int cfg_finish(cfg *c, et_error *e)
 
 void cfg_free(cfg *c)
 {
+	if (c->net.graph) {
+		netgraph_free(c->net.graph);
+		free(c->net.graph);
+		c->net.graph = NULL;
+	}
 	for (int i = 0; i < c->ngroups; i++)
 		free(c->groups[i].mem);
 	free(c->groups);

@@ -36,17 +36,30 @@ typedef struct comm_group {
 	uint32_t *mem; /* sorted */
 } comm_group;
 
-typedef struct cfg {
-	/* network */
-	int ndims;
+struct netgraph;
+
+/* The network part: what a backend (net.h) is built from. A network file
+ * is either ASTRA-sim's dimensions (topo, bw, lat) or an InfraGraph graph. */
+typedef struct cfg_net {
+	int backend; /* NET_UNAWARE (default) or NET_AWARE */
 	uint8_t topo[CFG_MAXDIM];
+	double bw[CFG_MAXDIM];   /* GB/s */
+	double lat[CFG_MAXDIM];  /* ns */
+	double bpns[CFG_MAXDIM]; /* bytes per ns (cfg_finish) */
+	int netlen[4];           /* entries given for topology, npus_count, bandwidth, latency */
+	struct netgraph *graph;  /* an InfraGraph network (owned), or NULL */
+	int nlogical;            /* entries given for logical-dims */
+} cfg_net;
+
+typedef struct cfg {
+	/* The ranks' dimensions, which collectives run over: the network's
+	 * (npus_count), or on an InfraGraph graph the logical-dims (default:
+	 * one dimension of every NPU). Dimension 0 varies fastest. */
+	int ndims;
 	uint32_t npus[CFG_MAXDIM];
-	double bw[CFG_MAXDIM];  /* GB/s */
-	double lat[CFG_MAXDIM]; /* ns */
-	int netlen[4];          /* entries given for topology, npus_count, bandwidth, latency */
 	uint32_t total;
 	uint32_t stride[CFG_MAXDIM];
-	double bpns[CFG_MAXDIM]; /* bytes per ns */
+	cfg_net net;
 	/* system */
 	bool lifo, lba;
 	int active_chunks;
@@ -61,7 +74,7 @@ typedef struct cfg {
 	int ngroups;
 	/* beyond ASTRA-sim */
 	int compute_model;
-	double compute_scale, comm_scale;
+	double compute_scale;
 	int64_t mem_latency;
 	double mem_bw;    /* GB/s, 0 = MEM nodes take no time */
 	bool extra_colls; /* simulate REDUCE/GATHER/SCATTER/BROADCAST */

@@ -59,7 +59,6 @@ static const syskey syskeys[] = {
     {"all-to-all-implementation", J_STRLIST, R_SET},
     {"compute-model", J_STR, R_SET},
     {"compute-scale", J_NUM, R_SET},
-    {"comm-scale", J_NUM, R_SET},
     {"mem-latency", J_NUM, R_SET},
     {"mem-bandwidth", J_NUM, R_SET},
     {"simulate-collectives", J_FLAG, R_SET},

@@ -6,6 +6,9 @@
  * from a misspelt network file, then for the values. */
 #include "cfg.h"
 #include "et_buf.h"
+#include "et_mem.h"
+#include "netgraph.h"
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -221,6 +224,23 @@ static int pass(ystate *y, const et_buf *b, cfg *c)
 	return r;
 }
 
+/* An InfraGraph instance as the physical network (netgraph.h). */
+static int load_graph(cfg *c, const char *path, et_error *e)
+{
+	netgraph *g = et_xcalloc(1, sizeof *g);
+	if (netgraph_load(g, path, e) < 0) {
+		free(g);
+		return -1;
+	}
+	if (c->net.graph) {
+		netgraph_free(c->net.graph);
+		free(c->net.graph);
+	}
+	c->net.graph = g;
+	snprintf(c->net_file, sizeof c->net_file, "%s", path);
+	return 0;
+}
+
 int cfg_load_network(cfg *c, const char *path, et_error *e)
 {
 	et_buf b = {0};
@@ -230,11 +250,13 @@ int cfg_load_network(cfg *c, const char *path, et_error *e)
 	}
 	ystate y = {.path = path, .e = e};
 	c->ndims = 0;
-	memset(c->netlen, 0, sizeof c->netlen);
+	memset(c->net.netlen, 0, sizeof c->net.netlen);
 	int r = pass(&y, &b, NULL);
-	if (r == 1)
-		r = et_fail(e, ET_EXIT_DATA, "%s: InfraGraph topology: not supported yet", path);
-	else if (r == 0)
+	if (r == 1) {
+		et_buf_free(&b);
+		return load_graph(c, path, e);
+	}
+	if (r == 0)
 		r = pass(&y, &b, c);
 	et_buf_free(&b);
 	if (r == 0 && c->ndims == 0)

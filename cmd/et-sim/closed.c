@@ -150,7 +150,7 @@ static void go_closed(sim *s, cf_slot *sl, uint32_t nsim)
 bool closed_try(sim *s, stream *st)
 {
 	coll *c = st->rc->c;
-	if (!s->op->closed_form && !s->folded)
+	if ((!s->op->closed_form && !s->folded) || !(s->net->caps & NET_CAP_CLOSED_FORM))
 		return false;
 	cf_slot *sl = &c->cf[st->chunk * c->nphase + st->phase];
 	if (!sl->st) {

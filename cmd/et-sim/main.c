@@ -1,6 +1,7 @@
-/* et-sim: simulate a Chakra workload with ASTRA-sim's analytical
- * (congestion-unaware) model, to the nanosecond, and answer what users ask
- * of it: where the time goes, what the critical path is, what if. */
+/* et-sim: simulate a Chakra workload with ASTRA-sim's analytical models
+ * (congestion-unaware and congestion-aware), to the nanosecond, and answer
+ * what users ask of it: where the time goes, what the critical path is, which
+ * links saturate, what if. */
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
@@ -15,7 +16,8 @@
 static const char usage[] =
     "Usage: et-sim [OPTIONS] [INPUT]\n"
     "Simulate a workload (a stream, an ASTRA-sim per-rank set PREFIX -> PREFIX.N.et, or\n"
-    "- for stdin) with ASTRA-sim's analytical congestion-unaware network model.\n"
+    "- for stdin) with ASTRA-sim's analytical network models: congestion-unaware\n"
+    "(default) or congestion-aware, on ASTRA-sim's dimensions or an InfraGraph network.\n"
     "\n";
 
 static const char footer[] =
@@ -53,6 +55,7 @@ static int opt_no_cf(et_cli *cli, const et_opt *o, const char *arg)
 }
 
 static const char *const report_formats[] = {"text", "json", NULL};
+static const char *const backends[] = {"unaware", "aware", NULL};
 
 static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char **argv)
 {
@@ -65,6 +68,13 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	     "system JSON (scheduling-policy, endpoint-delay, ...)", &c->system, .flags = 0},
 	    {0, "comm-groups", ET_ARG_STR, "FILE", "comm-group JSON {\"<id>\": [rank, ...]}",
 	     &c->groups, .flags = 0},
+	    {0, "backend", ET_ARG_CHOICE, "NET",
+	     "network backend: unaware (default; ASTRA-sim's analytical model) or aware "
+	     "(congestion-aware: links queue)",
+	     &c->backend, .choices = backends},
+	    {0, "logical-dims", ET_ARG_STR, "N1,N2",
+	     "an InfraGraph network's dimensions for collectives (default: one of every NPU)",
+	     &c->logical, .flags = 0},
 	    {0, "set", ET_ARG_FN, "KEY=VALUE", "set one key (lists: 100,50 or 100/50); repeatable",
 	     c, .fn = opt_set},
 	    {0, "compute-model", ET_ARG_STR, "M", "replay (default), roofline or systolic",
@@ -82,6 +92,12 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	     &c->astra, .flags = 0},
 	    {'S', "schedule", ET_ARG_STR, "FILE", "every node's start/end per rank (JSON Lines)",
 	     &c->schedule, .flags = 0},
+	    {0, "link-stats", ET_ARG_STR, "FILE",
+	     "per directed link: bytes, busy time, utilization, longest queue (CSV; aware backend)",
+	     &c->link_stats, .flags = 0},
+	    {'v', "verbose", ET_ARG_FLAG, NULL,
+	     "the network's devices (an InfraGraph network's NPU numbering) on stderr",
+	     &c->verbose, .flags = 0},
 	    {0, "trace", ET_ARG_STR, "FILE", "Chrome trace-event JSON", &c->trace, .flags = 0},
 	    {0, "critical-path", ET_ARG_FLAG, NULL,
 	     "the chain of nodes that sets the iteration time", &c->crit, .flags = 0},

@@ -95,8 +95,8 @@ void p2p_send(sim *s, rank_st *r, uint32_t node)
 	uint64_t idx;
 	pentry *e = entry(p, tag, r->rank, dst, size, true, &idx);
 	e->send_node = node;
-	uint64_t t = sim_after(s, net_delay(s, r->rank, dst, size), r->rank, node, "transfer time");
-	evq_push(&s->q, t, EV_P2P_ARRIVE, r->rank, idx, 0);
+	net_done done = {EV_P2P_ARRIVE, r->rank, idx, 0};
+	s->net->send(s, r->rank, dst, size, &done, node, "transfer time");
 }
 
 void p2p_recv(sim *s, rank_st *r, uint32_t node)

@@ -114,7 +114,7 @@ void report_astra(FILE *f, const run_res *rr)
 }
 
 /* Thousands separators, as people read times. */
-static const char *grp(uint64_t v, char *buf)
+const char *report_grp(uint64_t v, char *buf)
 {
 	char t[32];
 	int n = snprintf(t, sizeof t, "%llu", (unsigned long long)v), o = 0;
@@ -171,8 +171,8 @@ static void top_collectives(FILE *f, const rank_st *r)
 		        r->rank);
 	char b1[32], b2[32];
 	for (size_t i = 0; i < k && i < 5; i++)
-		fprintf(f, "  %14s ns exposed of %14s ns  node %llu %s\n", grp(c[i].exposed, b1),
-		        grp(c[i].dur, b2), (unsigned long long)g->id[c[i].node],
+		fprintf(f, "  %14s ns exposed of %14s ns  node %llu %s\n", report_grp(c[i].exposed, b1),
+		        report_grp(c[i].dur, b2), (unsigned long long)g->id[c[i].node],
 		        sg_name(g, c[i].node));
 	free(c);
 	free(v);
@@ -189,14 +189,14 @@ void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w)
 	fprintf(f, "%s: %u rank%s, %llu node%s%s\n", w->name[0] ? w->name : "workload", rr->world,
 	        rr->world == 1 ? "" : "s", (unsigned long long)w->nodes, w->nodes == 1 ? "" : "s",
 	        s->folded ? " (identical ranks: one simulated for all)" : "");
-	fprintf(f, "simulated iteration time: %s ns\n", grp(rr->iter, b1));
-	fprintf(f, "per-rank finish: min %s, median %s, max %s ns\n", grp(rr->fmin, b1),
-	        grp(rr->fmed, b2), grp(rr->fmax, b3));
+	fprintf(f, "simulated iteration time: %s ns\n", report_grp(rr->iter, b1));
+	fprintf(f, "per-rank finish: min %s, median %s, max %s ns\n", report_grp(rr->fmin, b1),
+	        report_grp(rr->fmed, b2), report_grp(rr->fmax, b3));
 	fprintf(f,
 	        "slowest rank %u: compute %s, communication %s, exposed communication %s, "
 	        "idle %s ns\n",
-	        slow, grp(x->gpu_comp + x->cpu, b1), grp(x->comm, b2), grp(x->exposed, b3),
-	        grp(x->idle, b4));
+	        slow, report_grp(x->gpu_comp + x->cpu, b1), report_grp(x->comm, b2), report_grp(x->exposed, b3),
+	        report_grp(x->idle, b4));
 	/* "exposed" is ASTRA-sim's word for two different measures: say which. */
 	fputs("  (exposed communication: finish time minus GPU compute time, as ASTRA-sim "
 	      "counts it; idle: no resource of the rank busy)\n",

@@ -26,6 +26,8 @@ void report_astra(FILE *f, const run_res *rr);
 /* 0 if every rank finished; else -1 with e set (ET_EXIT_FOUND, "deadlock:
  * N rank(s) blocked: ..." naming the first blocked ranks and their nodes). */
 int report_deadlock(const sim *s, et_error *e);
+/* v with thousands separators ("1,048,576") in buf (32 bytes). */
+const char *report_grp(uint64_t v, char *buf);
 /* The rank state to print for trace rank `rank` (folded: rank 0). */
 const rank_st *report_rank(const sim *s, uint32_t rank);
 

@@ -7,6 +7,7 @@
 #include "et_output.h"
 #include "et_pg.h"
 #include "et_types.h"
+#include "links.h"
 #include "load.h"
 #include "report.h"
 #include "sched.h"
@@ -75,6 +76,10 @@ int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e)
 		return -1;
 	if (c->groups && cfg_load_groups(cf, c->groups, e) < 0)
 		return -1;
+	cf->net.backend = c->backend;
+	et_error in;
+	if (c->logical && cfg_set_kv(cf, "logical-dims", c->logical, &in) < 0)
+		return et_fail(e, ET_EXIT_USAGE, "--logical-dims %s: %s", c->logical, in.msg);
 	if (apply_sets(c, cf, e) < 0)
 		return -1;
 	if (c->cmodel && cfg_set_kv(cf, "compute-model", c->cmodel, e) < 0)
@@ -94,8 +99,9 @@ int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e)
  * priced in closed form and falls back to simulating every rank if not. */
 static bool fold_candidate(const run_conf *c, const cfg *cf, const workload *w)
 {
+	unsigned need = NET_CAP_FOLD | NET_CAP_CLOSED_FORM;
 	if (c->no_fold || !c->op.closed_form || w->ncls != 1 || w->world < 2 ||
-	    cf->active_chunks != 1)
+	    cf->active_chunks != 1 || (net_backend_of(cf->net.backend)->caps & need) != need)
 		return false;
 	const sgraph *g = w->cls[0];
 	for (uint32_t i = 0; i < g->n; i++) {
@@ -208,6 +214,8 @@ static int report(const run_conf *c, const sim *s, const workload *w, et_error *
 		report_json(f, s, &rr, w);
 	else
 		report_text(f, s, &rr, w);
+	if (!c->astra && !c->json)
+		links_report_top(f, s);
 	if (c->crit && !c->astra)
 		crit_print(f, s, c->json);
 	if (c->json && !c->astra)
@@ -240,10 +248,24 @@ static int simulate_and_report(run_conf *c, const cfg *cf, const workload *w, et
 		rc = write_side(c->schedule, &s, sched_write_jsonl, e);
 	if (rc == 0 && c->trace)
 		rc = write_side(c->trace, &s, sched_write_chrome, e);
+	if (rc == 0 && c->link_stats)
+		rc = write_side(c->link_stats, &s, links_write_csv, e);
 	if (rc == 0)
 		rc = report(c, &s, w, e);
 	sim_free(&s);
 	return rc;
+}
+
+/* --link-stats measures one run's links. */
+static int check_link_stats(const run_conf *c, const cfg *cf, et_error *e)
+{
+	if (c->nsweeps)
+		return et_fail(e, ET_EXIT_USAGE, "--link-stats: one run's links, not with --sweep");
+	if (!net_backend_of(cf->net.backend)->link_stats)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "--link-stats: the %s backend has no links (use --backend aware)",
+		               net_backend_of(cf->net.backend)->name);
+	return 0;
 }
 
 int run_main(run_conf *c, int argc, char **argv)
@@ -260,7 +282,11 @@ int run_main(run_conf *c, int argc, char **argv)
 	/* once, whatever the number of --sweep points */
 	for (int i = 0; i < cf.nwarn && c->progress >= 0; i++)
 		et_warn("%s", cf.warn[i]);
+	if (rc == 0 && c->link_stats)
+		rc = check_link_stats(c, &cf, &e);
 	if (rc == 0) {
+		if (c->verbose)
+			links_print_devices(stderr, &cf);
 		if (c->progress >= 0) {
 			warn_mem(&cf, &w);
 			warn_roofline(&cf, &w);

@@ -66,6 +66,8 @@ void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *gr
 	s->world = world;
 	s->folded = folded;
 	s->nranks = folded ? 1 : world;
+	s->net = net_backend_of(cf->net.backend);
+	s->net->init(s);
 	/* cfg_finish checked the dimensions: this cannot fail */
 	et_dims_init(&s->dims, cf->npus, cf->ndims, NULL);
 	s->r = et_xcalloc(s->nranks, sizeof *s->r);
@@ -84,7 +86,7 @@ static void stream_event(sim *s, const ev *e)
 	coll_event_done(s, st);
 }
 
-static void dispatch(sim *s, const ev *e)
+void sim_dispatch(sim *s, const ev *e)
 {
 	switch (e->type) {
 	case EV_NODE_DONE:
@@ -99,6 +101,9 @@ static void dispatch(sim *s, const ev *e)
 		break;
 	case EV_P2P_ARRIVE:
 		p2p_arrive(s, e->a);
+		break;
+	case EV_NET:
+		s->net->event(s, e);
 		break;
 	default:
 		break;
@@ -115,7 +120,7 @@ sim_end sim_run(sim *s, et_error *e)
 	while (!sim_stopped(s) && evq_pop(&s->q, &next)) {
 		s->now = next.t;
 		et_progress_update(&pr, ++s->st.events);
-		dispatch(s, &next);
+		sim_dispatch(s, &next);
 		if (s->graveyard)
 			coll_reap(s);
 	}
@@ -166,5 +171,7 @@ void sim_free(sim *s)
 	et_hmap_free(&s->mb);
 	p2p_free(s);
 	ring_free_all(s);
+	if (s->net)
+		s->net->free(s);
 	memset(s, 0, sizeof *s);
 }

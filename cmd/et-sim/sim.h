@@ -1,7 +1,7 @@
-/* et-sim: shared types. The model is ASTRA-sim's analytical congestion-unaware
- * backend (doc/astra-sim.md); every struct here mirrors one of its
- * layers: the network (net_*), the system layer's streams and collective
- * algorithms (coll_*, algo_*), and the workload layer (rank_*). */
+/* et-sim: shared types. The model is ASTRA-sim's analytical one
+ * (doc/astra-sim.md); every struct here mirrors one of its layers: the
+ * system layer's streams and collective algorithms (coll_*, algo_*) and the
+ * workload layer (rank_*), over a network backend (net.h). */
 #ifndef SIM_H
 #define SIM_H
 #include "cfg.h"
@@ -9,6 +9,7 @@
 #include "et_err.h"
 #include "et_hmap.h"
 #include "evq.h"
+#include "net.h"
 #include "sgraph.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -154,6 +155,8 @@ typedef struct sim_stats {
 struct sim {
 	const cfg *cf;
 	const sim_opts *op;
+	const net_backend *net; /* cf->net.backend's */
+	void *net_st;           /* its state */
 	uint32_t nranks; /* simulated ranks (1 when folded) */
 	uint32_t world;  /* ranks of the trace */
 	bool folded;
@@ -274,11 +277,6 @@ void algo_free(algo *a);
 void mbox_arrive(sim *s, uint64_t k1, uint64_t k2);
 void mbox_post(sim *s, stream *st, uint32_t src);
 bool closed_try(sim *s, stream *st);
-/* Times in ns; UINT64_MAX when the time does not fit (et_sat.h), as when
- * bytes is UINT64_MAX (a size that did not fit). */
-uint64_t net_delay(sim *s, uint32_t src, uint32_t dst, uint64_t bytes);
-uint64_t net_reduce(sim *s, uint64_t bytes);
-int net_hops(const cfg *cf, uint32_t src, uint32_t dst);
 const ring *ring_world(sim *s, uint32_t dim, uint32_t rank);
 const ring *ring_group(sim *s, int group);
 void ring_free_all(sim *s);
@@ -298,7 +296,11 @@ enum {
 	EV_P2P_ARRIVE, /* a = entry */
 	EV_PHASE_END,  /* rank, a = stream ptr, b = generation */
 	EV_FIRE,       /* rank: initial issue */
+	EV_NET,        /* the network backend's own (net.h) */
 };
+/* Runs event e now, as if it had been popped: how a backend completes a
+ * message in line. */
+void sim_dispatch(sim *s, const ev *e);
 enum { AK_BUNDLE, AK_PROCESSED, AK_RECV_NOW };
 
 #endif

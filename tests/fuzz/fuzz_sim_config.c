@@ -48,13 +48,15 @@ static void check_cfg(const cfg *c)
 	FUZZ_CHECK(c->ndims >= 1 && c->ndims <= CFG_MAXDIM);
 	uint64_t total = 1;
 	for (int d = 0; d < c->ndims; d++) {
-		FUZZ_CHECK(c->topo[d] <= TOPO_SWITCH);
 		FUZZ_CHECK(c->npus[d] >= 1);
 		FUZZ_CHECK(c->stride[d] == total);
 		total *= c->npus[d];
-		FUZZ_CHECK(isfinite(c->bw[d]) && c->bw[d] > 0);
-		FUZZ_CHECK(isfinite(c->lat[d]) && c->lat[d] >= 0);
-		FUZZ_CHECK(c->bpns[d] > 0);
+		if (c->net.graph) /* an InfraGraph network: its links carry their own */
+			continue;
+		FUZZ_CHECK(c->net.topo[d] <= TOPO_SWITCH);
+		FUZZ_CHECK(isfinite(c->net.bw[d]) && c->net.bw[d] > 0);
+		FUZZ_CHECK(isfinite(c->net.lat[d]) && c->net.lat[d] >= 0);
+		FUZZ_CHECK(c->net.bpns[d] > 0);
 	}
 	FUZZ_CHECK(total <= 100000000 && c->total == total);
 	FUZZ_CHECK(c->endpoint > 0 && c->splits >= 1);
