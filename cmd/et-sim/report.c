@@ -253,9 +253,9 @@ void report_json(FILE *f, const sim *s, const run_res *rr, const workload *w)
 	fprintf(f, "{\"workload\":");
 	jsonw_str(f, w->name);
 	fprintf(f,
-	        ",\"ranks\":%u,\"nodes\":%llu,\"folded\":%s,\"iteration_ns\":%llu,"
+	        ",\"backend\":\"%s\",\"ranks\":%u,\"nodes\":%llu,\"folded\":%s,\"iteration_ns\":%llu,"
 	        "\"finish_ns\":{\"min\":%llu,\"median\":%llu,\"max\":%llu},\n\"per_rank\":[\n",
-	        rr->world, (unsigned long long)w->nodes, s->folded ? "true" : "false",
+	        s->net->name, rr->world, (unsigned long long)w->nodes, s->folded ? "true" : "false",
 	        (unsigned long long)rr->iter, (unsigned long long)rr->fmin,
 	        (unsigned long long)rr->fmed, (unsigned long long)rr->fmax);
 	for (uint32_t k = 0; k < rr->world; k++) {
