@@ -6,8 +6,9 @@
  * The first byte sets the options: bit 0 --format json, bit 1
  * --critical-path, bit 2 --no-closed-form, bit 3 --no-fold, bits 4-5 one
  * of four --set lists (none; direct all-reduce on a Switch; FIFO
- * scheduling with two chunks; halvingDoubling). The network is et-sim's
- * default, a ring as wide as the trace. The report goes to /dev/null.
+ * scheduling with two chunks; halvingDoubling), bit 6 the congestion-aware
+ * backend. The network is et-sim's default, a ring as wide as the trace.
+ * The report goes to /dev/null.
  *
  * Invariant: the exit status is 0 (simulated), 1 (deadlock), 2 (a setting
  * the trace cannot use) or 3 (bad input); never a crash, a leak, an exit,
@@ -33,6 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.crit = data[0] & 2;
 	c.op.closed_form = !(data[0] & 4);
 	c.no_fold = data[0] & 8;
+	c.backend = data[0] & 64 ? NET_AWARE : NET_UNAWARE;
 	const char **s = (const char **)sets[data[0] >> 4 & 3];
 	while (s[c.nsets])
 		c.nsets++;
