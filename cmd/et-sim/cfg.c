@@ -2,10 +2,10 @@
  * are the names of ASTRA-sim's YAML and JSON files ('-' and '_' are the
  * same); a list value separates its elements with ',' or '/'. */
 #include "cfg.h"
-#include "net.h"
-#include "netgraph.h"
 #include "et_err.h"
 #include "et_pg.h"
+#include "net.h"
+#include "netgraph.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -32,7 +32,7 @@ void cfg_defaults(cfg *c)
 	}
 	c->compute_model = CM_REPLAY;
 	c->compute_scale = 1;
-	
+
 	c->sys_rows = c->sys_cols = 128;
 	c->sys_arrays = 1;
 	c->sys_clock_ghz = 1;
@@ -334,8 +334,8 @@ static int set_known_kv(cfg *c, const char *key, const char *val, et_error *e)
 	if (!strcmp(k, "backend")) {
 		int b = net_backend_parse(val);
 		if (b < 0)
-			return et_fail(e, ET_EXIT_USAGE, "backend: expected unaware or aware, got '%s'",
-			               val);
+			return et_fail(e, ET_EXIT_USAGE,
+			               "backend: expected unaware or aware, got '%s'", val);
 		c->net.backend = b;
 		return 0;
 	}
@@ -437,9 +437,10 @@ static int check_graph(cfg *c, et_error *e)
 	const netgraph *g = c->net.graph;
 	for (int k = 0; k < 4; k++)
 		if (c->net.netlen[k] && k != 1)
-			return et_fail(e, ET_EXIT_USAGE,
-			               "the network is an InfraGraph graph: its links give bandwidth "
-			               "and latency (no topology, bandwidth or latency lists)");
+			return et_fail(
+			    e, ET_EXIT_USAGE,
+			    "the network is an InfraGraph graph: its links give bandwidth "
+			    "and latency (no topology, bandwidth or latency lists)");
 	if (c->net.netlen[1])
 		return et_fail(e, ET_EXIT_USAGE,
 		               "the network is an InfraGraph graph: give its dimensions as "
@@ -492,8 +493,7 @@ int cfg_finish(cfg *c, et_error *e)
 		               (long long)c->splits, CFG_MAX_SPLITS);
 	if (c->local_mem_bw <= 0)
 		return et_fail(e, ET_EXIT_USAGE, "local-mem-bw must be > 0");
-	if ((c->net.graph ? check_graph(c, e) : check_net_lists(c, e)) < 0 ||
-	    check_impls(c, e) < 0)
+	if ((c->net.graph ? check_graph(c, e) : check_net_lists(c, e)) < 0 || check_impls(c, e) < 0)
 		return -1;
 	uint64_t total = 1;
 	for (int d = 0; d < c->ndims; d++) {

@@ -8,9 +8,9 @@
 #include "et_buf.h"
 #include "et_mem.h"
 #include "netgraph.h"
-#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 

@@ -84,9 +84,10 @@ void links_report_top(FILE *f, const sim *s)
 	char b1[32], b2[32], b3[32];
 	for (int j = 0; j < k; j++) {
 		const net_link_stat *l = &v[top[j]];
-		fprintf(f, "  %s -> %s: busy %s ns (%.1f%%), %s bytes in %s chunks, longest queue %u\n",
-		        l->from, l->to, report_grp(l->busy_ns, b1), 100 * util(l, end),
-		        report_grp(l->bytes, b2), report_grp(l->chunks, b3), l->max_queue);
+		fprintf(
+		    f, "  %s -> %s: busy %s ns (%.1f%%), %s bytes in %s chunks, longest queue %u\n",
+		    l->from, l->to, report_grp(l->busy_ns, b1), 100 * util(l, end),
+		    report_grp(l->bytes, b2), report_grp(l->chunks, b3), l->max_queue);
 	}
 	free(v);
 }

@@ -165,8 +165,13 @@ static void aware_send(sim *s, uint32_t src, uint32_t dst, uint64_t bytes, const
 	}
 	aware *w = s->net_st;
 	uint32_t ci = chunk_new(w);
-	w->c[ci] = (aw_chunk){.at = src, .src = src, .dst = dst, .bytes = bytes, .done = *done,
-	                      .node = node, .what = what};
+	w->c[ci] = (aw_chunk){.at = src,
+	                      .src = src,
+	                      .dst = dst,
+	                      .bytes = bytes,
+	                      .done = *done,
+	                      .node = node,
+	                      .what = what};
 	forward(s, w, ci);
 }
 
@@ -178,7 +183,10 @@ static void arrive(sim *s, aware *w, uint32_t ci)
 		forward(s, w, ci);
 		return;
 	}
-	ev e = {.t = s->now, .type = c->done.type, .rank = c->done.rank, .a = c->done.a,
+	ev e = {.t = s->now,
+	        .type = c->done.type,
+	        .rank = c->done.rank,
+	        .a = c->done.a,
 	        .b = c->done.b};
 	c->next_free = w->free_head;
 	w->free_head = ci;

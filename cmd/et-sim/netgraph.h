@@ -15,18 +15,18 @@
 #include <stdint.h>
 
 typedef struct ng_edge {
-	uint32_t a, b;  /* device indices, a != b */
-	uint32_t link;  /* index into link_name */
-	double bpns;    /* bytes per ns (SI: 1 GB/s = 1 B/ns, 1 Gb/s = 0.125); 0 = not given */
-	double lat_ns;  /* ns; 0 when not given */
+	uint32_t a, b; /* device indices, a != b */
+	uint32_t link; /* index into link_name */
+	double bpns;   /* bytes per ns (SI: 1 GB/s = 1 B/ns, 1 Gb/s = 0.125); 0 = not given */
+	double lat_ns; /* ns; 0 when not given */
 } ng_edge;
 
 typedef struct netgraph {
-	char *name;       /* the infrastructure's name ("" when none) */
-	uint32_t ndev;    /* devices */
-	uint32_t nnpu;    /* devices 0..nnpu-1 are the NPUs */
-	char **dev;       /* [ndev] dot names */
-	ng_edge *edge;    /* undirected, in file order (device edges expanded per instance) */
+	char *name;    /* the infrastructure's name ("" when none) */
+	uint32_t ndev; /* devices */
+	uint32_t nnpu; /* devices 0..nnpu-1 are the NPUs */
+	char **dev;    /* [ndev] dot names */
+	ng_edge *edge; /* undirected, in file order (device edges expanded per instance) */
 	size_t nedge;
 	char **link_name; /* [nlink] */
 	bool *link_nobw;  /* [nlink] the link gives no bandwidth */

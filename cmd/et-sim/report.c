@@ -171,9 +171,9 @@ static void top_collectives(FILE *f, const rank_st *r)
 		        r->rank);
 	char b1[32], b2[32];
 	for (size_t i = 0; i < k && i < 5; i++)
-		fprintf(f, "  %14s ns exposed of %14s ns  node %llu %s\n", report_grp(c[i].exposed, b1),
-		        report_grp(c[i].dur, b2), (unsigned long long)g->id[c[i].node],
-		        sg_name(g, c[i].node));
+		fprintf(f, "  %14s ns exposed of %14s ns  node %llu %s\n",
+		        report_grp(c[i].exposed, b1), report_grp(c[i].dur, b2),
+		        (unsigned long long)g->id[c[i].node], sg_name(g, c[i].node));
 	free(c);
 	free(v);
 }
@@ -195,8 +195,8 @@ void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w)
 	fprintf(f,
 	        "slowest rank %u: compute %s, communication %s, exposed communication %s, "
 	        "idle %s ns\n",
-	        slow, report_grp(x->gpu_comp + x->cpu, b1), report_grp(x->comm, b2), report_grp(x->exposed, b3),
-	        report_grp(x->idle, b4));
+	        slow, report_grp(x->gpu_comp + x->cpu, b1), report_grp(x->comm, b2),
+	        report_grp(x->exposed, b3), report_grp(x->idle, b4));
 	/* "exposed" is ASTRA-sim's word for two different measures: say which. */
 	fputs("  (exposed communication: finish time minus GPU compute time, as ASTRA-sim "
 	      "counts it; idle: no resource of the rank busy)\n",
@@ -252,12 +252,13 @@ void report_json(FILE *f, const sim *s, const run_res *rr, const workload *w)
 {
 	fprintf(f, "{\"workload\":");
 	jsonw_str(f, w->name);
-	fprintf(f,
-	        ",\"backend\":\"%s\",\"ranks\":%u,\"nodes\":%llu,\"folded\":%s,\"iteration_ns\":%llu,"
-	        "\"finish_ns\":{\"min\":%llu,\"median\":%llu,\"max\":%llu},\n\"per_rank\":[\n",
-	        s->net->name, rr->world, (unsigned long long)w->nodes, s->folded ? "true" : "false",
-	        (unsigned long long)rr->iter, (unsigned long long)rr->fmin,
-	        (unsigned long long)rr->fmed, (unsigned long long)rr->fmax);
+	fprintf(
+	    f,
+	    ",\"backend\":\"%s\",\"ranks\":%u,\"nodes\":%llu,\"folded\":%s,\"iteration_ns\":%llu,"
+	    "\"finish_ns\":{\"min\":%llu,\"median\":%llu,\"max\":%llu},\n\"per_rank\":[\n",
+	    s->net->name, rr->world, (unsigned long long)w->nodes, s->folded ? "true" : "false",
+	    (unsigned long long)rr->iter, (unsigned long long)rr->fmin,
+	    (unsigned long long)rr->fmed, (unsigned long long)rr->fmax);
 	for (uint32_t k = 0; k < rr->world; k++) {
 		json_rank(f, k, &rr->r[k]);
 		fputs(k + 1 < rr->world ? ",\n" : "\n", f);

@@ -10,8 +10,8 @@
 
 typedef struct run_conf {
 	const char *network, *system, *groups, *cmodel;
-	int backend;          /* --backend: NET_* (a --set or --sweep of backend wins) */
-	const char *logical;  /* --logical-dims */
+	int backend;         /* --backend: NET_* (a --set or --sweep of backend wins) */
+	const char *logical; /* --logical-dims */
 	const char *link_stats;
 	bool verbose;
 	const char **sets;

@@ -157,8 +157,8 @@ struct sim {
 	const sim_opts *op;
 	const net_backend *net; /* cf->net.backend's */
 	void *net_st;           /* its state */
-	uint32_t nranks; /* simulated ranks (1 when folded) */
-	uint32_t world;  /* ranks of the trace */
+	uint32_t nranks;        /* simulated ranks (1 when folded) */
+	uint32_t world;         /* ranks of the trace */
 	bool folded;
 	rank_st *r;
 	evq q;

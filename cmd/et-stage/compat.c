@@ -304,8 +304,8 @@ static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 	int ne = local_experts(b);
 	sgv ys[256];
 	for (int j = 0; j < ne; j++) {
-		f->xe[j] = sg_comp(g, T("%s.moe.%d.ldis.x_expert@0", p, j), OP_SLICE, RD, RD,
-		                   SGD(routed));
+		f->xe[j] =
+		    sg_comp(g, T("%s.moe.%d.ldis.x_expert@0", p, j), OP_SLICE, RD, RD, SGD(routed));
 		sgv in = sg_coll(g, T("%s.moe.%d.ffn.x00@0", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
 		f->xg[j] = sg_comp_w(g, T("%s.moe.%d.ffn.xgate@0", p, j), OP_M, R * DF, R * b->Ft,
 		                     SGD(in, wg), W("experts"), DF);
@@ -363,8 +363,8 @@ static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, in
 	sgv dx02 = sg_comp(g, T("%s.moe.dx02@0", p), OP_B, Xk / b->K, Xk / b->K, SGD(dx1));
 	sgv dx = sg_comp(g, T("%s.moe.dx@0", p), OP_A, Xk / b->K, Xk / b->K, SGD(dx01, dx02));
 	dx = sg_coll(g, T("%s.moe.dx@0", p), 1, AG, DIM_EP, Xk / b->K, dx);
-	sgv dxn = sg_comp(g, T("%s.post_attn_norm.dx@0", p), OP_E, 5 * b->Tsp * b->D,
-	                  b->Tsp * b->D, SGD(dx, f->x));
+	sgv dxn = sg_comp(g, T("%s.post_attn_norm.dx@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
+	                  SGD(dx, f->x));
 	return sg_comp(g, T("%s.post_attn_norm.dy@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
 	               SGD(dxn, dres));
 }
