@@ -108,3 +108,54 @@ double nn_softmax_xent(const double *Z, const int *c, size_t n, size_t k, double
 	}
 	return loss / (double)n;
 }
+
+void nn_mlp_init(nn_mlp *m, size_t in, size_t hidden, size_t out, et_rng *r)
+{
+	memset(m, 0, sizeof *m);
+	nn_dense_init(&m->a, in, hidden, r);
+	nn_dense_init(&m->b, hidden, out, r);
+}
+
+void nn_mlp_free(nn_mlp *m)
+{
+	nn_dense_free(&m->a);
+	nn_dense_free(&m->b);
+	free(m->h);
+	memset(m, 0, sizeof *m);
+}
+
+void nn_mlp_forward(nn_mlp *m, const double *X, size_t n, double *Y)
+{
+	if (n > m->cap) {
+		m->cap = n * 2;
+		m->h = et_xrealloc(m->h, m->cap * m->a.out * sizeof *m->h);
+	}
+	if (n == 0)
+		return;
+	nn_dense_forward(&m->a, X, n, m->h);
+	nn_relu(m->h, n * m->a.out);
+	nn_dense_forward(&m->b, m->h, n, Y);
+}
+
+void nn_mlp_backward(nn_mlp *m, const double *X, const double *dY, size_t n, double *dX)
+{
+	if (n == 0)
+		return;
+	double *dh = et_xcalloc(n * m->a.out, sizeof *dh);
+	nn_dense_backward(&m->b, m->h, dY, n, dh);
+	nn_relu_backward(m->h, dh, n * m->a.out);
+	nn_dense_backward(&m->a, X, dh, n, dX);
+	free(dh);
+}
+
+void nn_mlp_zero_grad(nn_mlp *m)
+{
+	nn_dense_zero_grad(&m->a);
+	nn_dense_zero_grad(&m->b);
+}
+
+void nn_mlp_adam(nn_mlp *m, double lr, int t)
+{
+	nn_dense_adam(&m->a, lr, t);
+	nn_dense_adam(&m->b, lr, t);
+}

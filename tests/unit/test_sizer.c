@@ -35,7 +35,7 @@ int main(int argc, char **argv)
 	et_rng r;
 	et_rng_seed(&r, 1, 0);
 	ld_sizer z;
-	ld_sizer_init(&z, c.vocab, 32, 16, 2, &r);
+	ld_sizer_init(&z, c.vocab, 32, 16, 2, 32, &r);
 	double first = ld_sizer_epoch(&z, &sub, 3e-3), last = first;
 	for (int ep = 0; ep < 12; ep++)
 		last = ld_sizer_epoch(&z, &sub, 3e-3);
