@@ -75,7 +75,7 @@ static void softmax_rows(const double *z, uint32_t n, uint32_t V, double *probs)
  * new nodes' attributes are noised from g's with r, or given (noisy, in
  * node order of layer l); probs gets the predicted distributions. */
 static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
-                  et_rng *r, const uint32_t *noisy, double *probs)
+                  int last, et_rng *r, const uint32_t *noisy, double *probs)
 {
 	uint32_t V = a->vocab;
 	size_t D = a->enc.D, P = ENC_POOL * D, I = D + P + LD_CTX;
@@ -90,8 +90,14 @@ static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32
 	}
 	double *pool = et_xcalloc(P + LD_CTX, sizeof *pool);
 	nn_enc_forward(&a->enc, v.X, v.n, (const uint32_t(*)[2])v.E, v.ne, v.front, pool);
-	ld_ctx_in ci = {
-	    .y = g->y, .t = t, .T = a->sched.T, .l = l, .n = v.B, .wprev = v.wprev, .wnew = w};
+	ld_ctx_in ci = {.y = g->y,
+	                .t = t,
+	                .T = a->sched.T,
+	                .l = l,
+	                .n = v.B,
+	                .wprev = v.wprev,
+	                .wnew = w,
+	                .last = last};
 	ld_ctx(&a->cond, &ci, pool + P);
 	/* each new node: [its embedding, the pooled vector, the context] -> logits */
 	double *in = et_xcalloc((size_t)w * I + 1, sizeof *in);
@@ -129,13 +135,16 @@ static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32
 double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
                            int t, et_rng *r)
 {
-	return run(a, g, layer, l, t, r, NULL, NULL);
+	bool last = true; /* no node of g beyond layer l */
+	for (uint32_t v = 0; v < g->n && last; v++)
+		last = layer[v] <= l;
+	return run(a, g, layer, l, t, last, r, NULL, NULL);
 }
 
 void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
-                         const uint32_t *noisy, double *probs)
+                         int last, const uint32_t *noisy, double *probs)
 {
-	run(a, g, layer, l, t, NULL, noisy, probs);
+	run(a, g, layer, l, t, last, NULL, noisy, probs);
 }
 
 double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count)

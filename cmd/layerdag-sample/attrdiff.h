@@ -33,9 +33,10 @@ void ld_attrdiff_free(ld_attrdiff *a);
 double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
                            int t, et_rng *r);
 /* The predicted distributions of the clean attributes (probs[w × vocab],
- * w the nodes of layer l in node order) given their noisy ones at step t. */
+ * w the nodes of layer l in node order) given their noisy ones at step t;
+ * last: layer l is the graph's last. */
 void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
-                         const uint32_t *noisy, double *probs);
+                         int last, const uint32_t *noisy, double *probs);
 /* Every layer of g at a random step: the summed loss, layers added to *count. */
 double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count);
 void ld_attrdiff_zero_grad(ld_attrdiff *a);

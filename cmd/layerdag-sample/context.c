@@ -47,6 +47,7 @@ void ld_ctx(const ld_cond *c, const ld_ctx_in *in, double *out)
 	out[k++] = log1p(in->n) / 5;
 	out[k++] = in->wprev / 8.0;
 	out[k++] = in->wnew / 8.0;
+	out[k++] = in->last;
 }
 
 void ld_view_set_attr(ld_view *v, uint32_t i, uint32_t attr, uint32_t vocab)

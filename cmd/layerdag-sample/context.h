@@ -8,7 +8,10 @@
  * left neighbouring labels all but equal), then sines of it at six
  * frequencies (0.5 .. 16) so that a head can tell labels apart finely; the
  * diffusion step t/T with three sines; the layer index l; the size of the
- * prefix, the width of the layer before and the width of the new layer.
+ * prefix, the width of the layer before and the width of the new layer;
+ * and whether the new layer is the last (the sizer decides it with the
+ * size: the attribute denoiser then knows whether the layer needs a node
+ * that may have successors).
  * These are concatenated to the pooled graph vector, not added to it.
  *
  * A view is the graph as one network sees it for layer l: the nodes of the
@@ -22,7 +25,7 @@
 
 #include "layerdag-sample/ld.h"
 
-enum { LD_CTX = 25, LD_NODE_EXTRA = 8, LD_DIST = 5 };
+enum { LD_CTX = 26, LD_NODE_EXTRA = 8, LD_DIST = 5 };
 
 typedef struct ld_cond {
 	double ymu, ysd; /* of asinh(y) over the corpus */
@@ -36,6 +39,7 @@ typedef struct ld_ctx_in {
 	double y;
 	int t, T; /* diffusion step of T; T = 0: none */
 	uint32_t l, n, wprev, wnew;
+	int last; /* the new layer is the graph's last (the sizer said so) */
 } ld_ctx_in;
 
 void ld_ctx(const ld_cond *c, const ld_ctx_in *in, double *out);

@@ -217,7 +217,7 @@ static uint64_t expected(const uint32_t *h)
 {
 	uint64_t V = h[0], S = h[1], D = h[2], K = h[3], H = h[7], F = V + LD_NODE_EXTRA;
 	uint64_t P = ENC_POOL * D + LD_CTX;
-	uint64_t doubles = 3 * enc_params(F, D, K) + mlp_params(P, H, S) +
+	uint64_t doubles = 3 * enc_params(F, D, K) + mlp_params(P, H, 2 * S) +
 	                   mlp_params(P + D, H, V) + mlp_params(P + 2 * D + LD_PAIR, H, 2) + 3 + V;
 	return 8 + 32 + doubles * 8 + V;
 }

@@ -49,24 +49,43 @@ static void add_edge(grow *w, uint32_t u, uint32_t v)
 	g->ne++;
 }
 
-/* The size of layer l (0: stop). */
-static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, et_rng *r)
+/* The size of layer l (>= 1) and whether it is the last (*last). */
+static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, int *last, et_rng *r)
 {
 	uint32_t S = m->z.S;
-	double *p = et_xcalloc(S, sizeof *p), mx = -INFINITY;
+	double *p = et_xcalloc(2 * S, sizeof *p), mx = -INFINITY;
 	ld_sizer_step(&m->z, w->g, w->layer, l, -1, p);
-	for (uint32_t k = 0; k < S; k++)
+	for (uint32_t k = 0; k < 2 * S; k++)
 		mx = p[k] > mx ? p[k] : mx;
-	for (uint32_t k = 0; k < S; k++)
+	for (uint32_t k = 0; k < 2 * S; k++)
 		p[k] = exp(p[k] - mx);
-	if (l == 0)
-		p[0] = 0;
-	uint32_t n = draw(p, S, r);
+	p[0] = p[S] = 0; /* no layer is empty */
+	uint32_t c = draw(p, 2 * S, r);
 	free(p);
-	return n;
+	*last = c >= S;
+	return c % S;
 }
 
-static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, et_rng *r)
+/* A layer before another needs a node that may have successors: if the
+ * denoiser left only sink roles, the non-sink attribute of largest
+ * predicted probability (probs: the last step's x̂_0) replaces one. */
+static void keep_parent(const ld_diffusion *m, uint32_t *x, uint32_t s, const double *probs)
+{
+	uint32_t V = m->a.vocab, bi = UINT32_MAX, bk = 0;
+	for (uint32_t i = 0; i < s; i++)
+		if (!m->sink[x[i]])
+			return;
+	for (uint32_t i = 0; i < s; i++)
+		for (uint32_t k = 0; k < V; k++)
+			if (!m->sink[k] && (bi == UINT32_MAX || probs[(size_t)i * V + k] >
+			                                            probs[(size_t)bi * V + bk]))
+				bi = i, bk = k;
+	if (bi != UINT32_MAX)
+		x[bi] = bk;
+}
+
+static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, int last,
+                       et_rng *r)
 {
 	ld_attrdiff *a = &m->a;
 	uint32_t V = a->vocab;
@@ -76,13 +95,15 @@ static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uin
 	for (uint32_t i = 0; i < s; i++)
 		x[i] = draw(a->marginal, V, r);
 	for (int t = a->sched.T; t >= 1; t--) {
-		ld_attrdiff_predict(a, w->g, w->layer, l, t, x, probs);
+		ld_attrdiff_predict(a, w->g, w->layer, l, t, last, x, probs);
 		for (uint32_t i = 0; i < s; i++) {
 			ld_posterior(&a->sched, t, a->marginal, (int)V, (int)x[i],
 			             probs + (size_t)i * V, post);
 			x[i] = draw(post, V, r);
 		}
 	}
+	if (!last)
+		keep_parent(m, x, s, probs);
 	for (uint32_t i = 0; i < s; i++)
 		w->g->attr[first + i] = x[i];
 	free(x);
@@ -148,22 +169,14 @@ void ld_diff_sample(ld_diffusion *m, double y, et_rng *r, uint32_t max_layers, l
 	memset(out, 0, sizeof *out);
 	out->y = y;
 	grow w = {.g = out};
-	uint32_t prev_first = 0;
-	for (uint32_t l = 0; l < max_layers; l++) {
-		/* a layer needs a node before it that can be its predecessor */
-		bool parent = l == 0;
-		for (uint32_t v = prev_first; v < out->n && !parent; v++)
-			parent = !m->sink[out->attr[v]];
-		if (!parent)
-			break;
-		uint32_t s = layer_size(m, &w, l, r);
-		if (s == 0)
-			break;
+	int last = 0;
+	for (uint32_t l = 0; l < max_layers && !last; l++) {
+		uint32_t s = layer_size(m, &w, l, &last, r);
+		last |= l + 1 == max_layers;
 		uint32_t first = out->n;
-		prev_first = first;
 		for (uint32_t i = 0; i < s; i++)
 			add_node(&w, 0, l);
-		attributes(m, &w, l, first, s, r);
+		attributes(m, &w, l, first, s, last, r);
 		if (l > 0)
 			edges(m, &w, l, first, s, r);
 	}

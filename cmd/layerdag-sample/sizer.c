@@ -11,7 +11,7 @@ void ld_sizer_init(ld_sizer *z, uint32_t vocab, uint32_t S, size_t D, int K, siz
 	z->vocab = vocab, z->S = S;
 	z->cond = (ld_cond){0, 1};
 	nn_enc_init(&z->enc, vocab + LD_NODE_EXTRA, D, K, r);
-	nn_mlp_init(&z->head, ENC_POOL * D + LD_CTX, H, S, r);
+	nn_mlp_init(&z->head, ENC_POOL * D + LD_CTX, H, 2 * (size_t)S, r);
 }
 
 void ld_sizer_free(ld_sizer *z)
@@ -46,9 +46,9 @@ double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32
 	nn_mlp_forward(&z->head, in, 1, logits);
 	double loss = 0;
 	if (target >= 0) {
-		double *dz = et_xcalloc(z->S, sizeof *dz), *din = et_xcalloc(I, sizeof *din);
-		int c = target < (int)z->S ? target : (int)z->S - 1;
-		loss = nn_softmax_xent(logits, &c, 1, z->S, dz);
+		double *dz = et_xcalloc(2 * z->S, sizeof *dz), *din = et_xcalloc(I, sizeof *din);
+		int c = target;
+		loss = nn_softmax_xent(logits, &c, 1, 2 * z->S, dz);
 		nn_mlp_backward(&z->head, in, dz, 1, din);
 		nn_enc_backward(&z->enc, v.X, (const uint32_t(*)[2])v.E, v.ne, v.front, din);
 		free(dz);
@@ -62,14 +62,15 @@ double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32
 double ld_sizer_graph(ld_sizer *z, const ld_dag *g, size_t *count)
 {
 	double total = 0;
-	double *logits = et_xcalloc(z->S, sizeof *logits);
+	double *logits = et_xcalloc(2 * z->S, sizeof *logits);
 	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
 	uint32_t L = ld_layers(g, layer);
 	uint32_t *w = et_xcalloc((size_t)L + 1, sizeof *w);
 	for (uint32_t v = 0; v < g->n && L; v++)
 		w[layer[v]]++;
-	for (uint32_t l = 0; l <= L && L; l++) { /* w[L] = 0: stop */
-		total += ld_sizer_step(z, g, layer, l, (int)w[l], logits);
+	for (uint32_t l = 0; l < L; l++) {
+		uint32_t s = w[l] < z->S ? w[l] : z->S - 1;
+		total += ld_sizer_step(z, g, layer, l, (int)(s + z->S * (l + 1 == L)), logits);
 		++*count;
 	}
 	free(layer);
