@@ -111,24 +111,78 @@ static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uin
 	free(post);
 }
 
+/* One draw of x̂_0's column j (new node j's predecessors, into x0[B]) from
+ * the predicted P(edge) pe[B × s], structured as the data are: the
+ * predecessor count k is the predicted in-degree Σ_u pe rounded at random
+ * (at least 1), the first predecessor comes from the layer just before and
+ * the others from any earlier layer, without replacement, each in
+ * proportion to pe; sink roles are never drawn. Drawing the pairs
+ * independently gave two predecessors to a node whose one predecessor was
+ * uncertain between two alike candidates (in-degree 2 twice as often as in
+ * the corpus), and the denoiser, trained on x_t ~ q(x_t | x_0), trusts such
+ * edges at small t instead of removing one. */
+static void draw_column(const ld_diffusion *m, const grow *w, uint32_t l, const double *pe,
+                        uint32_t s, uint32_t j, uint32_t B, uint8_t *x0, et_rng *r)
+{
+	double *q = et_xcalloc(B + 1, sizeof *q), tot = 0, prev = 0;
+	for (uint32_t u = 0; u < B; u++) {
+		x0[u] = 0;
+		if (!m->sink[w->g->attr[u]])
+			q[u] = pe[(size_t)u * s + j] + 1e-12; /* a candidate, however unlikely */
+		tot += q[u];
+		if (w->layer[u] + 1 == l)
+			prev += q[u];
+	}
+	double want = tot > 0 ? tot : 0;
+	uint32_t k = (uint32_t)want + (et_rng_unit(r) < want - floor(want));
+	k = k ? k : 1;
+	for (uint32_t n = 0; n < k && tot > 1e-300; n++) {
+		/* the first from the layer before (when it has a candidate) */
+		bool first = n == 0 && prev > 0;
+		double u0 = et_rng_unit(r) * (first ? prev : tot);
+		uint32_t pick = UINT32_MAX;
+		for (uint32_t u = 0; u < B && pick == UINT32_MAX; u++) {
+			double qu = first && w->layer[u] + 1 != l ? 0 : q[u];
+			if (qu > 0 && (u0 < qu || u + 1 == B))
+				pick = u;
+			u0 -= qu;
+		}
+		for (uint32_t u = B; pick == UINT32_MAX && u-- > 0;) /* rounding: the last */
+			if (q[u] > 0 && (!first || w->layer[u] + 1 == l))
+				pick = u;
+		if (pick == UINT32_MAX)
+			break;
+		x0[pick] = 1;
+		tot -= q[pick];
+		q[pick] = 0;
+	}
+	free(q);
+}
+
 static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, et_rng *r)
 {
 	ld_edgediff *d = &m->e;
 	uint32_t B = first; /* the nodes before the layer are its candidates */
 	size_t np = (size_t)B * s;
 	double rho = ld_edgediff_rho(d, B), mk[2] = {1 - rho, rho}, post[2], p0[2];
-	uint8_t *e = et_xcalloc(np, 1);
+	uint8_t *e = et_xcalloc(np, 1), *x0 = et_xcalloc(B + 1, 1);
 	double *pe = et_xcalloc(np, sizeof *pe);
 	for (size_t p = 0; p < np; p++)
 		e[p] = et_rng_unit(r) < rho;
 	for (int t = d->sched.T; t >= 1; t--) {
 		ld_edgediff_predict(d, w->g, w->layer, l, t, e, pe);
-		for (size_t p = 0; p < np; p++) {
-			p0[0] = 1 - pe[p], p0[1] = pe[p];
-			ld_posterior(&d->sched, t, mk, 2, e[p], p0, post);
-			e[p] = et_rng_unit(r) < post[1];
+		for (uint32_t j = 0; j < s; j++) {
+			/* x_{t−1} ~ q(x_{t−1} | x_t, x̂_0) for one structured draw of x̂_0 */
+			draw_column(m, w, l, pe, s, j, B, x0, r);
+			for (uint32_t u = 0; u < B; u++) {
+				size_t p = (size_t)u * s + j;
+				p0[0] = !x0[u], p0[1] = x0[u];
+				ld_posterior(&d->sched, t, mk, 2, e[p], p0, post);
+				e[p] = et_rng_unit(r) < post[1];
+			}
 		}
 	}
+	free(x0);
 	for (uint32_t j = 0; j < s; j++) {
 		bool prev = false;
 		for (uint32_t u = 0; u < B; u++) {

@@ -25,7 +25,7 @@ void ld_edgediff_init(ld_edgediff *d, const ld_corpus *c, int T, size_t D, int K
 	ld_cond_fit(&d->cond, c);
 	ld_schedule_cosine(&d->sched, T, 0.008);
 	nn_enc_init(&d->enc, d->vocab + LD_NODE_EXTRA, D, K, r);
-	nn_mlp_init(&d->head, (2 + ENC_POOL) * D + LD_CTX + LD_PAIR, H, 2, r);
+	nn_mlp_init(&d->head, (2 + ENC_POOL) * D + LD_PAIR + LD_CTX, H, 2, r);
 }
 
 void ld_edgediff_free(ld_edgediff *d)
@@ -103,7 +103,7 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 		ld_view_free(&v);
 		return 0;
 	}
-	size_t D = d->enc.D, P = ENC_POOL * D, I = 2 * D + P + LD_CTX + LD_PAIR;
+	size_t D = d->enc.D, P = ENC_POOL * D, I = 2 * D + LD_PAIR; /* per pair; then pool, ctx */
 	int *clean = et_xcalloc(np, sizeof *clean);
 	uint8_t *noisy = et_xcalloc(np, 1);
 	pair_bits(d, g, &v, t, r, noisy_in, clean, noisy);
@@ -124,10 +124,10 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 		double *row = in + p * I;
 		memcpy(row, H + (p / w) * D, D * sizeof *in);
 		memcpy(row + D, H + (B + p % w) * D, D * sizeof *in);
-		memcpy(row + 2 * D, pool, (P + LD_CTX) * sizeof *in);
-		pair_feat(&v, layer, l, p, noisy, nout, nin, row + 2 * D + P + LD_CTX);
+		pair_feat(&v, layer, l, p, noisy, nout, nin, row + 2 * D);
 	}
-	nn_mlp_forward(&d->head, in, np, z);
+	/* [pool, context] is the same for every pair: the head takes it once */
+	nn_mlp_forward_shared(&d->head, in, np, I, pool, z);
 	double loss = 0;
 	if (probs) {
 		for (size_t p = 0; p < np; p++)
@@ -135,17 +135,15 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 	} else {
 		double *dz = et_xcalloc(np * 2, sizeof *dz), *din = et_xcalloc(np * I, sizeof *din);
 		double *dnode = et_xcalloc((size_t)v.n * D, sizeof *dnode),
-		       *dpool = et_xcalloc(P, sizeof *dpool);
+		       *dpool = et_xcalloc(P + LD_CTX, sizeof *dpool);
 		loss = nn_softmax_xent(z, clean, np, 2, dz);
-		nn_mlp_backward(&d->head, in, dz, np, din);
+		nn_mlp_backward_shared(&d->head, in, np, I, pool, dz, din, dpool);
 		for (size_t p = 0; p < np; p++) {
 			const double *dr = din + p * I;
 			for (size_t j = 0; j < D; j++) {
 				dnode[(p / w) * D + j] += dr[j];
 				dnode[(B + p % w) * D + j] += dr[D + j];
 			}
-			for (size_t j = 0; j < P; j++)
-				dpool[j] += dr[2 * D + j];
 		}
 		nn_enc_backward_nodes(&d->enc, v.X, (const uint32_t(*)[2])v.E, v.ne, v.front, dpool,
 		                      dnode);

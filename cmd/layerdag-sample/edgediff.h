@@ -4,7 +4,8 @@
  * K = 2, m = (1 − ρ, ρ), ρ = min(d̄, B)/B with d̄ the mean in-degree of
  * non-source nodes and B the candidates), the noisy edges join the graph
  * the encoder sees (node features of context.h), and each pair's logits
- * come from an MLP on [h_u, h_v, g, context, pair features]; the pair
+ * come from an MLP on [h_u, h_v, pair features, g, context] (the last two
+ * the same for every pair: nn_mlp_forward_shared); the pair
  * features are what the paper's MLP can use and a message-passing encoder
  * of two layers cannot count: the layer distance l − layer(u) (one-hot 1,
  * 2, 3, 4 or more; 94 % of the corpus's edges join adjacent layers), u's
@@ -26,7 +27,7 @@ typedef struct ld_edgediff {
 	ld_cond cond;
 	ld_schedule sched;
 	nn_enc enc;
-	nn_mlp head; /* [2D + ENC_POOL·D + LD_CTX + LD_PAIR -> H -> 2] */
+	nn_mlp head; /* [2D + LD_PAIR + ENC_POOL·D + LD_CTX -> H -> 2] */
 	int steps;
 } ld_edgediff;
 

@@ -7,6 +7,7 @@
 #include "layerdag-sample/etdag.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 static const char usage[] =
     "Usage: layerdag-sample fit [OPTIONS] CORPUS...\n"
@@ -71,6 +72,21 @@ int cmd_fit(int argc, char **argv)
 		ld_diff_conf cf;
 		ld_diff_conf_default(&cf);
 		cf.epochs = epochs;
+		/* EXPERIMENT: env overrides, to be removed */
+		if (getenv("LD_TE"))
+			cf.Te = atoi(getenv("LD_TE"));
+		if (getenv("LD_T"))
+			cf.T = atoi(getenv("LD_T"));
+		if (getenv("LD_D"))
+			cf.D = (size_t)atoi(getenv("LD_D"));
+		if (getenv("LD_H"))
+			cf.H = (size_t)atoi(getenv("LD_H"));
+		if (getenv("LD_K"))
+			cf.K = atoi(getenv("LD_K"));
+		if (getenv("LD_BATCH"))
+			cf.batch = atoi(getenv("LD_BATCH"));
+		if (getenv("LD_LR"))
+			cf.lr = atof(getenv("LD_LR"));
 		cf.progress = cli.progress >= 0;
 		et_rng r;
 		et_rng_seed(&r, (uint64_t)seed, 0);

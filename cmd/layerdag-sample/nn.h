@@ -49,6 +49,14 @@ void nn_mlp_free(nn_mlp *m);
 void nn_mlp_forward(nn_mlp *m, const double *X, size_t n, double *Y);
 /* Accumulates the gradients; dX (if not NULL) is overwritten. */
 void nn_mlp_backward(nn_mlp *m, const double *X, const double *dY, size_t n, double *dX);
+/* The same for rows that share a tail: row i's input is [X_i, sh] (X
+ * [n × inp], sh [in − inp] the same for every row), without copying sh
+ * into every row: the first layer computes sh's part once. dX (n × inp)
+ * and dsh (in − inp; accumulated) may be NULL. */
+void nn_mlp_forward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, const double *sh,
+                           double *Y);
+void nn_mlp_backward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, const double *sh,
+                            const double *dY, double *dX, double *dsh);
 void nn_mlp_zero_grad(nn_mlp *m);
 void nn_mlp_adam(nn_mlp *m, double lr, int t);
 

@@ -262,9 +262,66 @@ static void test_mlp(void)
 	nn_mlp_free(&m);
 }
 
+/* The MLP on rows that share a tail [X_i, sh]: its forward equals the plain
+ * MLP's on the concatenated rows, and its gradients (parameters, X, sh)
+ * match finite differences. */
+enum { SP = 2, SS = IN - SP };
+static double shared_loss(nn_mlp *m, double *X, double *sh, const int *c, double *dX, double *dsh)
+{
+	double z[N * K], dz[N * K];
+	nn_mlp_forward_shared(m, X, N, SP, sh, z);
+	double l = nn_softmax_xent(z, c, N, K, dz);
+	if (dX)
+		nn_mlp_backward_shared(m, X, N, SP, sh, dz, dX, dsh);
+	return l;
+}
+
+static void test_mlp_shared(void)
+{
+	et_rng r;
+	et_rng_seed(&r, 17, 0);
+	nn_mlp m;
+	nn_mlp_init(&m, IN, H, K, &r);
+	for (size_t j = 0; j < H; j++)
+		m.a.b[j] = 0.3 * (et_rng_unit(&r) - 0.5);
+	double X[N * SP], sh[SS], full[N * IN], dX[N * SP], dsh[SS] = {0};
+	int c[N];
+	for (int i = 0; i < N * SP; i++)
+		X[i] = 2 * et_rng_unit(&r) - 1;
+	for (int j = 0; j < SS; j++)
+		sh[j] = 2 * et_rng_unit(&r) - 1;
+	for (int i = 0; i < N; i++) {
+		c[i] = (int)et_rng_below(&r, K);
+		for (int j = 0; j < IN; j++)
+			full[i * IN + j] = j < SP ? X[i * SP + j] : sh[j - SP];
+	}
+	double za[N * K], zb[N * K];
+	nn_mlp_forward(&m, full, N, za);
+	nn_mlp_forward_shared(&m, X, N, SP, sh, zb);
+	for (int i = 0; i < N * K; i++)
+		CHECK(fabs(za[i] - zb[i]) < 1e-12);
+	nn_mlp_zero_grad(&m);
+	shared_loss(&m, X, sh, c, dX, dsh);
+	double *ps[] = {m.a.W, m.a.b, m.b.W, m.b.b, X, sh};
+	const double *gs[] = {m.a.dW, m.a.db, m.b.dW, m.b.db, dX, dsh};
+	size_t ns[] = {IN * H, H, H * K, K, N * SP, SS};
+	for (int k = 0; k < 6; k++)
+		for (size_t i = 0; i < ns[k]; i++) {
+			double keep = ps[k][i], h = 1e-6;
+			ps[k][i] = keep + h;
+			double up = shared_loss(&m, X, sh, c, NULL, NULL);
+			ps[k][i] = keep - h;
+			double dn = shared_loss(&m, X, sh, c, NULL, NULL);
+			ps[k][i] = keep;
+			CHECK(close(gs[k][i], (up - dn) / (2 * h)));
+		}
+	nn_mlp_free(&m);
+}
+
 int main(void)
 {
 	test_mlp();
+	test_mlp_shared();
 	test_encoder();
 	test_mp();
 	test_gradients();
