@@ -80,13 +80,14 @@ static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32
 	uint32_t V = a->vocab;
 	size_t D = a->enc.D, P = ENC_POOL * D, I = D + P + LD_CTX;
 	ld_view v;
-	ld_view_build(&v, g, layer, l, true, V, 0);
+	ld_view_build(&v, g, layer, l, true, V, a->cond.arity, 0);
 	uint32_t w = v.w;
 	int *clean = et_xcalloc(w + 1, sizeof *clean);
 	for (uint32_t i = 0; i < w; i++) {
 		uint32_t u = v.node[v.B + i];
 		clean[i] = (int)g->attr[u];
-		ld_view_set_attr(&v, v.B + i, noisy ? noisy[i] : noise(a, t, g->attr[u], r), V);
+		ld_view_set_attr(&v, v.B + i, noisy ? noisy[i] : noise(a, t, g->attr[u], r), V,
+		                 a->cond.arity);
 	}
 	double *pool = et_xcalloc(P + LD_CTX, sizeof *pool);
 	nn_enc_forward(&a->enc, v.X, v.n, (const uint32_t(*)[2])v.E, v.ne, v.front, pool);
@@ -97,7 +98,8 @@ static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32
 	                .n = v.B,
 	                .wprev = v.wprev,
 	                .wnew = w,
-	                .last = last};
+	                .last = last,
+	                .demand = v.demand};
 	ld_ctx(&a->cond, &ci, pool + P);
 	/* each new node: [its embedding, the pooled vector, the context] -> logits */
 	double *in = et_xcalloc((size_t)w * I + 1, sizeof *in);

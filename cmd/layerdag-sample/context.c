@@ -19,6 +19,28 @@ void ld_cond_fit(ld_cond *c, const ld_corpus *cp)
 	c->ysd = var > 1e-12 ? sqrt(var) : 1;
 }
 
+double *ld_arity_fit(const ld_corpus *cp, uint32_t vocab)
+{
+	double *a = et_xcalloc(vocab ? vocab : 1, sizeof *a),
+	       *n = et_xcalloc(vocab ? vocab : 1, sizeof *n);
+	for (size_t i = 0; i < cp->n; i++) {
+		const ld_dag *g = &cp->g[i];
+		uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer),
+		         *od = et_xcalloc(g->n + 1, sizeof *od);
+		uint32_t L = ld_layers(g, layer);
+		for (uint32_t k = 0; k < g->ne; k++)
+			od[g->edge[k][0]]++;
+		for (uint32_t v = 0; v < g->n; v++)
+			if (layer[v] + 1 < L && g->attr[v] < vocab)
+				a[g->attr[v]] += od[v], n[g->attr[v]] += 1;
+		free(layer), free(od);
+	}
+	for (uint32_t k = 0; k < vocab; k++)
+		a[k] = n[k] > 0 ? a[k] / n[k] : 0;
+	free(n);
+	return a;
+}
+
 double ld_cond_y(const ld_cond *c, double y)
 {
 	double v = (asinh(y) - c->ymu) / c->ysd;
@@ -48,13 +70,15 @@ void ld_ctx(const ld_cond *c, const ld_ctx_in *in, double *out)
 	out[k++] = in->wprev / 8.0;
 	out[k++] = in->wnew / 8.0;
 	out[k++] = in->last;
+	out[k++] = in->demand / 8;
 }
 
-void ld_view_set_attr(ld_view *v, uint32_t i, uint32_t attr, uint32_t vocab)
+void ld_view_set_attr(ld_view *v, uint32_t i, uint32_t attr, uint32_t vocab, const double *arity)
 {
 	double *row = v->X + (size_t)i * v->F;
 	memset(row, 0, vocab * sizeof *row);
 	row[attr < vocab ? attr : 0] = 1;
+	row[vocab + LD_DIST + 3] = arity && attr < vocab ? arity[attr] / 4 : 0;
 }
 
 /* The view's nodes: the prefix, then layer l if with_new. */
@@ -76,7 +100,7 @@ static void place(ld_view *v, const ld_dag *g, const uint32_t *layer, uint32_t l
 }
 
 void ld_view_build(ld_view *v, const ld_dag *g, const uint32_t *layer, uint32_t l, bool with_new,
-                   uint32_t vocab, size_t extra)
+                   uint32_t vocab, const double *arity, size_t extra)
 {
 	memset(v, 0, sizeof *v);
 	place(v, g, layer, l, with_new);
@@ -101,7 +125,10 @@ void ld_view_build(ld_view *v, const ld_dag *g, const uint32_t *layer, uint32_t 
 		row[vocab + LD_DIST] = l ? (double)layer[u] / l : 0;
 		row[vocab + LD_DIST + 1] = v->od[i] / 4.0;
 		row[vocab + LD_DIST + 2] = id[i] / 4.0;
+		double ar = arity && g->attr[u] < vocab ? arity[g->attr[u]] : 0;
+		row[vocab + LD_DIST + 3] = ar / 4;
 		v->front[i] = d == 1;
+		v->demand += d == 1 ? ar : 0;
 	}
 	free(id);
 }

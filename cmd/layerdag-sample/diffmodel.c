@@ -14,7 +14,7 @@ static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, 2};
 void ld_diff_conf_default(ld_diff_conf *c)
 {
 	*c = (ld_diff_conf){
-	    .D = 32, .H = 64, .K = 2, .T = 64, .Te = 16, .epochs = 20, .lr = 3e-3, .batch = 1};
+	    .D = 32, .H = 64, .K = 2, .T = 64, .Te = 16, .epochs = 100, .lr = 3e-3, .batch = 1};
 }
 
 /* Sizes up to the corpus's widest layer (S), depths up to its deepest graph. */
@@ -56,8 +56,8 @@ static void zero_grads(ld_diffusion *m)
 
 /* One pass over the corpus in a random order, Adam every batch graphs;
  * the three mean losses into loss[3]. */
-static void epoch(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, double lr,
-                  et_rng *r, double *loss)
+static void epoch(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, double lr, et_rng *r,
+                  double *loss)
 {
 	size_t *ord = et_xcalloc(c->n, sizeof *ord), cnt[3] = {0};
 	shuffle(ord, c->n, r);
@@ -89,6 +89,8 @@ void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et
 	ld_cond_fit(&m->z.cond, c);
 	ld_attrdiff_init(&m->a, c, cf->T, cf->D, cf->K, cf->H, r);
 	ld_edgediff_init(&m->e, c, cf->Te, cf->D, cf->K, cf->H, r);
+	m->arity = ld_arity_fit(c, V);
+	m->z.cond.arity = m->a.cond.arity = m->e.cond.arity = m->arity;
 	m->sink = et_xcalloc(V, 1);
 	memset(m->sink, 1, V);
 	for (size_t i = 0; i < c->n; i++)
@@ -113,6 +115,7 @@ void ld_diff_free(ld_diffusion *m)
 	ld_attrdiff_free(&m->a);
 	ld_edgediff_free(&m->e);
 	free(m->sink);
+	free(m->arity);
 	memset(m, 0, sizeof *m);
 }
 
@@ -186,6 +189,7 @@ int ld_diff_write(const ld_diffusion *cm, FILE *f)
 	put(&o, &m->z.cond.ysd, sizeof m->z.cond.ysd);
 	put(&o, &m->e.dbar, sizeof m->e.dbar);
 	put(&o, m->a.marginal, m->a.vocab * sizeof *m->a.marginal);
+	put(&o, m->arity, m->a.vocab * sizeof *m->arity);
 	put(&o, m->sink, m->a.vocab);
 	weights_io(&o, m);
 	return ferror(f) ? -1 : 0;
@@ -217,8 +221,9 @@ static uint64_t expected(const uint32_t *h)
 {
 	uint64_t V = h[0], S = h[1], D = h[2], K = h[3], H = h[7], F = V + LD_NODE_EXTRA;
 	uint64_t P = ENC_POOL * D + LD_CTX;
-	uint64_t doubles = 3 * enc_params(F, D, K) + mlp_params(P, H, 2 * S) +
-	                   mlp_params(P + D, H, V) + mlp_params(P + 2 * D + LD_PAIR, H, 2) + 3 + V;
+	uint64_t doubles = 3 * enc_params(F, D, K) + mlp_params(P + S, H, 2 * S) +
+	                   mlp_params(P + D, H, V) + mlp_params(P + 2 * D + LD_PAIR, H, 2) + 3 +
+	                   2 * V;
 	return 8 + 32 + doubles * 8 + V;
 }
 
@@ -263,6 +268,9 @@ int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
 		m->a.cond = m->e.cond = m->z.cond;
 		put(&o, &m->e.dbar, sizeof m->e.dbar);
 		put(&o, m->a.marginal, h[0] * sizeof *m->a.marginal);
+		m->arity = et_xcalloc(h[0], sizeof *m->arity);
+		put(&o, m->arity, h[0] * sizeof *m->arity);
+		m->z.cond.arity = m->a.cond.arity = m->e.cond.arity = m->arity;
 		put(&o, m->sink, h[0]);
 		weights_io(&o, m);
 		if (o.bad || o.left)

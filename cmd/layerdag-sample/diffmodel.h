@@ -4,7 +4,8 @@
  * "LDDIFF\0\2" (version 2), then u32 vocab, sizes S, width D, layers K,
  * attribute steps T, edge steps Te, the deepest graph's layers, the heads'
  * hidden width H; f64 the label's mean and deviation (of asinh y), f64 d̄;
- * f64 × vocab the attribute marginal; u8 × vocab the sink roles; then every
+ * f64 × vocab the attribute marginal; f64 × vocab the arities (each
+ * attribute's mean out-degree, context.h); u8 × vocab the sink roles; then every
  * weight matrix and bias as f64, in the order: the sizer's encoder (input
  * W, b; per layer self, in, out W, b) and head (its two layers' W, b), the
  * attribute denoiser's, the edge denoiser's. A file of another size, magic
@@ -20,8 +21,8 @@
 typedef struct ld_diff_conf {
 	size_t D, H; /* encoder width, heads' hidden width */
 	int K, T, Te, epochs;
-	double lr;     /* the first epoch's; a cosine decay to lr/20 over the epochs */
-	int batch;     /* graphs per Adam step */
+	double lr;    /* the first epoch's; a cosine decay to lr/20 over the epochs */
+	int batch;    /* graphs per Adam step */
 	int progress; /* print "epoch k of N, losses" on stderr */
 } ld_diff_conf;
 

@@ -77,8 +77,8 @@ static void keep_parent(const ld_diffusion *m, uint32_t *x, uint32_t s, const do
 			return;
 	for (uint32_t i = 0; i < s; i++)
 		for (uint32_t k = 0; k < V; k++)
-			if (!m->sink[k] && (bi == UINT32_MAX || probs[(size_t)i * V + k] >
-			                                            probs[(size_t)bi * V + bk]))
+			if (!m->sink[k] && (bi == UINT32_MAX ||
+			                    probs[(size_t)i * V + k] > probs[(size_t)bi * V + bk]))
 				bi = i, bk = k;
 	if (bi != UINT32_MAX)
 		x[bi] = bk;

@@ -19,6 +19,7 @@ typedef struct ld_diffusion {
 	ld_attrdiff a;
 	ld_edgediff e;
 	uint8_t *sink;       /* [vocab]: never has a successor in the corpus */
+	double *arity;       /* [vocab]: mean out-degree (context.h); the nets point here */
 	uint32_t max_layers; /* the corpus's deepest graph: samples stop there */
 } ld_diffusion;
 

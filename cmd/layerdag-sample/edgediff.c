@@ -72,11 +72,11 @@ static void pair_bits(const ld_edgediff *d, const ld_dag *g, const ld_view *v, i
 }
 
 /* Row p's pair features (LD_PAIR values). */
-static void pair_feat(const ld_view *v, const uint32_t *layer, uint32_t l, size_t p,
-                      const uint8_t *noisy, const uint32_t *nout, const uint32_t *nin,
-                      double *f)
+static void pair_feat(const ld_edgediff *d, const ld_dag *g, const ld_view *v,
+                      const uint32_t *layer, uint32_t l, size_t p, const uint8_t *noisy,
+                      const uint32_t *nout, const uint32_t *nin, double *f)
 {
-	uint32_t w = v->w, u = (uint32_t)(p / w), j = (uint32_t)(p % w);
+	uint32_t w = v->w, u = (uint32_t)(p / w), j = (uint32_t)(p % w), a = g->attr[v->node[u]];
 	uint32_t dist = l - layer[v->node[u]];
 	memset(f, 0, LD_PAIR * sizeof *f);
 	f[(dist < 4 ? dist : 4) - 1] = 1;
@@ -84,6 +84,8 @@ static void pair_feat(const ld_view *v, const uint32_t *layer, uint32_t l, size_
 	f[5] = noisy[p];
 	f[6] = nout[u] / 4.0;
 	f[7] = nin[j] / 4.0;
+	/* the operands u still lacks: its arity less the edges it has */
+	f[8] = ((d->cond.arity && a < d->vocab ? d->cond.arity[a] : 0) - v->od[u] - nout[u]) / 4;
 }
 
 /* Forward (and backward without probs) of layer l at step t; the pairs'
@@ -96,7 +98,7 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 	size_t nb = 0, nw = 0;
 	for (uint32_t u = 0; u < g->n; u++) /* the pairs: room for their noisy edges */
 		nb += layer[u] < l, nw += layer[u] == l;
-	ld_view_build(&v, g, layer, l, true, d->vocab, nb * nw);
+	ld_view_build(&v, g, layer, l, true, d->vocab, d->cond.arity, nb * nw);
 	uint32_t B = v.B, w = v.w;
 	size_t np = (size_t)B * w;
 	if (np == 0) {
@@ -110,13 +112,20 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 	uint32_t *nout = et_xcalloc(B, sizeof *nout), *nin = et_xcalloc(w, sizeof *nin);
 	for (size_t p = 0; p < np; p++)
 		if (noisy[p]) { /* the noisy edges join the encoder's graph */
-			v.E[v.ne][0] = (uint32_t)(p / w), v.E[v.ne][1] = B + (uint32_t)(p % w), v.ne++;
+			v.E[v.ne][0] = (uint32_t)(p / w), v.E[v.ne][1] = B + (uint32_t)(p % w),
+			v.ne++;
 			nout[p / w]++, nin[p % w]++;
 		}
 	double *pool = et_xcalloc(P + LD_CTX, sizeof *pool);
 	nn_enc_forward(&d->enc, v.X, v.n, (const uint32_t(*)[2])v.E, v.ne, v.front, pool);
-	ld_ctx_in ci = {
-	    .y = g->y, .t = t, .T = d->sched.T, .l = l, .n = B, .wprev = v.wprev, .wnew = w};
+	ld_ctx_in ci = {.y = g->y,
+	                .t = t,
+	                .T = d->sched.T,
+	                .l = l,
+	                .n = B,
+	                .wprev = v.wprev,
+	                .wnew = w,
+	                .demand = v.demand};
 	ld_ctx(&d->cond, &ci, pool + P);
 	const double *H = d->enc.h[d->enc.K];
 	double *in = et_xcalloc(np * I, sizeof *in), *z = et_xcalloc(np * 2, sizeof *z);
@@ -124,7 +133,7 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 		double *row = in + p * I;
 		memcpy(row, H + (p / w) * D, D * sizeof *in);
 		memcpy(row + D, H + (B + p % w) * D, D * sizeof *in);
-		pair_feat(&v, layer, l, p, noisy, nout, nin, row + 2 * D);
+		pair_feat(d, g, &v, layer, l, p, noisy, nout, nin, row + 2 * D);
 	}
 	/* [pool, context] is the same for every pair: the head takes it once */
 	nn_mlp_forward_shared(&d->head, in, np, I, pool, z);

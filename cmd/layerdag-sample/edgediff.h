@@ -10,11 +10,13 @@
  * of two layers cannot count: the layer distance l − layer(u) (one-hot 1,
  * 2, 3, 4 or more; 94 % of the corpus's edges join adjacent layers), u's
  * successors in the prefix, the pair's own noisy bit, and the noisy edges
- * u already sends to the new layer and v already receives (/4). */
+ * u already sends to the new layer and v already receives (/4), and the
+ * operands u still lacks (its attribute's arity, context.h, less its
+ * edges so far, /4). */
 #ifndef LD_EDGEDIFF_H
 #define LD_EDGEDIFF_H
 
-enum { LD_PAIR = 8 };
+enum { LD_PAIR = 9 };
 
 #include "layerdag-sample/context.h"
 #include "layerdag-sample/diffuse.h"

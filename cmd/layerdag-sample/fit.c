@@ -7,7 +7,6 @@
 #include "layerdag-sample/etdag.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 
 static const char usage[] =
     "Usage: layerdag-sample fit [OPTIONS] CORPUS...\n"
@@ -23,7 +22,7 @@ int cmd_fit(int argc, char **argv)
 	int model = 0;
 	uint32_t buckets = 16;
 	int64_t seed = 1;
-	int epochs = 20;
+	int epochs = 100;
 	et_opt opts[] = {
 	    {0, "model", ET_ARG_CHOICE, "M",
 	     "counts (default: back-off count tables) or diffusion (LayerDAG's networks)", &model,
@@ -33,7 +32,7 @@ int cmd_fit(int argc, char **argv)
 	    {0, "seed", ET_ARG_I64, "N",
 	     "random seed (default 1; the counts model draws nothing); same seed, same model",
 	     &seed, .min = 0, .max = INT64_MAX},
-	    {0, "epochs", ET_ARG_INT, "N", "diffusion: passes over the corpus (default 20)",
+	    {0, "epochs", ET_ARG_INT, "N", "diffusion: passes over the corpus (default 100)",
 	     &epochs, .min = 1, .max = 100000},
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
@@ -72,21 +71,6 @@ int cmd_fit(int argc, char **argv)
 		ld_diff_conf cf;
 		ld_diff_conf_default(&cf);
 		cf.epochs = epochs;
-		/* EXPERIMENT: env overrides, to be removed */
-		if (getenv("LD_TE"))
-			cf.Te = atoi(getenv("LD_TE"));
-		if (getenv("LD_T"))
-			cf.T = atoi(getenv("LD_T"));
-		if (getenv("LD_D"))
-			cf.D = (size_t)atoi(getenv("LD_D"));
-		if (getenv("LD_H"))
-			cf.H = (size_t)atoi(getenv("LD_H"));
-		if (getenv("LD_K"))
-			cf.K = atoi(getenv("LD_K"));
-		if (getenv("LD_BATCH"))
-			cf.batch = atoi(getenv("LD_BATCH"));
-		if (getenv("LD_LR"))
-			cf.lr = atof(getenv("LD_LR"));
 		cf.progress = cli.progress >= 0;
 		et_rng r;
 		et_rng_seed(&r, (uint64_t)seed, 0);

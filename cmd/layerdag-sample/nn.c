@@ -172,8 +172,8 @@ void nn_mlp_forward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, con
 		memcpy(m->h + i * H, c, H * sizeof *c);
 	free(c);
 	if (inp)
-		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)H, (int)inp, 1.0,
-		            X, (int)inp, m->a.W, (int)H, 1.0, m->h, (int)H);
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)H, (int)inp,
+		            1.0, X, (int)inp, m->a.W, (int)H, 1.0, m->h, (int)H);
 	nn_relu(m->h, n * H);
 	nn_dense_forward(&m->b, m->h, n, Y);
 }

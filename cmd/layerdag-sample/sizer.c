@@ -2,6 +2,7 @@
 #include "layerdag-sample/sizer.h"
 #include "et_mem.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,9 +10,9 @@ void ld_sizer_init(ld_sizer *z, uint32_t vocab, uint32_t S, size_t D, int K, siz
 {
 	memset(z, 0, sizeof *z);
 	z->vocab = vocab, z->S = S;
-	z->cond = (ld_cond){0, 1};
+	z->cond = (ld_cond){.ymu = 0, .ysd = 1, .arity = NULL};
 	nn_enc_init(&z->enc, vocab + LD_NODE_EXTRA, D, K, r);
-	nn_mlp_init(&z->head, ENC_POOL * D + LD_CTX, H, 2 * (size_t)S, r);
+	nn_mlp_init(&z->head, ENC_POOL * D + LD_CTX + S, H, 2 * (size_t)S, r);
 }
 
 void ld_sizer_free(ld_sizer *z)
@@ -37,12 +38,15 @@ double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32
                      double *logits)
 {
 	ld_view v;
-	ld_view_build(&v, g, layer, l, false, z->vocab, 0);
-	size_t D = z->enc.D, P = ENC_POOL * D, I = P + LD_CTX;
+	ld_view_build(&v, g, layer, l, false, z->vocab, z->cond.arity, 0);
+	size_t D = z->enc.D, P = ENC_POOL * D, I = P + LD_CTX + z->S;
 	double *in = et_xcalloc(I, sizeof *in);
 	nn_enc_forward(&z->enc, v.X, v.n, (const uint32_t(*)[2])v.E, v.ne, v.front, in);
-	ld_ctx_in ci = {.y = g->y, .l = l, .n = v.n, .wprev = v.wprev};
+	ld_ctx_in ci = {.y = g->y, .l = l, .n = v.n, .wprev = v.wprev, .demand = v.demand};
 	ld_ctx(&z->cond, &ci, in + P);
+	/* the demand as a one-hot too: the width it predicts is a class */
+	double dm = floor(v.demand + 0.5);
+	in[P + LD_CTX + (dm < z->S - 1 ? (size_t)dm : z->S - 1)] = 1;
 	nn_mlp_forward(&z->head, in, 1, logits);
 	double loss = 0;
 	if (target >= 0) {

@@ -7,8 +7,9 @@
  * successors: without it a narrow layer drawn all of sink roles (45 % of
  * the corpus's nodes are parameters) ended the graph early. The prefix is
  * encoded (encoder.h, with the node features of context.h), and an MLP head
- * on [pooled graph, context] (context.h: y, l, the prefix's size, the
- * width of layer l − 1) gives the logits. */
+ * on [pooled graph, context, demand one-hot] (context.h: y, l, the prefix's
+ * size, the width of layer l − 1, its demand; the demand rounded, one-hot
+ * over 0 .. S−1, since the width it predicts is a class) gives the logits. */
 #ifndef LD_SIZER_H
 #define LD_SIZER_H
 
@@ -19,12 +20,11 @@ typedef struct ld_sizer {
 	uint32_t vocab, S;
 	ld_cond cond;
 	nn_enc enc;
-	nn_mlp head; /* [ENC_POOL·D + LD_CTX -> H -> 2·S] */
+	nn_mlp head; /* [ENC_POOL·D + LD_CTX + S -> H -> 2·S] */
 	int steps;   /* Adam steps taken */
 } ld_sizer;
 
-void ld_sizer_init(ld_sizer *z, uint32_t vocab, uint32_t S, size_t D, int K, size_t H,
-                   et_rng *r);
+void ld_sizer_init(ld_sizer *z, uint32_t vocab, uint32_t S, size_t D, int K, size_t H, et_rng *r);
 void ld_sizer_free(ld_sizer *z);
 /* The logits (2·S) of layer l's size and lastness after the first l layers of g (layer[] its
  * Kahn layers); with target >= 0, also the cross-entropy, back-propagated

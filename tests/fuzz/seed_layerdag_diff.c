@@ -23,6 +23,9 @@ static void model(const char *path, uint32_t V, uint32_t S, size_t D, int K, int
 	ld_attrdiff_init(&m.a, &none, T, D, K, H, &r);
 	ld_edgediff_init(&m.e, &none, Te, D, K, H, &r);
 	m.e.dbar = 1;
+	m.arity = calloc(V, sizeof *m.arity);
+	for (uint32_t k = 0; k + 1 < V; k++)
+		m.arity[k] = 1 + k % 2;
 	m.sink = calloc(V, 1);
 	m.sink[V - 1] = 1; /* the last attribute a sink role */
 	m.max_layers = max_layers;
