@@ -39,7 +39,7 @@ bench_case "eval of the 630 samples against the corpus" 0 "$L eval $C $OUT/ld.sa
 # The diffusion model: one run each (minutes, not milliseconds); BENCH_DIFFUSION=0 skips them.
 if [ "${BENCH_DIFFUSION:-1}" = 1 ]; then
 	RUNS=1
-	bench_case "fit (diffusion, 20 epochs, 1 run)" 900 \
+	bench_case "fit (diffusion, 100 epochs, 1 run)" 900 \
 		"$L fit $C --model diffusion -q -o $OUT/ld.diff"
 	bench_case "diffusion: 630 samples, one per label (1 run)" 60 \
 		"$L sample $OUT/ld.diff --y-from $C -o $OUT/ld.dsamples"

@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ld_attrdiff_init(ld_attrdiff *a, const ld_corpus *c, int T, size_t D, int K, et_rng *r)
+void ld_attrdiff_init(ld_attrdiff *a, const ld_corpus *c, int T, size_t D, int K, size_t H,
+                      et_rng *r)
 {
 	memset(a, 0, sizeof *a);
 	a->vocab = c->vocab ? c->vocab : 1;
@@ -17,9 +18,10 @@ void ld_attrdiff_init(ld_attrdiff *a, const ld_corpus *c, int T, size_t D, int K
 			a->marginal[c->g[i].attr[v]] += 1, n += 1;
 	for (uint32_t k = 0; k < a->vocab; k++)
 		a->marginal[k] = n > 0 ? a->marginal[k] / n : 1.0 / a->vocab;
+	ld_cond_fit(&a->cond, c);
 	ld_schedule_cosine(&a->sched, T, 0.008);
-	nn_enc_init(&a->enc, a->vocab + 1, D, K, r);
-	nn_dense_init(&a->head, 2 * D, a->vocab, r);
+	nn_enc_init(&a->enc, a->vocab + LD_NODE_EXTRA, D, K, r);
+	nn_mlp_init(&a->head, (1 + ENC_POOL) * D + LD_CTX, H, a->vocab, r);
 }
 
 void ld_attrdiff_free(ld_attrdiff *a)
@@ -27,7 +29,20 @@ void ld_attrdiff_free(ld_attrdiff *a)
 	free(a->marginal);
 	ld_schedule_free(&a->sched);
 	nn_enc_free(&a->enc);
-	nn_dense_free(&a->head);
+	nn_mlp_free(&a->head);
+}
+
+void ld_attrdiff_zero_grad(ld_attrdiff *a)
+{
+	nn_enc_zero_grad(&a->enc);
+	nn_mlp_zero_grad(&a->head);
+}
+
+void ld_attrdiff_adam(ld_attrdiff *a, double lr)
+{
+	a->steps++;
+	nn_enc_adam(&a->enc, lr, a->steps);
+	nn_mlp_adam(&a->head, lr, a->steps);
 }
 
 /* x_t for a clean attribute x0: a draw from row x0 of Q̄_t. */
@@ -42,97 +57,110 @@ static uint32_t noise(const ld_attrdiff *a, int t, uint32_t x0, et_rng *r)
 	return k;
 }
 
+static void softmax_rows(const double *z, uint32_t n, uint32_t V, double *probs)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const double *zi = z + (size_t)i * V;
+		double *pi = probs + (size_t)i * V, mx = zi[0], s = 0;
+		for (uint32_t k = 1; k < V; k++)
+			mx = zi[k] > mx ? zi[k] : mx;
+		for (uint32_t k = 0; k < V; k++)
+			s += pi[k] = exp(zi[k] - mx);
+		for (uint32_t k = 0; k < V; k++)
+			pi[k] /= s;
+	}
+}
+
 /* The forward (and, without probs, the backward) of layer l at step t; the
  * new nodes' attributes are noised from g's with r, or given (noisy, in
  * node order of layer l); probs gets the predicted distributions. */
 static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
-                  et_rng *r, const uint32_t *noisy, double *probs)
+                  int last, et_rng *r, const uint32_t *noisy, double *probs)
 {
-	uint32_t V = a->vocab, F = V + 1;
-	size_t D = a->enc.D;
-	/* nodes: the prefix (layers < l) then the new layer (layer l) */
-	uint32_t *ix = et_xcalloc(g->n + 1, sizeof *ix), n = 0, nnew = 0;
-	for (uint32_t v = 0; v < g->n; v++)
-		ix[v] = layer[v] < l ? n++ : UINT32_MAX;
-	uint32_t *newv = et_xcalloc(g->n + 1, sizeof *newv);
-	for (uint32_t v = 0; v < g->n; v++)
-		if (layer[v] == l)
-			newv[nnew++] = v, ix[v] = n++;
-	double *X = et_xcalloc((size_t)n * F + 1, sizeof *X);
-	int *clean = et_xcalloc(nnew + 1, sizeof *clean);
-	uint32_t seen_new = 0;
-	for (uint32_t v = 0; v < g->n; v++) {
-		if (ix[v] == UINT32_MAX)
-			continue;
-		bool is_new = layer[v] == l;
-		uint32_t x = !is_new ? g->attr[v]
-		             : noisy ? noisy[seen_new]
-		                     : noise(a, t, g->attr[v], r);
-		seen_new += is_new;
-		X[(size_t)ix[v] * F + (x < V ? x : 0)] = 1;
-		X[(size_t)ix[v] * F + V] = is_new;
+	uint32_t V = a->vocab;
+	size_t D = a->enc.D, P = ENC_POOL * D, I = D + P + LD_CTX;
+	ld_view v;
+	ld_view_build(&v, g, layer, l, true, V, a->cond.arity, 0);
+	uint32_t w = v.w;
+	int *clean = et_xcalloc(w + 1, sizeof *clean);
+	for (uint32_t i = 0; i < w; i++) {
+		uint32_t u = v.node[v.B + i];
+		clean[i] = (int)g->attr[u];
+		ld_view_set_attr(&v, v.B + i, noisy ? noisy[i] : noise(a, t, g->attr[u], r), V,
+		                 a->cond.arity);
 	}
-	uint32_t(*E)[2] = et_xcalloc(g->ne + 1, sizeof *E);
-	size_t ne = 0;
-	for (uint32_t k = 0; k < g->ne; k++) { /* edges of the prefix only */
-		uint32_t s = g->edge[k][0], d = g->edge[k][1];
-		if (layer[s] < l && layer[d] < l)
-			E[ne][0] = ix[s], E[ne][1] = ix[d], ne++;
+	double *pool = et_xcalloc(P + LD_CTX, sizeof *pool);
+	nn_enc_forward(&a->enc, v.X, v.n, (const uint32_t(*)[2])v.E, v.ne, v.front, pool);
+	ld_ctx_in ci = {.y = g->y,
+	                .t = t,
+	                .T = a->sched.T,
+	                .l = l,
+	                .n = v.B,
+	                .wprev = v.wprev,
+	                .wnew = w,
+	                .last = last,
+	                .demand = v.demand};
+	ld_ctx(&a->cond, &ci, pool + P);
+	/* each new node: [its embedding, the pooled vector, the context] -> logits */
+	double *in = et_xcalloc((size_t)w * I + 1, sizeof *in);
+	double *z = et_xcalloc((size_t)w * V + 1, sizeof *z);
+	for (uint32_t i = 0; i < w; i++) {
+		memcpy(in + i * I, a->enc.h[a->enc.K] + (size_t)(v.B + i) * D, D * sizeof *in);
+		memcpy(in + i * I + D, pool, (P + LD_CTX) * sizeof *in);
 	}
-	double *pool = et_xcalloc(D, sizeof *pool);
-	nn_enc_forward(&a->enc, X, n, (const uint32_t(*)[2])E, ne, g->y, (double)t, pool);
-	/* each new node: [its embedding, the pooled embedding] -> logits */
-	double *in = et_xcalloc((size_t)nnew * 2 * D + 1, sizeof *in);
-	double *z = et_xcalloc((size_t)nnew * V + 1, sizeof *z);
-	double *dz = et_xcalloc((size_t)nnew * V + 1, sizeof *dz);
-	double *din = et_xcalloc((size_t)nnew * 2 * D + 1, sizeof *din);
-	for (uint32_t i = 0; i < nnew; i++) {
-		memcpy(in + (size_t)i * 2 * D, a->enc.h[a->enc.K] + (size_t)ix[newv[i]] * D,
-		       D * sizeof *in);
-		memcpy(in + (size_t)i * 2 * D + D, pool, D * sizeof *in);
-		clean[i] = (int)g->attr[newv[i]];
-	}
-	nn_dense_forward(&a->head, in, nnew, z);
+	nn_mlp_forward(&a->head, in, w, z);
 	double loss = 0;
 	if (probs) {
-		for (uint32_t i = 0; i < nnew; i++) {
-			double mx = z[(size_t)i * V], s = 0;
-			for (uint32_t k = 1; k < V; k++)
-				mx = z[(size_t)i * V + k] > mx ? z[(size_t)i * V + k] : mx;
-			for (uint32_t k = 0; k < V; k++)
-				s += probs[(size_t)i * V + k] = exp(z[(size_t)i * V + k] - mx);
-			for (uint32_t k = 0; k < V; k++)
-				probs[(size_t)i * V + k] /= s;
+		softmax_rows(z, w, V, probs);
+	} else if (w) {
+		double *dz = et_xcalloc((size_t)w * V, sizeof *dz);
+		double *din = et_xcalloc((size_t)w * I, sizeof *din);
+		loss = nn_softmax_xent(z, clean, w, V, dz);
+		nn_mlp_backward(&a->head, in, dz, w, din);
+		double *dnode = et_xcalloc((size_t)v.n * D + 1, sizeof *dnode);
+		double *dpool = et_xcalloc(P, sizeof *dpool);
+		for (uint32_t i = 0; i < w; i++) {
+			for (size_t j = 0; j < D; j++)
+				dnode[(size_t)(v.B + i) * D + j] += din[i * I + j];
+			for (size_t j = 0; j < P; j++)
+				dpool[j] += din[i * I + D + j];
 		}
-	} else if (nnew) {
-		loss = nn_softmax_xent(z, clean, nnew, V, dz);
-		nn_dense_backward(&a->head, in, dz, nnew, din);
-		double *dnode = et_xcalloc((size_t)n * D + 1, sizeof *dnode);
-		double *dpool = et_xcalloc(D, sizeof *dpool);
-		for (uint32_t i = 0; i < nnew; i++)
-			for (size_t j = 0; j < D; j++) {
-				dnode[(size_t)ix[newv[i]] * D + j] += din[(size_t)i * 2 * D + j];
-				dpool[j] += din[(size_t)i * 2 * D + D + j];
-			}
-		nn_enc_backward_nodes(&a->enc, X, (const uint32_t(*)[2])E, ne, dpool, dnode);
-		free(dnode);
-		free(dpool);
+		nn_enc_backward_nodes(&a->enc, v.X, (const uint32_t(*)[2])v.E, v.ne, v.front, dpool,
+		                      dnode);
+		free(dnode), free(dpool), free(dz), free(din);
 	}
-	free(ix), free(newv), free(X), free(clean), free(E), free(pool);
-	free(in), free(z), free(dz), free(din);
+	ld_view_free(&v);
+	free(clean), free(pool), free(in), free(z);
 	return loss;
 }
 
 double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
                            int t, et_rng *r)
 {
-	return run(a, g, layer, l, t, r, NULL, NULL);
+	bool last = true; /* no node of g beyond layer l */
+	for (uint32_t v = 0; v < g->n && last; v++)
+		last = layer[v] <= l;
+	return run(a, g, layer, l, t, last, r, NULL, NULL);
 }
 
 void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
-                         const uint32_t *noisy, double *probs)
+                         int last, const uint32_t *noisy, double *probs)
 {
-	run(a, g, layer, l, t, NULL, noisy, probs);
+	run(a, g, layer, l, t, last, NULL, noisy, probs);
+}
+
+double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count)
+{
+	double total = 0;
+	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
+	uint32_t L = ld_layers(g, layer);
+	for (uint32_t l = 0; l < L; l++) {
+		int t = 1 + (int)et_rng_below(r, (uint64_t)a->sched.T);
+		total += ld_attrdiff_example(a, g, layer, l, t, r);
+		++*count;
+	}
+	free(layer);
+	return total;
 }
 
 double ld_attrdiff_epoch(ld_attrdiff *a, const ld_corpus *c, double lr, et_rng *r)
@@ -140,25 +168,9 @@ double ld_attrdiff_epoch(ld_attrdiff *a, const ld_corpus *c, double lr, et_rng *
 	double total = 0;
 	size_t count = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		const ld_dag *g = &c->g[i];
-		uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
-		uint32_t L = ld_layers(g, layer);
-		nn_enc_zero_grad(&a->enc);
-		nn_dense_zero_grad(&a->head);
-		for (uint32_t l = 0; l < L; l++) {
-			int t = 1 + (int)et_rng_below(r, (uint64_t)a->sched.T);
-			total += ld_attrdiff_example(a, g, layer, l, t, r);
-			count++;
-		}
-		a->steps++;
-		nn_dense_adam(&a->head, lr, a->steps);
-		nn_dense_adam(&a->enc.input, lr, a->steps);
-		for (int k = 0; k < a->enc.K; k++) {
-			nn_dense_adam(&a->enc.mp[k].self, lr, a->steps);
-			nn_dense_adam(&a->enc.mp[k].in, lr, a->steps);
-			nn_dense_adam(&a->enc.mp[k].out, lr, a->steps);
-		}
-		free(layer);
+		ld_attrdiff_zero_grad(a);
+		total += ld_attrdiff_graph(a, &c->g[i], r, &count);
+		ld_attrdiff_adam(a, lr);
 	}
 	return count ? total / (double)count : 0;
 }

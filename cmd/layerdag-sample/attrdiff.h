@@ -1,13 +1,15 @@
 /* The diffusion model's attribute denoiser: for layer l of a graph, given
  * the prefix (layers < l, clean) and the new layer's attributes noised to
  * step t (diffuse.h), predict each new node's clean attribute. The encoder
- * (encoder.h) sees the prefix and the new nodes (features: the attribute
- * one-hot, and a flag for new nodes); each new node's logits come from
- * its embedding next to the pooled graph embedding (which carries y and
- * t). Trained with the cross-entropy against the clean attributes. */
+ * (encoder.h) sees the prefix and the new nodes (the features of context.h:
+ * a new node's attribute is its noisy one, its distance 0); each new node's
+ * logits come from an MLP on its embedding next to the pooled graph vector
+ * and the context (y, t, l, the widths). Trained with the cross-entropy
+ * against the clean attributes. */
 #ifndef LD_ATTRDIFF_H
 #define LD_ATTRDIFF_H
 
+#include "layerdag-sample/context.h"
 #include "layerdag-sample/diffuse.h"
 #include "layerdag-sample/encoder.h"
 #include "layerdag-sample/ld.h"
@@ -15,22 +17,30 @@
 typedef struct ld_attrdiff {
 	uint32_t vocab;
 	double *marginal; /* [vocab] */
+	ld_cond cond;
 	ld_schedule sched;
 	nn_enc enc;
-	nn_dense head; /* [2D -> vocab] */
+	nn_mlp head; /* [D + ENC_POOL·D + LD_CTX -> H -> vocab] */
 	int steps;
 } ld_attrdiff;
 
-void ld_attrdiff_init(ld_attrdiff *a, const ld_corpus *c, int T, size_t D, int K, et_rng *r);
+/* The marginal and the label statistics from c. */
+void ld_attrdiff_init(ld_attrdiff *a, const ld_corpus *c, int T, size_t D, int K, size_t H,
+                      et_rng *r);
 void ld_attrdiff_free(ld_attrdiff *a);
 /* One training example: layer l of g noised to step t with r; returns the
  * loss and accumulates the gradients. */
 double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
                            int t, et_rng *r);
 /* The predicted distributions of the clean attributes (probs[w × vocab],
- * w the nodes of layer l in node order) given their noisy ones at step t. */
+ * w the nodes of layer l in node order) given their noisy ones at step t;
+ * last: layer l is the graph's last. */
 void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
-                         const uint32_t *noisy, double *probs);
+                         int last, const uint32_t *noisy, double *probs);
+/* Every layer of g at a random step: the summed loss, layers added to *count. */
+double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count);
+void ld_attrdiff_zero_grad(ld_attrdiff *a);
+void ld_attrdiff_adam(ld_attrdiff *a, double lr);
 /* One epoch: every layer of every graph at a random step, Adam per graph. */
 double ld_attrdiff_epoch(ld_attrdiff *a, const ld_corpus *c, double lr, et_rng *r);
 

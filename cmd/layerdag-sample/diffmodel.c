@@ -3,23 +3,25 @@
 #include "et_buf.h"
 #include "et_mem.h"
 
+#include <cblas.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, 1};
+static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, 2};
 
 void ld_diff_conf_default(ld_diff_conf *c)
 {
-	*c = (ld_diff_conf){.D = 32, .K = 2, .T = 64, .Te = 16, .epochs = 20, .lr = 3e-3};
+	*c = (ld_diff_conf){
+	    .D = 32, .H = 64, .K = 2, .T = 64, .Te = 16, .epochs = 100, .lr = 3e-3, .batch = 1};
 }
 
-void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
+/* Sizes up to the corpus's widest layer (S), depths up to its deepest graph. */
+static uint32_t size_classes(const ld_corpus *c, uint32_t *max_layers)
 {
-	uint32_t V = c->vocab ? c->vocab : 1;
-	/* sizes up to the corpus's widest layer, depths up to its deepest graph */
 	uint32_t S = 2;
-	m->max_layers = 1;
+	*max_layers = 1;
 	for (size_t i = 0; i < c->n; i++) {
 		uint32_t *layer = et_xcalloc(c->g[i].n + 1, sizeof *layer);
 		uint32_t L = ld_layers(&c->g[i], layer);
@@ -27,27 +29,83 @@ void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et
 		for (uint32_t v = 0; v < c->g[i].n && L; v++)
 			if (++w[layer[v]] + 1 > S)
 				S = w[layer[v]] + 1;
-		m->max_layers = L > m->max_layers ? L : m->max_layers;
+		*max_layers = L > *max_layers ? L : *max_layers;
 		free(layer);
 		free(w);
 	}
-	ld_sizer_init(&m->z, V, S, cf->D, cf->K, r);
-	ld_attrdiff_init(&m->a, c, cf->T, cf->D, cf->K, r);
-	ld_edgediff_init(&m->e, c, cf->Te, cf->D, cf->K, r);
+	return S;
+}
+
+/* A random order of the corpus's graphs for one epoch. */
+static void shuffle(size_t *ord, size_t n, et_rng *r)
+{
+	for (size_t i = 0; i < n; i++)
+		ord[i] = i;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)et_rng_below(r, i), t = ord[i - 1];
+		ord[i - 1] = ord[j], ord[j] = t;
+	}
+}
+
+static void zero_grads(ld_diffusion *m)
+{
+	ld_sizer_zero_grad(&m->z);
+	ld_attrdiff_zero_grad(&m->a);
+	ld_edgediff_zero_grad(&m->e);
+}
+
+/* One pass over the corpus in a random order, Adam every batch graphs;
+ * the three mean losses into loss[3]. */
+static void epoch(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, double lr, et_rng *r,
+                  double *loss)
+{
+	size_t *ord = et_xcalloc(c->n, sizeof *ord), cnt[3] = {0};
+	shuffle(ord, c->n, r);
+	loss[0] = loss[1] = loss[2] = 0;
+	zero_grads(m);
+	for (size_t i = 0; i < c->n; i++) {
+		const ld_dag *g = &c->g[ord[i]];
+		loss[0] += ld_sizer_graph(&m->z, g, &cnt[0]);
+		loss[1] += ld_attrdiff_graph(&m->a, g, r, &cnt[1]);
+		loss[2] += ld_edgediff_graph(&m->e, g, r, &cnt[2]);
+		if ((i + 1) % (size_t)cf->batch == 0 || i + 1 == c->n) {
+			ld_sizer_adam(&m->z, lr);
+			ld_attrdiff_adam(&m->a, lr);
+			ld_edgediff_adam(&m->e, lr);
+			zero_grads(m);
+		}
+	}
+	for (int k = 0; k < 3; k++)
+		loss[k] = cnt[k] ? loss[k] / (double)cnt[k] : 0;
+	free(ord);
+}
+
+void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
+{
+	openblas_set_num_threads(1); /* the same sums in the same order: the same bytes */
+	uint32_t V = c->vocab ? c->vocab : 1;
+	uint32_t S = size_classes(c, &m->max_layers);
+	ld_sizer_init(&m->z, V, S, cf->D, cf->K, cf->H, r);
+	ld_cond_fit(&m->z.cond, c);
+	ld_attrdiff_init(&m->a, c, cf->T, cf->D, cf->K, cf->H, r);
+	ld_edgediff_init(&m->e, c, cf->Te, cf->D, cf->K, cf->H, r);
+	m->arity = ld_arity_fit(c, V);
+	m->z.cond.arity = m->a.cond.arity = m->e.cond.arity = m->arity;
 	m->sink = et_xcalloc(V, 1);
 	memset(m->sink, 1, V);
 	for (size_t i = 0; i < c->n; i++)
 		for (uint32_t k = 0; k < c->g[i].ne; k++)
 			m->sink[c->g[i].attr[c->g[i].edge[k][0]]] = 0;
 	for (int ep = 0; ep < cf->epochs; ep++) {
-		double ls = ld_sizer_epoch(&m->z, c, cf->lr);
-		double la = ld_attrdiff_epoch(&m->a, c, cf->lr, r);
-		double le = ld_edgediff_epoch(&m->e, c, cf->lr, r);
+		/* cosine decay: large steps first, small ones to settle */
+		double f = cf->epochs > 1 ? (double)ep / (cf->epochs - 1) : 0;
+		double lr = cf->lr * (0.05 + 0.95 * 0.5 * (1 + cos(M_PI * f))), loss[3];
+		epoch(m, c, cf, lr, r, loss);
 		if (cf->progress)
 			fprintf(stderr,
 			        "layerdag-sample fit: epoch %d of %d: size %.3f, attributes %.3f, "
 			        "edges %.4f nats\n",
-			        ep + 1, cf->epochs, ls, la, le);
+			        ep + 1, cf->epochs, loss[0], loss[1], loss[2]);
 	}
 }
 
@@ -57,6 +115,7 @@ void ld_diff_free(ld_diffusion *m)
 	ld_attrdiff_free(&m->a);
 	ld_edgediff_free(&m->e);
 	free(m->sink);
+	free(m->arity);
 	memset(m, 0, sizeof *m);
 }
 
@@ -86,6 +145,12 @@ static void dense_io(io *o, nn_dense *l)
 	put(o, l->b, l->out * sizeof *l->b);
 }
 
+static void mlp_io(io *o, nn_mlp *l)
+{
+	dense_io(o, &l->a);
+	dense_io(o, &l->b);
+}
+
 static void enc_io(io *o, nn_enc *e)
 {
 	dense_io(o, &e->input);
@@ -99,28 +164,32 @@ static void enc_io(io *o, nn_enc *e)
 static void weights_io(io *o, ld_diffusion *m)
 {
 	enc_io(o, &m->z.enc);
-	dense_io(o, &m->z.head);
+	mlp_io(o, &m->z.head);
 	enc_io(o, &m->a.enc);
-	dense_io(o, &m->a.head);
+	mlp_io(o, &m->a.head);
 	enc_io(o, &m->e.enc);
-	dense_io(o, &m->e.head);
+	mlp_io(o, &m->e.head);
 }
 
 int ld_diff_write(const ld_diffusion *cm, FILE *f)
 {
 	ld_diffusion *m = (ld_diffusion *)cm; /* io is one routine for both ways */
 	io o = {.f = f};
-	uint32_t h[7] = {m->a.vocab,
+	uint32_t h[8] = {m->a.vocab,
 	                 m->z.S,
 	                 (uint32_t)m->z.enc.D,
 	                 (uint32_t)m->z.enc.K,
 	                 (uint32_t)m->a.sched.T,
 	                 (uint32_t)m->e.sched.T,
-	                 m->max_layers};
+	                 m->max_layers,
+	                 (uint32_t)m->z.head.a.out};
 	fwrite(magic, 1, sizeof magic, f);
 	put(&o, h, sizeof h);
+	put(&o, &m->z.cond.ymu, sizeof m->z.cond.ymu);
+	put(&o, &m->z.cond.ysd, sizeof m->z.cond.ysd);
 	put(&o, &m->e.dbar, sizeof m->e.dbar);
 	put(&o, m->a.marginal, m->a.vocab * sizeof *m->a.marginal);
+	put(&o, m->arity, m->a.vocab * sizeof *m->arity);
 	put(&o, m->sink, m->a.vocab);
 	weights_io(&o, m);
 	return ferror(f) ? -1 : 0;
@@ -136,14 +205,26 @@ int ld_diff_is(const char *path)
 	return n == sizeof b && memcmp(b, magic, 6) == 0;
 }
 
-/* The file size a header gives. */
+/* The parameters of an encoder of F features and of a head in -> H -> out. */
+static uint64_t enc_params(uint64_t F, uint64_t D, uint64_t K)
+{
+	return F * D + D + K * 3 * (D * D + D);
+}
+
+static uint64_t mlp_params(uint64_t in, uint64_t H, uint64_t out)
+{
+	return in * H + H + H * out + out;
+}
+
+/* The file size a header gives (sizes already bounded: no overflow). */
 static uint64_t expected(const uint32_t *h)
 {
-	uint64_t V = h[0], S = h[1], D = h[2], K = h[3], F = V + 1;
-	uint64_t enc = F * D + D + K * 3 * (D * D + D);
-	/* the edge denoiser's encoder has one feature more (out-degree so far) */
-	uint64_t doubles = 3 * enc + D + (D * S + S) + (2 * D * V + V) + (3 * D * 2 + 2) + 1 + V;
-	return 8 + 28 + doubles * 8 + V;
+	uint64_t V = h[0], S = h[1], D = h[2], K = h[3], H = h[7], F = V + LD_NODE_EXTRA;
+	uint64_t P = ENC_POOL * D + LD_CTX;
+	uint64_t doubles = 3 * enc_params(F, D, K) + mlp_params(P + S, H, 2 * S) +
+	                   mlp_params(P + D, H, V) + mlp_params(P + 2 * D + LD_PAIR, H, 2) + 3 +
+	                   2 * V;
+	return 8 + 32 + doubles * 8 + V;
 }
 
 int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
@@ -154,16 +235,16 @@ int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
 		return -1;
 	io o = {.p = b.data, .left = b.len};
 	char mg[8];
-	uint32_t h[7];
+	uint32_t h[8];
 	put(&o, mg, sizeof mg);
 	put(&o, h, sizeof h);
 	int rc = 0;
 	if (o.bad || memcmp(mg, magic, sizeof mg) != 0)
 		rc = et_fail(e, ET_EXIT_DATA,
-		             "%s: not a layerdag-sample diffusion model (version 1)", path);
+		             "%s: not a layerdag-sample diffusion model (version 2)", path);
 	else if (h[0] == 0 || h[0] > LD_MAX_ATTR || h[1] < 2 || h[1] > 4096 || h[2] == 0 ||
 	         h[2] > 1024 || h[3] > ENC_MAXK || h[4] == 0 || h[4] > 1024 || h[5] == 0 ||
-	         h[5] > 1024 || h[6] == 0 || h[6] > (1u << 20))
+	         h[5] > 1024 || h[6] == 0 || h[6] > (1u << 20) || h[7] == 0 || h[7] > 1024)
 		rc = et_fail(e, ET_EXIT_DATA, "%s: byte 8: sizes out of range", path);
 	else if ((uint64_t)(h[1] - 1) * h[6] > LD_MAX_NODES)
 		rc = et_fail(
@@ -177,13 +258,19 @@ int ld_diff_read(ld_diffusion *m, const char *path, et_error *e)
 		et_rng r;
 		et_rng_seed(&r, 0, 0);
 		ld_corpus none = {.vocab = h[0]};
-		ld_sizer_init(&m->z, h[0], h[1], h[2], (int)h[3], &r);
-		ld_attrdiff_init(&m->a, &none, (int)h[4], h[2], (int)h[3], &r);
-		ld_edgediff_init(&m->e, &none, (int)h[5], h[2], (int)h[3], &r);
+		ld_sizer_init(&m->z, h[0], h[1], h[2], (int)h[3], h[7], &r);
+		ld_attrdiff_init(&m->a, &none, (int)h[4], h[2], (int)h[3], h[7], &r);
+		ld_edgediff_init(&m->e, &none, (int)h[5], h[2], (int)h[3], h[7], &r);
 		m->sink = et_xcalloc(h[0], 1);
 		m->max_layers = h[6];
+		put(&o, &m->z.cond.ymu, sizeof m->z.cond.ymu);
+		put(&o, &m->z.cond.ysd, sizeof m->z.cond.ysd);
+		m->a.cond = m->e.cond = m->z.cond;
 		put(&o, &m->e.dbar, sizeof m->e.dbar);
 		put(&o, m->a.marginal, h[0] * sizeof *m->a.marginal);
+		m->arity = et_xcalloc(h[0], sizeof *m->arity);
+		put(&o, m->arity, h[0] * sizeof *m->arity);
+		m->z.cond.arity = m->a.cond.arity = m->e.cond.arity = m->arity;
 		put(&o, m->sink, h[0]);
 		weights_io(&o, m);
 		if (o.bad || o.left)

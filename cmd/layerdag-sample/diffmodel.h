@@ -1,12 +1,16 @@
 /* The diffusion model as a whole: fitting it on a corpus, and its file.
  *
  * The file (binary, little-endian as this machine writes it): the magic
- * "LDDIFF\0\1" (version 1), then u32 vocab, sizes S, width D, layers K,
- * attribute steps T, edge steps Te, the deepest graph's layers; f64 d̄; f64 × vocab the attribute
- * marginal; u8 × vocab the sink roles; then every weight matrix and bias as
- * f64, in the order: the sizer's encoder (input W, b; per layer self, in,
- * out W, b) and head, the attribute denoiser's, the edge denoiser's. A
- * file of another size, magic or version is bad input (exit 3). */
+ * "LDDIFF\0\2" (version 2), then u32 vocab, sizes S, width D, layers K,
+ * attribute steps T, edge steps Te, the deepest graph's layers, the heads'
+ * hidden width H; f64 the label's mean and deviation (of asinh y), f64 d̄;
+ * f64 × vocab the attribute marginal; f64 × vocab the arities (each
+ * attribute's mean out-degree, context.h); u8 × vocab the sink roles; then every
+ * weight matrix and bias as f64, in the order: the sizer's encoder (input
+ * W, b; per layer self, in, out W, b) and head (its two layers' W, b), the
+ * attribute denoiser's, the edge denoiser's. A file of another size, magic
+ * or version is bad input (exit 3). Version 1 (heads of one layer, y added
+ * to the pooled vector) is no longer read. */
 #ifndef LD_DIFFMODEL_H
 #define LD_DIFFMODEL_H
 
@@ -15,9 +19,10 @@
 #include <stdio.h>
 
 typedef struct ld_diff_conf {
-	size_t D;
+	size_t D, H; /* encoder width, heads' hidden width */
 	int K, T, Te, epochs;
-	double lr;
+	double lr;    /* the first epoch's; a cosine decay to lr/20 over the epochs */
+	int batch;    /* graphs per Adam step */
 	int progress; /* print "epoch k of N, losses" on stderr */
 } ld_diff_conf;
 

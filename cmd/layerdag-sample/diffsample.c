@@ -49,24 +49,43 @@ static void add_edge(grow *w, uint32_t u, uint32_t v)
 	g->ne++;
 }
 
-/* The size of layer l (0: stop). */
-static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, et_rng *r)
+/* The size of layer l (>= 1) and whether it is the last (*last). */
+static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, int *last, et_rng *r)
 {
 	uint32_t S = m->z.S;
-	double *p = et_xcalloc(S, sizeof *p), mx = -INFINITY;
+	double *p = et_xcalloc(2 * S, sizeof *p), mx = -INFINITY;
 	ld_sizer_step(&m->z, w->g, w->layer, l, -1, p);
-	for (uint32_t k = 0; k < S; k++)
+	for (uint32_t k = 0; k < 2 * S; k++)
 		mx = p[k] > mx ? p[k] : mx;
-	for (uint32_t k = 0; k < S; k++)
+	for (uint32_t k = 0; k < 2 * S; k++)
 		p[k] = exp(p[k] - mx);
-	if (l == 0)
-		p[0] = 0;
-	uint32_t n = draw(p, S, r);
+	p[0] = p[S] = 0; /* no layer is empty */
+	uint32_t c = draw(p, 2 * S, r);
 	free(p);
-	return n;
+	*last = c >= S;
+	return c % S;
 }
 
-static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, et_rng *r)
+/* A layer before another needs a node that may have successors: if the
+ * denoiser left only sink roles, the non-sink attribute of largest
+ * predicted probability (probs: the last step's x̂_0) replaces one. */
+static void keep_parent(const ld_diffusion *m, uint32_t *x, uint32_t s, const double *probs)
+{
+	uint32_t V = m->a.vocab, bi = UINT32_MAX, bk = 0;
+	for (uint32_t i = 0; i < s; i++)
+		if (!m->sink[x[i]])
+			return;
+	for (uint32_t i = 0; i < s; i++)
+		for (uint32_t k = 0; k < V; k++)
+			if (!m->sink[k] && (bi == UINT32_MAX ||
+			                    probs[(size_t)i * V + k] > probs[(size_t)bi * V + bk]))
+				bi = i, bk = k;
+	if (bi != UINT32_MAX)
+		x[bi] = bk;
+}
+
+static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, int last,
+                       et_rng *r)
 {
 	ld_attrdiff *a = &m->a;
 	uint32_t V = a->vocab;
@@ -76,18 +95,68 @@ static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uin
 	for (uint32_t i = 0; i < s; i++)
 		x[i] = draw(a->marginal, V, r);
 	for (int t = a->sched.T; t >= 1; t--) {
-		ld_attrdiff_predict(a, w->g, w->layer, l, t, x, probs);
+		ld_attrdiff_predict(a, w->g, w->layer, l, t, last, x, probs);
 		for (uint32_t i = 0; i < s; i++) {
 			ld_posterior(&a->sched, t, a->marginal, (int)V, (int)x[i],
 			             probs + (size_t)i * V, post);
 			x[i] = draw(post, V, r);
 		}
 	}
+	if (!last)
+		keep_parent(m, x, s, probs);
 	for (uint32_t i = 0; i < s; i++)
 		w->g->attr[first + i] = x[i];
 	free(x);
 	free(probs);
 	free(post);
+}
+
+/* One draw of x̂_0's column j (new node j's predecessors, into x0[B]) from
+ * the predicted P(edge) pe[B × s], structured as the data are: the
+ * predecessor count k is the predicted in-degree Σ_u pe rounded at random
+ * (at least 1), the first predecessor comes from the layer just before and
+ * the others from any earlier layer, without replacement, each in
+ * proportion to pe; sink roles are never drawn. Drawing the pairs
+ * independently gave two predecessors to a node whose one predecessor was
+ * uncertain between two alike candidates (in-degree 2 twice as often as in
+ * the corpus), and the denoiser, trained on x_t ~ q(x_t | x_0), trusts such
+ * edges at small t instead of removing one. */
+static void draw_column(const ld_diffusion *m, const grow *w, uint32_t l, const double *pe,
+                        uint32_t s, uint32_t j, uint32_t B, uint8_t *x0, et_rng *r)
+{
+	double *q = et_xcalloc(B + 1, sizeof *q), tot = 0, prev = 0;
+	for (uint32_t u = 0; u < B; u++) {
+		x0[u] = 0;
+		if (!m->sink[w->g->attr[u]])
+			q[u] = pe[(size_t)u * s + j] + 1e-12; /* a candidate, however unlikely */
+		tot += q[u];
+		if (w->layer[u] + 1 == l)
+			prev += q[u];
+	}
+	double want = tot > 0 ? tot : 0;
+	uint32_t k = (uint32_t)want + (et_rng_unit(r) < want - floor(want));
+	k = k ? k : 1;
+	for (uint32_t n = 0; n < k && tot > 1e-300; n++) {
+		/* the first from the layer before (when it has a candidate) */
+		bool first = n == 0 && prev > 0;
+		double u0 = et_rng_unit(r) * (first ? prev : tot);
+		uint32_t pick = UINT32_MAX;
+		for (uint32_t u = 0; u < B && pick == UINT32_MAX; u++) {
+			double qu = first && w->layer[u] + 1 != l ? 0 : q[u];
+			if (qu > 0 && (u0 < qu || u + 1 == B))
+				pick = u;
+			u0 -= qu;
+		}
+		for (uint32_t u = B; pick == UINT32_MAX && u-- > 0;) /* rounding: the last */
+			if (q[u] > 0 && (!first || w->layer[u] + 1 == l))
+				pick = u;
+		if (pick == UINT32_MAX)
+			break;
+		x0[pick] = 1;
+		tot -= q[pick];
+		q[pick] = 0;
+	}
+	free(q);
 }
 
 static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, et_rng *r)
@@ -96,18 +165,24 @@ static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t
 	uint32_t B = first; /* the nodes before the layer are its candidates */
 	size_t np = (size_t)B * s;
 	double rho = ld_edgediff_rho(d, B), mk[2] = {1 - rho, rho}, post[2], p0[2];
-	uint8_t *e = et_xcalloc(np, 1);
+	uint8_t *e = et_xcalloc(np, 1), *x0 = et_xcalloc(B + 1, 1);
 	double *pe = et_xcalloc(np, sizeof *pe);
 	for (size_t p = 0; p < np; p++)
 		e[p] = et_rng_unit(r) < rho;
 	for (int t = d->sched.T; t >= 1; t--) {
 		ld_edgediff_predict(d, w->g, w->layer, l, t, e, pe);
-		for (size_t p = 0; p < np; p++) {
-			p0[0] = 1 - pe[p], p0[1] = pe[p];
-			ld_posterior(&d->sched, t, mk, 2, e[p], p0, post);
-			e[p] = et_rng_unit(r) < post[1];
+		for (uint32_t j = 0; j < s; j++) {
+			/* x_{t−1} ~ q(x_{t−1} | x_t, x̂_0) for one structured draw of x̂_0 */
+			draw_column(m, w, l, pe, s, j, B, x0, r);
+			for (uint32_t u = 0; u < B; u++) {
+				size_t p = (size_t)u * s + j;
+				p0[0] = !x0[u], p0[1] = x0[u];
+				ld_posterior(&d->sched, t, mk, 2, e[p], p0, post);
+				e[p] = et_rng_unit(r) < post[1];
+			}
 		}
 	}
+	free(x0);
 	for (uint32_t j = 0; j < s; j++) {
 		bool prev = false;
 		for (uint32_t u = 0; u < B; u++) {
@@ -148,22 +223,14 @@ void ld_diff_sample(ld_diffusion *m, double y, et_rng *r, uint32_t max_layers, l
 	memset(out, 0, sizeof *out);
 	out->y = y;
 	grow w = {.g = out};
-	uint32_t prev_first = 0;
-	for (uint32_t l = 0; l < max_layers; l++) {
-		/* a layer needs a node before it that can be its predecessor */
-		bool parent = l == 0;
-		for (uint32_t v = prev_first; v < out->n && !parent; v++)
-			parent = !m->sink[out->attr[v]];
-		if (!parent)
-			break;
-		uint32_t s = layer_size(m, &w, l, r);
-		if (s == 0)
-			break;
+	int last = 0;
+	for (uint32_t l = 0; l < max_layers && !last; l++) {
+		uint32_t s = layer_size(m, &w, l, &last, r);
+		last |= l + 1 == max_layers;
 		uint32_t first = out->n;
-		prev_first = first;
 		for (uint32_t i = 0; i < s; i++)
 			add_node(&w, 0, l);
-		attributes(m, &w, l, first, s, r);
+		attributes(m, &w, l, first, s, last, r);
 		if (l > 0)
 			edges(m, &w, l, first, s, r);
 	}

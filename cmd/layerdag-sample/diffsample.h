@@ -1,8 +1,10 @@
 /* Sampling a DAG with the diffusion model's three networks, LayerDAG's way:
- * layer by layer, its size from the classifier (never 0 for the first),
+ * layer by layer, its size and whether it is the last from the classifier,
  * then its attributes by T reverse steps from the marginal through the
- * posterior q(x_{t−1} | x_t, x̂_0), then its edges to every earlier node the
- * same way from the Bernoulli marginal. A new node left without a
+ * posterior q(x_{t−1} | x_t, x̂_0) (a layer that is not the last keeps a
+ * node that may have successors: if none was drawn, the likeliest non-sink
+ * attribute of the last step's x̂_0 takes one node), then its edges to every
+ * earlier node the same way from the Bernoulli marginal. A new node left without a
  * predecessor in the layer before gets its most likely one there (which
  * keeps the Kahn layers); nodes of a sink role are never predecessors. */
 #ifndef LD_DIFFSAMPLE_H
@@ -17,6 +19,7 @@ typedef struct ld_diffusion {
 	ld_attrdiff a;
 	ld_edgediff e;
 	uint8_t *sink;       /* [vocab]: never has a successor in the corpus */
+	double *arity;       /* [vocab]: mean out-degree (context.h); the nets point here */
 	uint32_t max_layers; /* the corpus's deepest graph: samples stop there */
 } ld_diffusion;
 

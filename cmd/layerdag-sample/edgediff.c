@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ld_edgediff_init(ld_edgediff *d, const ld_corpus *c, int T, size_t D, int K, et_rng *r)
+void ld_edgediff_init(ld_edgediff *d, const ld_corpus *c, int T, size_t D, int K, size_t H,
+                      et_rng *r)
 {
 	memset(d, 0, sizeof *d);
 	d->vocab = c->vocab ? c->vocab : 1;
@@ -21,59 +22,45 @@ void ld_edgediff_init(ld_edgediff *d, const ld_corpus *c, int T, size_t D, int K
 		free(deg);
 	}
 	d->dbar = nodes > 0 ? in / nodes : 1;
+	ld_cond_fit(&d->cond, c);
 	ld_schedule_cosine(&d->sched, T, 0.008);
-	nn_enc_init(&d->enc, d->vocab + 2, D, K, r);
-	nn_dense_init(&d->head, 3 * D, 2, r);
+	nn_enc_init(&d->enc, d->vocab + LD_NODE_EXTRA, D, K, r);
+	nn_mlp_init(&d->head, (2 + ENC_POOL) * D + LD_PAIR + LD_CTX, H, 2, r);
 }
 
 void ld_edgediff_free(ld_edgediff *d)
 {
 	ld_schedule_free(&d->sched);
 	nn_enc_free(&d->enc);
-	nn_dense_free(&d->head);
+	nn_mlp_free(&d->head);
 }
 
-/* Forward (and backward without probs) of layer l at step t; the pairs'
- * noisy edges are drawn with r, or given (noisy_in[B × nn], candidates and
- * new nodes in node order); probs[B × nn] gets P(edge). */
-static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
-                  et_rng *r, const uint8_t *noisy_in, double *probs)
+void ld_edgediff_zero_grad(ld_edgediff *d)
 {
-	uint32_t V = d->vocab, F = V + 2;
-	size_t D = d->enc.D;
-	/* the nodes up to layer l, renumbered; candidates = those before l */
-	uint32_t *ix = et_xcalloc(g->n + 1, sizeof *ix), n = 0, B = 0, nn = 0;
-	for (uint32_t v = 0; v < g->n; v++) {
-		ix[v] = layer[v] <= l ? n++ : UINT32_MAX;
-		B += layer[v] < l;
-		nn += layer[v] == l;
+	nn_enc_zero_grad(&d->enc);
+	nn_mlp_zero_grad(&d->head);
+}
+
+void ld_edgediff_adam(ld_edgediff *d, double lr)
+{
+	d->steps++;
+	nn_enc_adam(&d->enc, lr, d->steps);
+	nn_mlp_adam(&d->head, lr, d->steps);
+}
+
+/* The pairs' clean bits (B candidates × w new nodes, view order) and their
+ * noisy ones, drawn at step t with r or copied from noisy_in. */
+static void pair_bits(const ld_edgediff *d, const ld_dag *g, const ld_view *v, int t, et_rng *r,
+                      const uint8_t *noisy_in, int *clean, uint8_t *noisy)
+{
+	uint32_t B = v->B, w = v->w;
+	size_t np = (size_t)B * w;
+	for (uint32_t k = 0; k < g->ne; k++) {
+		uint32_t a = v->ix[g->edge[k][0]], b = v->ix[g->edge[k][1]];
+		if (a < B && b != UINT32_MAX && b >= B)
+			clean[(size_t)a * w + (b - B)] = 1;
 	}
-	if (B == 0 || nn == 0) {
-		free(ix);
-		return 0;
-	}
-	double rho = (d->dbar < B ? d->dbar : B) / B, m[2] = {1 - rho, rho};
-	/* clean adjacency of the pairs: a bit per (candidate, new node) */
-	uint32_t *cand = et_xcalloc(B, sizeof *cand), *newv = et_xcalloc(nn, sizeof *newv);
-	uint32_t nb = 0, nv = 0;
-	for (uint32_t v = 0; v < g->n; v++) {
-		if (layer[v] < l)
-			cand[nb++] = v;
-		else if (layer[v] == l)
-			newv[nv++] = v;
-	}
-	size_t np = (size_t)B * nn;
-	int *clean = et_xcalloc(np, sizeof *clean);
-	uint8_t *noisy = et_xcalloc(np, 1);
-	uint32_t *pos = et_xcalloc(g->n + 1, sizeof *pos);
-	for (uint32_t i = 0; i < B; i++)
-		pos[cand[i]] = i;
-	for (uint32_t j = 0; j < nn; j++)
-		pos[newv[j]] = j;
-	for (uint32_t k = 0; k < g->ne; k++)
-		if (layer[g->edge[k][1]] == l && layer[g->edge[k][0]] < l)
-			clean[(size_t)pos[g->edge[k][0]] * nn + pos[g->edge[k][1]]] = 1;
-	double q[2];
+	double rho = ld_edgediff_rho(d, B), m[2] = {1 - rho, rho}, q[2];
 	for (size_t p = 0; p < np; p++) {
 		if (noisy_in) {
 			noisy[p] = noisy_in[p];
@@ -82,59 +69,97 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 		ld_q_bar(&d->sched, t, m, 2, clean[p], q);
 		noisy[p] = et_rng_unit(r) < q[1];
 	}
-	/* each node's successors among the layers before l: what a candidate
-	 * already feeds (the model's handle on out-degree) */
-	uint32_t *od = et_xcalloc(g->n + 1, sizeof *od);
-	for (uint32_t k = 0; k < g->ne; k++)
-		if (layer[g->edge[k][1]] < l)
-			od[g->edge[k][0]]++;
-	/* the graph the encoder sees: the prefix's edges and the noisy ones */
-	double *X = et_xcalloc((size_t)n * F + 1, sizeof *X);
-	for (uint32_t v = 0; v < g->n; v++)
-		if (ix[v] != UINT32_MAX) {
-			X[(size_t)ix[v] * F + (g->attr[v] < V ? g->attr[v] : 0)] = 1;
-			X[(size_t)ix[v] * F + V] = layer[v] == l;
-			X[(size_t)ix[v] * F + V + 1] = (double)od[v] / 4; /* successors so far */
-		}
-	uint32_t(*E)[2] = et_xcalloc(g->ne + np + 1, sizeof *E);
-	size_t ne = 0;
-	for (uint32_t k = 0; k < g->ne; k++)
-		if (layer[g->edge[k][0]] < l && layer[g->edge[k][1]] < l)
-			E[ne][0] = ix[g->edge[k][0]], E[ne][1] = ix[g->edge[k][1]], ne++;
-	for (size_t p = 0; p < np; p++)
-		if (noisy[p])
-			E[ne][0] = ix[cand[p / nn]], E[ne][1] = ix[newv[p % nn]], ne++;
-	double *pool = et_xcalloc(D, sizeof *pool);
-	nn_enc_forward(&d->enc, X, n, (const uint32_t(*)[2])E, ne, g->y, (double)t, pool);
-	const double *H = d->enc.h[d->enc.K];
-	double *in = et_xcalloc(np * 3 * D, sizeof *in), *z = et_xcalloc(np * 2, sizeof *z);
-	double *dz = et_xcalloc(np * 2, sizeof *dz), *din = et_xcalloc(np * 3 * D, sizeof *din);
-	for (size_t p = 0; p < np; p++) {
-		memcpy(in + p * 3 * D, H + (size_t)ix[cand[p / nn]] * D, D * sizeof *in);
-		memcpy(in + p * 3 * D + D, H + (size_t)ix[newv[p % nn]] * D, D * sizeof *in);
-		memcpy(in + p * 3 * D + 2 * D, pool, D * sizeof *in);
+}
+
+/* Row p's pair features (LD_PAIR values). */
+static void pair_feat(const ld_edgediff *d, const ld_dag *g, const ld_view *v,
+                      const uint32_t *layer, uint32_t l, size_t p, const uint8_t *noisy,
+                      const uint32_t *nout, const uint32_t *nin, double *f)
+{
+	uint32_t w = v->w, u = (uint32_t)(p / w), j = (uint32_t)(p % w), a = g->attr[v->node[u]];
+	uint32_t dist = l - layer[v->node[u]];
+	memset(f, 0, LD_PAIR * sizeof *f);
+	f[(dist < 4 ? dist : 4) - 1] = 1;
+	f[4] = v->od[u] / 4.0;
+	f[5] = noisy[p];
+	f[6] = nout[u] / 4.0;
+	f[7] = nin[j] / 4.0;
+	/* the operands u still lacks: its arity less the edges it has */
+	f[8] = ((d->cond.arity && a < d->vocab ? d->cond.arity[a] : 0) - v->od[u] - nout[u]) / 4;
+}
+
+/* Forward (and backward without probs) of layer l at step t; the pairs'
+ * noisy edges are drawn with r, or given (noisy_in[B × w], candidates and
+ * new nodes in node order); probs[B × w] gets P(edge). */
+static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
+                  et_rng *r, const uint8_t *noisy_in, double *probs)
+{
+	ld_view v;
+	size_t nb = 0, nw = 0;
+	for (uint32_t u = 0; u < g->n; u++) /* the pairs: room for their noisy edges */
+		nb += layer[u] < l, nw += layer[u] == l;
+	ld_view_build(&v, g, layer, l, true, d->vocab, d->cond.arity, nb * nw);
+	uint32_t B = v.B, w = v.w;
+	size_t np = (size_t)B * w;
+	if (np == 0) {
+		ld_view_free(&v);
+		return 0;
 	}
-	nn_dense_forward(&d->head, in, np, z);
+	size_t D = d->enc.D, P = ENC_POOL * D, I = 2 * D + LD_PAIR; /* per pair; then pool, ctx */
+	int *clean = et_xcalloc(np, sizeof *clean);
+	uint8_t *noisy = et_xcalloc(np, 1);
+	pair_bits(d, g, &v, t, r, noisy_in, clean, noisy);
+	uint32_t *nout = et_xcalloc(B, sizeof *nout), *nin = et_xcalloc(w, sizeof *nin);
+	for (size_t p = 0; p < np; p++)
+		if (noisy[p]) { /* the noisy edges join the encoder's graph */
+			v.E[v.ne][0] = (uint32_t)(p / w), v.E[v.ne][1] = B + (uint32_t)(p % w),
+			v.ne++;
+			nout[p / w]++, nin[p % w]++;
+		}
+	double *pool = et_xcalloc(P + LD_CTX, sizeof *pool);
+	nn_enc_forward(&d->enc, v.X, v.n, (const uint32_t(*)[2])v.E, v.ne, v.front, pool);
+	ld_ctx_in ci = {.y = g->y,
+	                .t = t,
+	                .T = d->sched.T,
+	                .l = l,
+	                .n = B,
+	                .wprev = v.wprev,
+	                .wnew = w,
+	                .demand = v.demand};
+	ld_ctx(&d->cond, &ci, pool + P);
+	const double *H = d->enc.h[d->enc.K];
+	double *in = et_xcalloc(np * I, sizeof *in), *z = et_xcalloc(np * 2, sizeof *z);
+	for (size_t p = 0; p < np; p++) {
+		double *row = in + p * I;
+		memcpy(row, H + (p / w) * D, D * sizeof *in);
+		memcpy(row + D, H + (B + p % w) * D, D * sizeof *in);
+		pair_feat(d, g, &v, layer, l, p, noisy, nout, nin, row + 2 * D);
+	}
+	/* [pool, context] is the same for every pair: the head takes it once */
+	nn_mlp_forward_shared(&d->head, in, np, I, pool, z);
 	double loss = 0;
-	double *dnode = et_xcalloc((size_t)n * D + 1, sizeof *dnode),
-	       *dpool = et_xcalloc(D, sizeof *dpool);
 	if (probs) {
 		for (size_t p = 0; p < np; p++)
 			probs[p] = 1 / (1 + exp(z[2 * p] - z[2 * p + 1]));
 	} else {
+		double *dz = et_xcalloc(np * 2, sizeof *dz), *din = et_xcalloc(np * I, sizeof *din);
+		double *dnode = et_xcalloc((size_t)v.n * D, sizeof *dnode),
+		       *dpool = et_xcalloc(P + LD_CTX, sizeof *dpool);
 		loss = nn_softmax_xent(z, clean, np, 2, dz);
-		nn_dense_backward(&d->head, in, dz, np, din);
-		for (size_t p = 0; p < np; p++)
+		nn_mlp_backward_shared(&d->head, in, np, I, pool, dz, din, dpool);
+		for (size_t p = 0; p < np; p++) {
+			const double *dr = din + p * I;
 			for (size_t j = 0; j < D; j++) {
-				dnode[(size_t)ix[cand[p / nn]] * D + j] += din[p * 3 * D + j];
-				dnode[(size_t)ix[newv[p % nn]] * D + j] += din[p * 3 * D + D + j];
-				dpool[j] += din[p * 3 * D + 2 * D + j];
+				dnode[(p / w) * D + j] += dr[j];
+				dnode[(B + p % w) * D + j] += dr[D + j];
 			}
-		nn_enc_backward_nodes(&d->enc, X, (const uint32_t(*)[2])E, ne, dpool, dnode);
+		}
+		nn_enc_backward_nodes(&d->enc, v.X, (const uint32_t(*)[2])v.E, v.ne, v.front, dpool,
+		                      dnode);
+		free(dz), free(din), free(dnode), free(dpool);
 	}
-	free(ix), free(cand), free(newv), free(clean), free(noisy), free(pos), free(X), free(E);
-	free(od);
-	free(pool), free(in), free(z), free(dz), free(din), free(dnode), free(dpool);
+	ld_view_free(&v);
+	free(clean), free(noisy), free(nout), free(nin), free(pool), free(in), free(z);
 	return loss;
 }
 
@@ -152,7 +177,21 @@ void ld_edgediff_predict(ld_edgediff *d, const ld_dag *g, const uint32_t *layer,
 
 double ld_edgediff_rho(const ld_edgediff *d, uint32_t B)
 {
-	return (d->dbar < B ? d->dbar : B) / B;
+	return B ? (d->dbar < B ? d->dbar : B) / B : 0;
+}
+
+double ld_edgediff_graph(ld_edgediff *d, const ld_dag *g, et_rng *r, size_t *count)
+{
+	double total = 0;
+	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
+	uint32_t L = ld_layers(g, layer);
+	for (uint32_t l = 1; l < L; l++) {
+		int t = 1 + (int)et_rng_below(r, (uint64_t)d->sched.T);
+		total += ld_edgediff_example(d, g, layer, l, t, r);
+		++*count;
+	}
+	free(layer);
+	return total;
 }
 
 double ld_edgediff_epoch(ld_edgediff *d, const ld_corpus *c, double lr, et_rng *r)
@@ -160,25 +199,9 @@ double ld_edgediff_epoch(ld_edgediff *d, const ld_corpus *c, double lr, et_rng *
 	double total = 0;
 	size_t count = 0;
 	for (size_t i = 0; i < c->n; i++) {
-		const ld_dag *g = &c->g[i];
-		uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
-		uint32_t L = ld_layers(g, layer);
-		nn_enc_zero_grad(&d->enc);
-		nn_dense_zero_grad(&d->head);
-		for (uint32_t l = 1; l < L; l++) {
-			int t = 1 + (int)et_rng_below(r, (uint64_t)d->sched.T);
-			total += ld_edgediff_example(d, g, layer, l, t, r);
-			count++;
-		}
-		d->steps++;
-		nn_dense_adam(&d->head, lr, d->steps);
-		nn_dense_adam(&d->enc.input, lr, d->steps);
-		for (int k = 0; k < d->enc.K; k++) {
-			nn_dense_adam(&d->enc.mp[k].self, lr, d->steps);
-			nn_dense_adam(&d->enc.mp[k].in, lr, d->steps);
-			nn_dense_adam(&d->enc.mp[k].out, lr, d->steps);
-		}
-		free(layer);
+		ld_edgediff_zero_grad(d);
+		total += ld_edgediff_graph(d, &c->g[i], r, &count);
+		ld_edgediff_adam(d, lr);
 	}
 	return count ? total / (double)count : 0;
 }

@@ -46,45 +46,61 @@ static void reserve(nn_enc *e, size_t n)
 		    et_xrealloc(e->scratch[k], 2 * e->cap * e->D * sizeof *e->scratch[k]);
 }
 
+void nn_enc_adam(nn_enc *e, double lr, int t)
+{
+	nn_dense_adam(&e->input, lr, t);
+	for (int k = 0; k < e->K; k++) {
+		nn_dense_adam(&e->mp[k].self, lr, t);
+		nn_dense_adam(&e->mp[k].in, lr, t);
+		nn_dense_adam(&e->mp[k].out, lr, t);
+	}
+}
+
 void nn_enc_forward(nn_enc *e, const double *X, size_t n, const uint32_t (*edge)[2], size_t ne,
-                    double y, double t, double *g)
+                    const uint8_t *front, double *g)
 {
 	size_t D = e->D;
 	reserve(e, n);
 	e->n = n;
+	memset(g, 0, ENC_POOL * D * sizeof *g);
+	if (n == 0) /* an empty prefix: every pooling is 0 */
+		return;
 	nn_dense_forward(&e->input, X, n, e->h[0]);
 	nn_relu(e->h[0], n * D);
 	for (int k = 0; k < e->K; k++)
 		nn_mp_forward(&e->mp[k], e->h[k], n, edge, ne, e->scratch[k], e->h[k + 1]);
-	double *emb = et_xcalloc(D, sizeof *emb);
-	memset(g, 0, D * sizeof *g);
+	const double *H = e->h[e->K];
 	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < D; j++)
-			g[j] += e->h[e->K][i * D + j];
-	nn_sinusoid(y, D, emb);
-	for (size_t j = 0; j < D; j++)
-		g[j] += emb[j];
-	nn_sinusoid(t, D, emb);
-	for (size_t j = 0; j < D; j++)
-		g[j] += emb[j];
-	free(emb);
+		for (size_t j = 0; j < D; j++) {
+			g[j] += H[i * D + j] / ENC_SUM_SCALE;
+			g[D + j] += H[i * D + j] / (double)n;
+			if (front && front[i])
+				g[2 * D + j] += H[i * D + j];
+		}
 }
 
 void nn_enc_backward(nn_enc *e, const double *X, const uint32_t (*edge)[2], size_t ne,
-                     const double *dg)
+                     const uint8_t *front, const double *dg)
 {
-	nn_enc_backward_nodes(e, X, edge, ne, dg, NULL);
+	nn_enc_backward_nodes(e, X, edge, ne, front, dg, NULL);
 }
 
 void nn_enc_backward_nodes(nn_enc *e, const double *X, const uint32_t (*edge)[2], size_t ne,
-                           const double *dg, const double *dnode)
+                           const uint8_t *front, const double *dg, const double *dnode)
 {
 	size_t n = e->n, D = e->D;
+	if (n == 0)
+		return;
 	double *dh = et_xcalloc(n * D + 1, sizeof *dh),
 	       *dprev = et_xcalloc(n * D + 1, sizeof *dprev);
-	for (size_t i = 0; i < n; i++) /* the sum's adjoint: every node gets dg */
-		for (size_t j = 0; j < D; j++)
-			dh[i * D + j] = (dg ? dg[j] : 0) + (dnode ? dnode[i * D + j] : 0);
+	for (size_t i = 0; i < n; i++) /* the poolings' adjoints */
+		for (size_t j = 0; j < D; j++) {
+			double v = dnode ? dnode[i * D + j] : 0;
+			if (dg)
+				v += dg[j] / ENC_SUM_SCALE + dg[D + j] / (double)n +
+				     (front && front[i] ? dg[2 * D + j] : 0);
+			dh[i * D + j] = v;
+		}
 	for (int k = e->K - 1; k >= 0; k--) {
 		nn_mp_backward(&e->mp[k], e->h[k], n, edge, ne, e->scratch[k], e->h[k + 1], dh,
 		               dprev);

@@ -22,7 +22,7 @@ int cmd_fit(int argc, char **argv)
 	int model = 0;
 	uint32_t buckets = 16;
 	int64_t seed = 1;
-	int epochs = 20;
+	int epochs = 100;
 	et_opt opts[] = {
 	    {0, "model", ET_ARG_CHOICE, "M",
 	     "counts (default: back-off count tables) or diffusion (LayerDAG's networks)", &model,
@@ -32,7 +32,7 @@ int cmd_fit(int argc, char **argv)
 	    {0, "seed", ET_ARG_I64, "N",
 	     "random seed (default 1; the counts model draws nothing); same seed, same model",
 	     &seed, .min = 0, .max = INT64_MAX},
-	    {0, "epochs", ET_ARG_INT, "N", "diffusion: passes over the corpus (default 20)",
+	    {0, "epochs", ET_ARG_INT, "N", "diffusion: passes over the corpus (default 100)",
 	     &epochs, .min = 1, .max = 100000},
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,

@@ -108,3 +108,113 @@ double nn_softmax_xent(const double *Z, const int *c, size_t n, size_t k, double
 	}
 	return loss / (double)n;
 }
+
+static void mlp_reserve(nn_mlp *m, size_t n);
+
+void nn_mlp_init(nn_mlp *m, size_t in, size_t hidden, size_t out, et_rng *r)
+{
+	memset(m, 0, sizeof *m);
+	nn_dense_init(&m->a, in, hidden, r);
+	nn_dense_init(&m->b, hidden, out, r);
+}
+
+void nn_mlp_free(nn_mlp *m)
+{
+	nn_dense_free(&m->a);
+	nn_dense_free(&m->b);
+	free(m->h);
+	memset(m, 0, sizeof *m);
+}
+
+void nn_mlp_forward(nn_mlp *m, const double *X, size_t n, double *Y)
+{
+	mlp_reserve(m, n);
+	if (n == 0)
+		return;
+	nn_dense_forward(&m->a, X, n, m->h);
+	nn_relu(m->h, n * m->a.out);
+	nn_dense_forward(&m->b, m->h, n, Y);
+}
+
+void nn_mlp_backward(nn_mlp *m, const double *X, const double *dY, size_t n, double *dX)
+{
+	if (n == 0)
+		return;
+	double *dh = et_xcalloc(n * m->a.out, sizeof *dh);
+	nn_dense_backward(&m->b, m->h, dY, n, dh);
+	nn_relu_backward(m->h, dh, n * m->a.out);
+	nn_dense_backward(&m->a, X, dh, n, dX);
+	free(dh);
+}
+
+/* Room for n rows of hidden activations. */
+static void mlp_reserve(nn_mlp *m, size_t n)
+{
+	if (n > m->cap) {
+		m->cap = n * 2;
+		m->h = et_xrealloc(m->h, m->cap * m->a.out * sizeof *m->h);
+	}
+}
+
+void nn_mlp_forward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, const double *sh,
+                           double *Y)
+{
+	size_t H = m->a.out, ins = m->a.in - inp;
+	mlp_reserve(m, n);
+	if (n == 0)
+		return;
+	/* the shared tail's part, plus the bias: one row, copied to every row */
+	double *c = et_xcalloc(H, sizeof *c);
+	memcpy(c, m->a.b, H * sizeof *c);
+	cblas_dgemv(CblasRowMajor, CblasTrans, (int)ins, (int)H, 1.0, m->a.W + inp * H, (int)H, sh,
+	            1, 1.0, c, 1);
+	for (size_t i = 0; i < n; i++)
+		memcpy(m->h + i * H, c, H * sizeof *c);
+	free(c);
+	if (inp)
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)n, (int)H, (int)inp,
+		            1.0, X, (int)inp, m->a.W, (int)H, 1.0, m->h, (int)H);
+	nn_relu(m->h, n * H);
+	nn_dense_forward(&m->b, m->h, n, Y);
+}
+
+void nn_mlp_backward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, const double *sh,
+                            const double *dY, double *dX, double *dsh)
+{
+	size_t H = m->a.out, ins = m->a.in - inp;
+	if (n == 0)
+		return;
+	double *dh = et_xcalloc(n * H, sizeof *dh), *col = et_xcalloc(H, sizeof *col);
+	nn_dense_backward(&m->b, m->h, dY, n, dh);
+	nn_relu_backward(m->h, dh, n * H);
+	for (size_t i = 0; i < n; i++) /* Σ over rows: what the shared part gets */
+		for (size_t j = 0; j < H; j++)
+			col[j] += dh[i * H + j];
+	for (size_t j = 0; j < H; j++)
+		m->a.db[j] += col[j];
+	/* dW_tail += sh ⊗ col; dW_head += Xᵀ·dh */
+	cblas_dger(CblasRowMajor, (int)ins, (int)H, 1.0, sh, 1, col, 1, m->a.dW + inp * H, (int)H);
+	if (inp)
+		cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, (int)inp, (int)H, (int)n, 1.0,
+		            X, (int)inp, dh, (int)H, 1.0, m->a.dW, (int)H);
+	if (dsh)
+		cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)ins, (int)H, 1.0, m->a.W + inp * H,
+		            (int)H, col, 1, 1.0, dsh, 1);
+	if (dX && inp)
+		cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)inp, (int)H, 1.0,
+		            dh, (int)H, m->a.W, (int)H, 0.0, dX, (int)inp);
+	free(dh);
+	free(col);
+}
+
+void nn_mlp_zero_grad(nn_mlp *m)
+{
+	nn_dense_zero_grad(&m->a);
+	nn_dense_zero_grad(&m->b);
+}
+
+void nn_mlp_adam(nn_mlp *m, double lr, int t)
+{
+	nn_dense_adam(&m->a, lr, t);
+	nn_dense_adam(&m->b, lr, t);
+}

@@ -35,6 +35,31 @@ void nn_dense_adam(nn_dense *l, double lr, int t);
 void nn_relu(double *x, size_t n);
 void nn_relu_backward(const double *y, double *dy, size_t n);
 
+/* A two-layer head, LayerDAG's MLP: Y = ReLU(X·A + a)·B + b. The hidden
+ * activations of the last forward are kept for backward (room for cap
+ * rows, grown as needed). */
+typedef struct nn_mlp {
+	nn_dense a, b;
+	size_t cap;
+	double *h; /* [cap × hidden] */
+} nn_mlp;
+
+void nn_mlp_init(nn_mlp *m, size_t in, size_t hidden, size_t out, et_rng *r);
+void nn_mlp_free(nn_mlp *m);
+void nn_mlp_forward(nn_mlp *m, const double *X, size_t n, double *Y);
+/* Accumulates the gradients; dX (if not NULL) is overwritten. */
+void nn_mlp_backward(nn_mlp *m, const double *X, const double *dY, size_t n, double *dX);
+/* The same for rows that share a tail: row i's input is [X_i, sh] (X
+ * [n × inp], sh [in − inp] the same for every row), without copying sh
+ * into every row: the first layer computes sh's part once. dX (n × inp)
+ * and dsh (in − inp; accumulated) may be NULL. */
+void nn_mlp_forward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, const double *sh,
+                           double *Y);
+void nn_mlp_backward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, const double *sh,
+                            const double *dY, double *dX, double *dsh);
+void nn_mlp_zero_grad(nn_mlp *m);
+void nn_mlp_adam(nn_mlp *m, double lr, int t);
+
 /* The mean cross-entropy of the rows of logits Z[n × k] against classes
  * c[n]; dZ (if not NULL) gets its gradient (softmax − one-hot) / n. */
 double nn_softmax_xent(const double *Z, const int *c, size_t n, size_t k, double *dZ);

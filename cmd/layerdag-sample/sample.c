@@ -8,6 +8,7 @@
 #include "layerdag-sample/diffmodel.h"
 #include "layerdag-sample/etdag.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ static int sample_diffusion(et_cli *cli, const char *path, const char *yfrom, do
 	ld_diffusion m;
 	ld_corpus from = {0};
 	et_output *o = NULL;
+	openblas_set_num_threads(1); /* the same sums in the same order: the same graphs */
 	int rc = ld_diff_read(&m, path, &e);
 	if (rc == 0 && yfrom && (rc = ld_text_read(&from, yfrom, &e)) == 0 && from.n == 0)
 		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", yfrom);

@@ -1,28 +1,41 @@
 /* The diffusion model's layer-size classifier: given the graph built so far
  * (its first l layers) and the label y, a distribution over the size of
- * layer l, 0 .. S−1 (0 = stop; never 0 for the first layer). The prefix is
- * encoded (encoder.h; node features: the attribute one-hot and the node's
- * layer relative to l), then a dense layer gives the logits. */
+ * layer l, 1 .. S−1, and whether it is the graph's last layer: 2·S classes,
+ * class size + S·last (the classes of size 0 are never a target). Deciding
+ * "last" with the size, rather than a size 0 after the layer, lets the
+ * attribute denoiser know whether the layer needs a node that may have
+ * successors: without it a narrow layer drawn all of sink roles (45 % of
+ * the corpus's nodes are parameters) ended the graph early. The prefix is
+ * encoded (encoder.h, with the node features of context.h), and an MLP head
+ * on [pooled graph, context, demand one-hot] (context.h: y, l, the prefix's
+ * size, the width of layer l − 1, its demand; the demand rounded, one-hot
+ * over 0 .. S−1, since the width it predicts is a class) gives the logits. */
 #ifndef LD_SIZER_H
 #define LD_SIZER_H
 
+#include "layerdag-sample/context.h"
 #include "layerdag-sample/encoder.h"
-#include "layerdag-sample/ld.h"
 
 typedef struct ld_sizer {
 	uint32_t vocab, S;
+	ld_cond cond;
 	nn_enc enc;
-	nn_dense head;
-	int steps; /* Adam steps taken */
+	nn_mlp head; /* [ENC_POOL·D + LD_CTX + S -> H -> 2·S] */
+	int steps;   /* Adam steps taken */
 } ld_sizer;
 
-void ld_sizer_init(ld_sizer *z, uint32_t vocab, uint32_t S, size_t D, int K, et_rng *r);
+void ld_sizer_init(ld_sizer *z, uint32_t vocab, uint32_t S, size_t D, int K, size_t H, et_rng *r);
 void ld_sizer_free(ld_sizer *z);
-/* The logits of layer l's size after the first l layers of g (layer[] its
+/* The logits (2·S) of layer l's size and lastness after the first l layers of g (layer[] its
  * Kahn layers); with target >= 0, also the cross-entropy, back-propagated
  * into the gradients. Returns the loss (0 without a target). */
 double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32_t l, int target,
                      double *logits);
+/* The gradients of every layer of g (its L decisions) summed;
+ * returns the summed loss and adds the decisions to *count. */
+double ld_sizer_graph(ld_sizer *z, const ld_dag *g, size_t *count);
+void ld_sizer_zero_grad(ld_sizer *z);
+void ld_sizer_adam(ld_sizer *z, double lr);
 /* One epoch over the corpus: every prefix of every graph, Adam after each
  * graph; returns the mean loss. */
 double ld_sizer_epoch(ld_sizer *z, const ld_corpus *c, double lr);

@@ -167,3 +167,15 @@ mkdir -p "$M"
 { printf '\60'; "$BIN/et-convert" -q --to jsonl "$D/chakra-generator/ALL_REDUCE"; } >"$M/allreduce2"
 
 du -b -s "$S"/*
+
+# layerdag-sample's diffusion-model files: small models of the current
+# version written by the model's own writer, headers at the limits, a cut
+# file and one of the previous version.
+L=$S/fuzz_layerdag_diff
+rm -f "$L"/*.model
+mkdir -p "$L"
+${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -Ilibcommon -Icmd -I"$BUILD" \
+	$(pkg-config --cflags openblas) tests/fuzz/seed_layerdag_diff.c \
+	"$BUILD/cmd/layerdag-sample/liblayerdag-sample.a" "$BUILD/libcommon.a" \
+	-o build/bench/seed_layerdag_diff $(pkg-config --libs openblas) -lprotobuf-c -lzstd -lz -lcjson -lm
+build/bench/seed_layerdag_diff "$L"

@@ -21,7 +21,7 @@ int main(int argc, char **argv)
 	et_rng r;
 	et_rng_seed(&r, 2, 0);
 	ld_attrdiff a;
-	ld_attrdiff_init(&a, &c, 64, 16, 2, &r);
+	ld_attrdiff_init(&a, &c, 64, 16, 2, 32, &r);
 	double H = 0;
 	for (uint32_t k = 0; k < a.vocab; k++)
 		if (a.marginal[k] > 0)

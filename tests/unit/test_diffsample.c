@@ -11,9 +11,10 @@
 static void train(ld_diffusion *m, const ld_corpus *c, et_rng *r)
 {
 	uint32_t V = c->vocab;
-	ld_sizer_init(&m->z, V, 24, 16, 2, r);
-	ld_attrdiff_init(&m->a, c, 16, 16, 2, r);
-	ld_edgediff_init(&m->e, c, 8, 16, 2, r);
+	ld_sizer_init(&m->z, V, 24, 16, 2, 32, r);
+	ld_cond_fit(&m->z.cond, c);
+	ld_attrdiff_init(&m->a, c, 16, 16, 2, 32, r);
+	ld_edgediff_init(&m->e, c, 8, 16, 2, 32, r);
 	m->sink = calloc(V, 1);
 	memset(m->sink, 1, V);
 	for (size_t i = 0; i < c->n; i++)

@@ -19,7 +19,7 @@ int main(int argc, char **argv)
 	et_rng r;
 	et_rng_seed(&r, 4, 0);
 	ld_edgediff d;
-	ld_edgediff_init(&d, &c, 16, 16, 2, &r);
+	ld_edgediff_init(&d, &c, 16, 16, 2, 32, &r);
 	double first = ld_edgediff_epoch(&d, &sub, 3e-3, &r), last = first;
 	for (int ep = 0; ep < 8; ep++)
 		last = ld_edgediff_epoch(&d, &sub, 3e-3, &r);

@@ -152,19 +152,21 @@ static void test_mp(void)
 	CHECK(fabs(e[0] - sin(2)) < 1e-15 && fabs(e[3] - cos(2 * 0.1)) < 1e-12);
 }
 
-/* The encoder: loss g·G, every parameter of every layer checked. */
-/* Σ g·G, plus Σ h_K·Gn over the node embeddings (backward_nodes) */
+/* The encoder: loss g·G over its three poolings (sum, mean, the front's),
+ * plus Σ h_K·Gn over the node embeddings (backward_nodes); every parameter
+ * of every layer checked. */
 static double GN[MN * MD];
+static const uint8_t front[MN] = {0, 1, 1, 0, 1};
 static double enc_loss(nn_enc *e, const double *X, const double *G, bool back)
 {
-	double g[MD], s = 0;
-	nn_enc_forward(e, X, MN, medge, 6, 0.7, 3, g);
-	for (int j = 0; j < MD; j++)
+	double g[ENC_POOL * MD], s = 0;
+	nn_enc_forward(e, X, MN, medge, 6, front, g);
+	for (int j = 0; j < ENC_POOL * MD; j++)
 		s += g[j] * G[j];
 	for (int i = 0; i < MN * MD; i++)
 		s += e->h[e->K][i] * GN[i];
 	if (back)
-		nn_enc_backward_nodes(e, X, medge, 6, G, GN);
+		nn_enc_backward_nodes(e, X, medge, 6, front, G, GN);
 	return s;
 }
 
@@ -176,7 +178,7 @@ static void test_encoder(void)
 	nn_enc_init(&e, 2, MD, 2, &r);
 	for (int j = 0; j < MD; j++) /* biases away from ReLU's kink */
 		e.input.b[j] = 0.4, e.mp[0].self.b[j] = 0.3, e.mp[1].self.b[j] = 0.3;
-	double X[MN * 2], G[MD] = {0.3, -0.7, 0.5};
+	double X[MN * 2], G[ENC_POOL * MD] = {0.3, -0.7, 0.5, 0.2, 0.9, -0.4, -0.6, 0.1, 0.8};
 	for (int i = 0; i < MN * 2; i++)
 		X[i] = et_rng_unit(&r);
 	for (int i = 0; i < MN * MD; i++)
@@ -203,8 +205,123 @@ static void test_encoder(void)
 	nn_enc_free(&e);
 }
 
+/* The MLP head (dense, ReLU, dense) under softmax cross-entropy: every
+ * parameter of both layers and every input against finite differences. */
+static double mlp_loss(nn_mlp *m, const double *X, const int *c, double *dX)
+{
+	double z[N * K], dz[N * K];
+	nn_mlp_forward(m, X, N, z);
+	double l = nn_softmax_xent(z, c, N, K, dz);
+	if (dX)
+		nn_mlp_backward(m, X, dz, N, dX);
+	return l;
+}
+
+static void test_mlp(void)
+{
+	et_rng r;
+	et_rng_seed(&r, 13, 0);
+	nn_mlp m;
+	nn_mlp_init(&m, IN, H, K, &r);
+	for (size_t j = 0; j < H; j++) /* away from ReLU's kink */
+		m.a.b[j] = 0.3 * (et_rng_unit(&r) - 0.5);
+	double X[N * IN], dX[N * IN];
+	int c[N];
+	for (int i = 0; i < N * IN; i++)
+		X[i] = 2 * et_rng_unit(&r) - 1;
+	for (int i = 0; i < N; i++)
+		c[i] = (int)et_rng_below(&r, K);
+	nn_mlp_zero_grad(&m);
+	mlp_loss(&m, X, c, dX);
+	double *ps[] = {m.a.W, m.a.b, m.b.W, m.b.b, X};
+	const double *gs[] = {m.a.dW, m.a.db, m.b.dW, m.b.db, dX};
+	size_t ns[] = {IN * H, H, H * K, K, N * IN};
+	for (int k = 0; k < 5; k++)
+		for (size_t i = 0; i < ns[k]; i++) {
+			double keep = ps[k][i], h = 1e-6;
+			ps[k][i] = keep + h;
+			double up = mlp_loss(&m, X, c, NULL);
+			ps[k][i] = keep - h;
+			double dn = mlp_loss(&m, X, c, NULL);
+			ps[k][i] = keep;
+			CHECK(close(gs[k][i], (up - dn) / (2 * h)));
+		}
+	/* Adam drives it down on a separable problem */
+	for (int i = 0; i < N; i++) {
+		c[i] = i % K;
+		for (int j = 0; j < IN; j++)
+			X[i * IN + j] = (j == c[i]) + 0.1 * (et_rng_unit(&r) - 0.5);
+	}
+	double first = mlp_loss(&m, X, c, NULL), last = first;
+	for (int t = 1; t <= 300; t++) {
+		nn_mlp_zero_grad(&m);
+		last = mlp_loss(&m, X, c, dX);
+		nn_mlp_adam(&m, 0.01, t);
+	}
+	CHECK(last < 0.05 && last < first / 10);
+	nn_mlp_free(&m);
+}
+
+/* The MLP on rows that share a tail [X_i, sh]: its forward equals the plain
+ * MLP's on the concatenated rows, and its gradients (parameters, X, sh)
+ * match finite differences. */
+enum { SP = 2, SS = IN - SP };
+static double shared_loss(nn_mlp *m, double *X, double *sh, const int *c, double *dX, double *dsh)
+{
+	double z[N * K], dz[N * K];
+	nn_mlp_forward_shared(m, X, N, SP, sh, z);
+	double l = nn_softmax_xent(z, c, N, K, dz);
+	if (dX)
+		nn_mlp_backward_shared(m, X, N, SP, sh, dz, dX, dsh);
+	return l;
+}
+
+static void test_mlp_shared(void)
+{
+	et_rng r;
+	et_rng_seed(&r, 17, 0);
+	nn_mlp m;
+	nn_mlp_init(&m, IN, H, K, &r);
+	for (size_t j = 0; j < H; j++)
+		m.a.b[j] = 0.3 * (et_rng_unit(&r) - 0.5);
+	double X[N * SP], sh[SS], full[N * IN], dX[N * SP], dsh[SS] = {0};
+	int c[N];
+	for (int i = 0; i < N * SP; i++)
+		X[i] = 2 * et_rng_unit(&r) - 1;
+	for (int j = 0; j < SS; j++)
+		sh[j] = 2 * et_rng_unit(&r) - 1;
+	for (int i = 0; i < N; i++) {
+		c[i] = (int)et_rng_below(&r, K);
+		for (int j = 0; j < IN; j++)
+			full[i * IN + j] = j < SP ? X[i * SP + j] : sh[j - SP];
+	}
+	double za[N * K], zb[N * K];
+	nn_mlp_forward(&m, full, N, za);
+	nn_mlp_forward_shared(&m, X, N, SP, sh, zb);
+	for (int i = 0; i < N * K; i++)
+		CHECK(fabs(za[i] - zb[i]) < 1e-12);
+	nn_mlp_zero_grad(&m);
+	shared_loss(&m, X, sh, c, dX, dsh);
+	double *ps[] = {m.a.W, m.a.b, m.b.W, m.b.b, X, sh};
+	const double *gs[] = {m.a.dW, m.a.db, m.b.dW, m.b.db, dX, dsh};
+	size_t ns[] = {IN * H, H, H * K, K, N * SP, SS};
+	for (int k = 0; k < 6; k++)
+		for (size_t i = 0; i < ns[k]; i++) {
+			double keep = ps[k][i], h = 1e-6;
+			ps[k][i] = keep + h;
+			double up = shared_loss(&m, X, sh, c, NULL, NULL);
+			ps[k][i] = keep - h;
+			double dn = shared_loss(&m, X, sh, c, NULL, NULL);
+			ps[k][i] = keep;
+			CHECK(close(gs[k][i], (up - dn) / (2 * h)));
+		}
+	nn_mlp_free(&m);
+}
+
 int main(void)
 {
+	test_mlp();
+	test_mlp_shared();
 	test_encoder();
 	test_mp();
 	test_gradients();

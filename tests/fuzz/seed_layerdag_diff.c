@@ -1,0 +1,80 @@
+/* Writes the fuzz seeds of fuzz_layerdag_diff (run by make_seeds.sh): small
+ * diffusion models of the current file version, built with the model's own
+ * init and writer so that the seeds follow the layout (diffmodel.h), plus
+ * headers at the limits, a cut file and a file of the previous version.
+ * Usage: seed_layerdag_diff DIR */
+#include "layerdag-sample/diffmodel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A model of vocab V, S size classes, width D, K layers, steps T and Te,
+ * hidden width H and max_layers, its weights random (seed 1). */
+static void model(const char *path, uint32_t V, uint32_t S, size_t D, int K, int T, int Te,
+                  size_t H, uint32_t max_layers)
+{
+	et_rng r;
+	et_rng_seed(&r, 1, 0);
+	ld_corpus none = {.vocab = V};
+	ld_diffusion m;
+	memset(&m, 0, sizeof m);
+	ld_sizer_init(&m.z, V, S, D, K, H, &r);
+	ld_attrdiff_init(&m.a, &none, T, D, K, H, &r);
+	ld_edgediff_init(&m.e, &none, Te, D, K, H, &r);
+	m.e.dbar = 1;
+	m.arity = calloc(V, sizeof *m.arity);
+	for (uint32_t k = 0; k + 1 < V; k++)
+		m.arity[k] = 1 + k % 2;
+	m.sink = calloc(V, 1);
+	m.sink[V - 1] = 1; /* the last attribute a sink role */
+	m.max_layers = max_layers;
+	FILE *f = fopen(path, "wb");
+	if (!f || ld_diff_write(&m, f) != 0 || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+	ld_diff_free(&m);
+}
+
+/* The magic and a header alone (the reader refuses it before allocating). */
+static void header(const char *path, const uint32_t h[8])
+{
+	FILE *f = fopen(path, "wb");
+	static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, 2};
+	if (!f || fwrite(magic, 1, 8, f) != 8 || fwrite(h, 4, 8, f) != 8 || fclose(f) != 0) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void cut(const char *from, const char *to, long keep, int version)
+{
+	FILE *f = fopen(from, "rb"), *g = fopen(to, "wb");
+	if (!f || !g) {
+		perror(to);
+		exit(1);
+	}
+	for (long i = 0, c; (keep < 0 || i < keep) && (c = getc(f)) != EOF; i++)
+		putc(i == 7 && version >= 0 ? version : (int)c, g);
+	fclose(f);
+	fclose(g);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: seed_layerdag_diff DIR\n");
+		return 2;
+	}
+	char p[4096], q[4096];
+#define AT(buf, name) (snprintf(buf, sizeof buf, "%s/%s", argv[1], name), buf)
+	model(AT(p, "tiny.model"), 3, 4, 2, 1, 4, 2, 3, 3);
+	model(AT(q, "k0.model"), 2, 2, 1, 0, 1, 1, 1, 1);
+	cut(AT(p, "tiny.model"), AT(q, "cut.model"), 1000, -1);
+	cut(AT(p, "tiny.model"), AT(q, "version-1.model"), -1, 1);
+	header(AT(p, "deep-wide.model"), (const uint32_t[8]){3, 4096, 2, 1, 4, 2, 1u << 20, 3});
+	header(AT(p, "huge-sizes.model"),
+	       (const uint32_t[8]){47, 4096, 1024, 8, 1024, 1024, 1u << 20, 1024});
+	return 0;
+}
