@@ -1,0 +1,110 @@
+/* xir: the per-device program of a compiler reader (xir.h). */
+#include "xir.h"
+#include "et_mem.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+void xir_init(xir *x)
+{
+	memset(x, 0, sizeof *x);
+	x->arena = et_arena_new();
+}
+
+void xir_free(xir *x)
+{
+	free(x->op);
+	free(x->deps);
+	free(x->set);
+	free(x->members);
+	if (x->arena)
+		et_arena_free(x->arena);
+	memset(x, 0, sizeof *x);
+}
+
+const char *xir_str(xir *x, const char *s, size_t n)
+{
+	if (n == SIZE_MAX)
+		n = strlen(s);
+	char *c = et_arena_alloc(x->arena, n + 1);
+	memcpy(c, s, n);
+	c[n] = 0;
+	return c;
+}
+
+/* Room for `more` elements in *v (elements of `sz` bytes, *cap of them). */
+static void grow(void **v, size_t *cap, size_t len, size_t more, size_t sz)
+{
+	if (len + more <= *cap)
+		return;
+	size_t c = *cap ? *cap : 64;
+	while (c < len + more)
+		c *= 2;
+	*v = et_xrealloc(*v, c * sz);
+	*cap = c;
+}
+
+uint32_t xir_add(xir *x, const xir_op *op, const uint32_t *deps, uint32_t n)
+{
+	grow((void **)&x->op, &x->capop, x->nop, 1, sizeof *x->op);
+	grow((void **)&x->deps, &x->capdeps, x->ndeps, n, sizeof *x->deps);
+	xir_op *o = &x->op[x->nop];
+	*o = *op;
+	o->dep_off = (uint32_t)x->ndeps;
+	o->n_deps = 0;
+	for (uint32_t i = 0; i < n; i++) { /* operand lists are short: a linear check */
+		bool seen = false;
+		for (uint32_t k = 0; k < o->n_deps && !seen; k++)
+			seen = x->deps[o->dep_off + k] == deps[i];
+		if (!seen)
+			x->deps[o->dep_off + o->n_deps++] = deps[i];
+	}
+	x->ndeps += o->n_deps;
+	return (uint32_t)x->nop++;
+}
+
+/* An existing set equal to (n, size, ids), or UINT32_MAX. */
+static uint32_t find_set(const xir *x, uint32_t n, uint32_t size, const uint32_t *ids)
+{
+	size_t len = (size_t)n * size;
+	for (uint32_t i = 0; i < x->nset; i++) {
+		const xir_set *s = &x->set[i];
+		if (s->n == n && s->size == size &&
+		    (len == 0 || memcmp(x->members + s->off, ids, len * sizeof *ids) == 0))
+			return i;
+	}
+	return UINT32_MAX;
+}
+
+static uint32_t add_set(xir *x, uint32_t n, uint32_t size, const uint32_t *ids)
+{
+	uint32_t found = find_set(x, n, size, ids);
+	if (found != UINT32_MAX)
+		return found;
+	size_t len = (size_t)n * size;
+	grow((void **)&x->set, &x->capset, x->nset, 1, sizeof *x->set);
+	grow((void **)&x->members, &x->capmem, x->nmem, len, sizeof *x->members);
+	x->set[x->nset] = (xir_set){.n = n, .size = size, .off = (uint32_t)x->nmem};
+	if (len)
+		memcpy(x->members + x->nmem, ids, len * sizeof *ids);
+	x->nmem += len;
+	return x->nset++;
+}
+
+uint32_t xir_groups(xir *x, uint32_t ngroups, uint32_t size, const uint32_t *ids)
+{
+	return size ? add_set(x, ngroups, size, ids) : add_set(x, 1, 0, NULL);
+}
+
+uint32_t xir_pairs(xir *x, uint32_t npairs, const uint32_t *pairs)
+{
+	return add_set(x, npairs, 2, pairs);
+}
+
+uint32_t xir_ranks(const xir *x)
+{
+	uint64_t r =
+	    (uint64_t)(x->replicas ? x->replicas : 1) * (x->partitions ? x->partitions : 1);
+	return r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
+}
