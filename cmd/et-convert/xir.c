@@ -108,3 +108,29 @@ uint32_t xir_ranks(const xir *x)
 	    (uint64_t)(x->replicas ? x->replicas : 1) * (x->partitions ? x->partitions : 1);
 	return r > UINT32_MAX ? UINT32_MAX : (uint32_t)r;
 }
+
+static const char *const kind_name[] = {"comp", "coll", "permute", "send", "recv"};
+
+void xir_dump(FILE *f, const xir *x)
+{
+	fprintf(f, "module %s replicas %u partitions %u ops %zu sets %u\n",
+	        x->module ? x->module : "", x->replicas, x->partitions, x->nop, x->nset);
+	for (size_t i = 0; i < x->nop; i++) {
+		const xir_op *o = &x->op[i];
+		fprintf(f, "%zu %s %s %s %llu %llu %llu,%llu,%llu,%llu %d %u %lld", i,
+		        kind_name[o->kind], o->name, o->opcode, (unsigned long long)o->flops,
+		        (unsigned long long)o->bytes, (unsigned long long)o->gemm[0],
+		        (unsigned long long)o->gemm[1], (unsigned long long)o->gemm[2],
+		        (unsigned long long)o->gemm[3], o->coll, o->set, (long long)o->channel);
+		for (uint32_t k = 0; k < o->n_deps; k++)
+			fprintf(f, " %u", x->deps[o->dep_off + k]);
+		putc('\n', f);
+	}
+	for (uint32_t i = 0; i < x->nset; i++) {
+		const xir_set *s = &x->set[i];
+		fprintf(f, "set %u n %u size %u:", i, s->n, s->size);
+		for (size_t k = 0; k < (size_t)s->n * s->size; k++)
+			fprintf(f, " %u", x->members[s->off + k]);
+		putc('\n', f);
+	}
+}

@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum xir_kind {
 	XIR_COMP,    /* compute: flops, bytes, gemm */
@@ -88,5 +89,9 @@ uint32_t xir_groups(xir *x, uint32_t ngroups, uint32_t size, const uint32_t *ids
 uint32_t xir_pairs(xir *x, uint32_t npairs, const uint32_t *pairs);
 /* The ranks of the program (replicas * partitions, at least 1). */
 uint32_t xir_ranks(const xir *x);
+/* A text dump for tests and debugging: a header line, then one line per op
+ * ("index kind name opcode flops bytes gemm coll set channel deps...") and
+ * one per set. */
+void xir_dump(FILE *f, const xir *x);
 
 #endif
