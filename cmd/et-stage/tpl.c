@@ -11,19 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for one more piece. */
-static tpl_piece *piece_new(stage_tpl *t)
-{
-	if (t->np == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
-		t->p = et_xrealloc(t->p, t->cap * sizeof *t->p);
-	}
-	tpl_piece *p = &t->p[t->np++];
-	memset(p, 0, sizeof *p);
-	p->off = t->bytes.len;
-	return p;
-}
-
 static uint64_t trunc_u64(long double x)
 {
 	return x <= 0 ? 0 : x >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)x;
@@ -135,12 +122,24 @@ static void pack_meta(et_buf *out)
 	et_meta_pack(&m, out);
 }
 
+/* The template slot of a node's rank-dependent attribute: the pg_name of
+ * dimension d is slot d; a send's (receive's) peer at stage ps is slot
+ * 4 + 2·ps (+ 1). */
+static uint32_t slot_of(const sg_node *s)
+{
+	if (s->var == VAR_NONE)
+		return ET_TPL_FIXED;
+	if (s->var == VAR_PG)
+		return s->dim;
+	return 4 + 2 * (uint32_t)s->peer_stage + (s->var == VAR_SRC);
+}
+
 void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
 {
 	memset(t, 0, sizeof *t);
+	et_tpl_init(&t->t);
 	t->stage = g->stage;
 	et_arena *a = et_arena_new();
-	tpl_piece *run = NULL;
 	/* the control edges by target: coff[i]..coff[i+1] index cfrom */
 	uint32_t *coff = et_xcalloc(g->nn + 1, sizeof *coff);
 	uint32_t *cfrom = et_xcalloc(g->nctrl ? g->nctrl : 1, sizeof *cfrom);
@@ -155,26 +154,9 @@ void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
 	}
 	free(fill);
 	for (size_t i = 0; i < g->nn; i++) {
-		const sg_node *s = &g->n[i];
-		et_node *n = node_fixed(a, g, i, first_id, coff, cfrom);
-		if (s->var == VAR_NONE) {
-			if (!run)
-				run = piece_new(t);
-			et_node_encode(n, &t->bytes);
-			run->len = t->bytes.len - run->off;
-			run->nodes++;
-		} else {
-			tpl_piece *p = piece_new(t);
-			p->var = s->var;
-			p->dim = s->dim;
-			p->peer_stage = s->peer_stage;
-			et_node_pack(n, &t->bytes);
-			p->len = t->bytes.len - p->off;
-			run = NULL;
-		}
+		et_tpl_add(&t->t, node_fixed(a, g, i, first_id, coff, cfrom), slot_of(&g->n[i]));
 		et_arena_reset(a);
 	}
-	t->nodes = g->nn;
 	pack_meta(&t->meta);
 	free(coff);
 	free(cfrom);
@@ -183,112 +165,54 @@ void tpl_build(stage_tpl *t, const sg *g, uint64_t first_id)
 
 void tpl_free(stage_tpl *t)
 {
-	et_buf_free(&t->bytes);
-	et_buf_free(&t->rank);
+	et_tpl_free(&t->t);
 	et_buf_free(&t->meta);
-	free(t->p);
 	memset(t, 0, sizeof *t);
 }
 
-/* The encoded attributes pieces add for rank r: the pg_name of each
- * spatial dimension, and each (send or receive, peer stage) seen so far
- * (a stage has a handful), encoded once per rank. */
-enum { PEERS = 16 };
-typedef struct var_cache {
-	uint8_t b[4][32];
-	size_t n[4];
-	struct {
-		uint8_t var;
-		int32_t stage;
-		uint8_t b[32];
-		size_t n;
-	} peer[PEERS];
-	int npeer;
-} var_cache;
+/* The attributes of one rank, each encoded once when first asked for. */
+typedef struct rank_vars {
+	const stage_layout *l;
+	uint32_t r;
+	uint64_t base; /* the rank's coordinates at stage 0 */
+	et_buf *b;     /* per slot */
+	bool *done;
+	uint32_t n;
+} rank_vars;
 
-static void var_bytes(et_arena *a, const char *name, bool str, int64_t v, uint8_t *out, size_t *n)
+static const et_buf *rank_var(void *ctx, uint32_t slot)
 {
-	et_node *x = et_node_new(a);
-	char s[24];
-	if (str) {
-		snprintf(s, sizeof s, "%" PRId64, v);
-		et_attr_set_str(a, x, name, s);
-	} else {
-		et_attr_set_int32(a, x, name, (int32_t)v);
+	rank_vars *v = ctx;
+	if (slot >= v->n)
+		return NULL; /* not reached: slots come from this stage's graph */
+	if (!v->done[slot]) {
+		v->done[slot] = true;
+		if (slot < 4) {
+			char s[24];
+			snprintf(s, sizeof s, "%" PRIu64,
+			         (uint64_t)stage_group_id(v->l, v->r, (int)slot));
+			et_tpl_attr_str(&v->b[slot], "pg_name", s);
+		} else {
+			uint64_t ps = (slot - 4) / 2;
+			int64_t peer = (int64_t)(v->base + ps * v->l->stride[DIM_PP]);
+			et_tpl_attr_int32(&v->b[slot], slot % 2 ? "comm_src" : "comm_dst",
+			                  (int32_t)peer);
+		}
 	}
-	et_buf b = {0};
-	et_node_pack(x, &b);
-	*n = b.len < 32 ? b.len : 0;
-	memcpy(out, b.data, *n);
-	et_buf_free(&b);
-	et_arena_reset(a);
-}
-
-/* The rank's bytes so far, handed to the writer (whole messages). */
-static int flush(stage_tpl *t, et_writer *w, uint64_t *count, et_error *e)
-{
-	int r = t->rank.len ? et_writer_raw(w, t->rank.data, t->rank.len, *count, e) : 0;
-	t->rank.len = 0;
-	*count = 0;
-	return r;
+	return &v->b[slot];
 }
 
 int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
                    const et_rank_info *ri, et_error *e)
 {
-	et_msg msg = {t->meta.data, t->meta.len, 0, 0};
-	if (et_writer_rank_begin(w, ri, e) < 0 || et_writer_msg(w, &msg, e) < 0)
-		return -1;
-	et_arena *a = et_arena_new();
-	var_cache vc;
-	memset(&vc, 0, sizeof vc);
-	for (int d = 0; d < 4; d++)
-		if (l->size[d] > 1)
-			var_bytes(a, "pg_name", true, (int64_t)stage_group_id(l, r, d), vc.b[d],
-			          &vc.n[d]);
-	et_buf *o = &t->rank;
-	o->len = 0;
-	uint64_t base = r - (uint64_t)t->stage * l->stride[DIM_PP], count = 0;
-	int rc = 0;
-	for (size_t i = 0; i < t->np && rc == 0; i++) {
-		const tpl_piece *p = &t->p[i];
-		const uint8_t *src = t->bytes.data + p->off;
-		if (p->var == VAR_NONE) {
-			et_buf_append(o, src, p->len);
-			count += p->nodes;
-		} else {
-			uint8_t vb[32], pre[10];
-			size_t vn;
-			if (p->var == VAR_PG) {
-				memcpy(vb, vc.b[p->dim], vn = vc.n[p->dim]);
-			} else {
-				int k = 0;
-				while (k < vc.npeer && (vc.peer[k].var != p->var ||
-				                        vc.peer[k].stage != p->peer_stage))
-					k++;
-				if (k == vc.npeer) { /* PEERS is ample: stages have <= 3 peers */
-					int64_t peer = (int64_t)(base + (uint64_t)p->peer_stage *
-					                                    l->stride[DIM_PP]);
-					k = vc.npeer < PEERS ? vc.npeer++ : PEERS - 1;
-					vc.peer[k].var = p->var;
-					vc.peer[k].stage = p->peer_stage;
-					var_bytes(a, p->var == VAR_DST ? "comm_dst" : "comm_src",
-					          false, peer, vc.peer[k].b, &vc.peer[k].n);
-				}
-				memcpy(vb, vc.peer[k].b, vn = vc.peer[k].n);
-			}
-			int np = et_varint_put(pre, p->len + vn);
-			et_buf_append(o, pre, (size_t)np);
-			et_buf_append(o, src, p->len);
-			et_buf_append(o, vb, vn);
-			count++;
-		}
-		/* a big rank goes out in pieces: the buffer stays small */
-		if (o->len >= ((size_t)4 << 20))
-			rc = flush(t, w, &count, e);
-	}
-	et_arena_free(a);
-	if (rc == 0)
-		rc = flush(t, w, &count, e);
-	return rc == 0 ? et_writer_rank_end(w, e) : -1;
+	rank_vars v = {.l = l, .r = r, .n = 4 + 2 * l->size[DIM_PP]};
+	v.base = r - (uint64_t)t->stage * l->stride[DIM_PP];
+	v.b = et_xcalloc(v.n, sizeof *v.b);
+	v.done = et_xcalloc(v.n, sizeof *v.done);
+	int rc = et_tpl_write(&t->t, w, ri, &t->meta, rank_var, &v, e);
+	for (uint32_t i = 0; i < v.n; i++)
+		et_buf_free(&v.b[i]);
+	free(v.b);
+	free(v.done);
+	return rc;
 }

@@ -1,31 +1,17 @@
-/* A stage's graph serialized once, and each of its ranks written from it.
- *
- * Ranks of one stage differ only in the pg_name of their collectives and
- * the peers of their sends and receives, so the template holds every
- * node's encoding with those fields left out, and writing a rank appends
- * them (as the node's last attribute: protobuf concatenation) and re-frames
- * only the nodes that carry one. */
+/* A stage's graph serialized once (et_tpl.h), and each of its ranks
+ * written from it: ranks of one stage differ only in the pg_name of their
+ * collectives and the peers of their sends and receives. */
 #ifndef ET_STAGE_TPL_H
 #define ET_STAGE_TPL_H
 
 #include "et-stage/sg.h"
 #include "et_buf.h"
+#include "et_tpl.h"
 #include "et_writer.h"
 
-typedef struct tpl_piece {
-	size_t off, len;    /* in bytes: framed nodes, or one node's unframed fixed part */
-	uint32_t nodes;     /* VAR_NONE: how many nodes the run holds */
-	uint8_t var, dim;   /* VAR_NONE: a run of framed nodes */
-	int32_t peer_stage; /* VAR_DST, VAR_SRC */
-} tpl_piece;
-
 typedef struct stage_tpl {
-	et_buf bytes;
-	tpl_piece *p;
-	size_t np, cap;
-	uint64_t nodes;
+	et_tpl t;
 	int stage;
-	et_buf rank; /* one rank's bytes (up to 4 MiB at a time), reused */
 	et_buf meta; /* the GlobalMetadata of every rank */
 } stage_tpl;
 
