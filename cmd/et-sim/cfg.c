@@ -288,6 +288,8 @@ static const numkey numkeys[] = {
     {"systolic-cols", 1, 0, OFF(sys_cols)},
     {"systolic-arrays", 1, 0, OFF(sys_arrays)},
     {"systolic-clock", 1e-9, 1, OFF(sys_clock_ghz)}, /* GHz: 0 would divide by 0 */
+    {"systolic-a", 0, 1, OFF(sys_a)},
+    {"systolic-b", -1e18, 1, OFF(sys_b)},
 };
 
 static int set_number(cfg *c, const char *k, const char *v, et_error *e)
@@ -535,4 +537,84 @@ const comm_group *cfg_group(const cfg *c, const char *pg, int *index)
 			return &c->groups[i];
 		}
 	return NULL;
+}
+
+/* The presets of --compute: published numbers (et-sim(1) names the
+ * sources). */
+static const struct preset {
+	const char *name;
+	const char *keys;
+} presets[] = {
+    /* TPU v4: four 128x128 MXUs per TensorCore at 1,050 MHz, weight stationary */
+    {"tpu-v4", "rows=128,cols=128,arrays=4,ghz=1.05,dataflow=ws"},
+};
+
+/* One KEY=V of a systolic spec, as its systolic-* key. */
+static int set_systolic_kv(cfg *c, const char *kv, et_error *e)
+{
+	static const char *const keys[][2] = {{"rows", "systolic-rows"},
+	                                      {"cols", "systolic-cols"},
+	                                      {"dataflow", "systolic-dataflow"},
+	                                      {"arrays", "systolic-arrays"},
+	                                      {"ghz", "systolic-clock"},
+	                                      {"a", "systolic-a"},
+	                                      {"b", "systolic-b"}};
+	const char *eq = strchr(kv, '=');
+	size_t kl = eq ? (size_t)(eq - kv) : strlen(kv);
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+		if (eq && strlen(keys[i][0]) == kl && strncmp(kv, keys[i][0], kl) == 0)
+			return cfg_set_kv(c, keys[i][1], eq + 1, e);
+	return et_fail(
+	    e, ET_EXIT_USAGE,
+	    "--compute: '%s': expected rows=, cols=, dataflow=, arrays=, ghz=, a= or b=", kv);
+}
+
+/* "k=v,k=v" (at most 15 items of 63 characters). */
+static int set_systolic_list(cfg *c, const char *list, et_error *e)
+{
+	char items[16][64];
+	char tmp[1024];
+	snprintf(tmp, sizeof tmp, "%s", list);
+	for (char *p = tmp; *p; p++) /* split() takes '/' too: keep only ',' */
+		if (*p == '/')
+			return et_fail(e, ET_EXIT_USAGE, "--compute: '%s': '/' is not a separator",
+			               list);
+	int n = split(tmp, items, 15);
+	if (n < 0)
+		return et_fail(e, ET_EXIT_USAGE, "--compute: '%s': too many or too long items",
+		               list);
+	for (int i = 0; i < n; i++)
+		if (set_systolic_kv(c, items[i], e) < 0)
+			return -1;
+	return 0;
+}
+
+int cfg_set_compute(cfg *c, const char *spec, et_error *e)
+{
+	const char *colon = strchr(spec, ':');
+	size_t hl = colon ? (size_t)(colon - spec) : strlen(spec);
+	char head[32];
+	if (hl >= sizeof head)
+		return et_fail(e, ET_EXIT_USAGE, "--compute: unknown model '%s'", spec);
+	memcpy(head, spec, hl);
+	head[hl] = 0;
+	for (size_t i = 0; i < sizeof presets / sizeof *presets; i++)
+		if (strcmp(head, presets[i].name) == 0) {
+			c->compute_model = CM_SYSTOLIC;
+			if (set_systolic_list(c, presets[i].keys, e) < 0)
+				return -1;
+			return colon ? set_systolic_list(c, colon + 1, e) : 0;
+		}
+	if (strcmp(head, "systolic") == 0) {
+		c->compute_model = CM_SYSTOLIC;
+		return colon ? set_systolic_list(c, colon + 1, e) : 0;
+	}
+	if (colon)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "--compute %s: only systolic models take parameters", spec);
+	if (cfg_set_kv(c, "compute-model", head, e) == 0)
+		return 0;
+	return et_fail(e, ET_EXIT_USAGE,
+	               "--compute: expected replay, roofline, systolic[:...] or tpu-v4, got '%s'",
+	               spec);
 }

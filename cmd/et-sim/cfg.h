@@ -81,6 +81,7 @@ typedef struct cfg {
 	int64_t sys_rows, sys_cols, sys_arrays;
 	double sys_clock_ghz;
 	int sys_dataflow;
+	double sys_a, sys_b; /* a > 0: a GEMM takes a * cycles + b ns (a fitted line) */
 	/* provenance for messages */
 	char net_file[256], sys_file[256], grp_file[256];
 	/* what the loaders found worth a warning, for the caller to print once
@@ -119,6 +120,10 @@ void cfg_warn(cfg *c, const char *fmt, ...) __attribute__((format(printf, 2, 3))
  * ET_EXIT_USAGE (the settings do not fit together). */
 int cfg_finish(cfg *c, et_error *e);
 void cfg_free(cfg *c);
+/* --compute SPEC: "replay", "roofline", "systolic[:KEY=V,...]" (rows, cols,
+ * dataflow, arrays, ghz, a, b) or a preset ("tpu-v4[:KEY=V,...]"). Code
+ * ET_EXIT_USAGE; messages name the key. */
+int cfg_set_compute(cfg *c, const char *spec, et_error *e);
 /* An implementation name ("ring", "direct4", ...): 0, or -1 when unknown. */
 int cfg_impl_parse(const char *s, uint8_t *impl, int *window);
 /* The comm group a pg_name names (with its index), or NULL: all ranks

@@ -67,6 +67,8 @@ static const syskey syskeys[] = {
     {"systolic-arrays", J_NUM, R_SET},
     {"systolic-clock", J_NUM, R_SET},
     {"systolic-dataflow", J_STR, R_SET},
+    {"systolic-a", J_NUM, R_SET},
+    {"systolic-b", J_NUM, R_SET},
     {"L", J_NUM, R_NO_EFFECT},
     {"o", J_NUM, R_NO_EFFECT},
     {"g", J_NUM, R_NO_EFFECT},

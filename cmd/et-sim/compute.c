@@ -68,6 +68,20 @@ uint64_t systolic_cycles(const cfg *cf, uint64_t m, uint64_t n, uint64_t k)
 	return et_sat_mul(folds / a + (folds % a != 0), per_fold - 2);
 }
 
+double systolic_ns(const cfg *cf, uint64_t cycles)
+{
+	if (cf->sys_a > 0) /* SCALE-Sim TPU: measured latency linear in the cycles */
+		return fmax(0, ceil(cf->sys_a * (double)cycles + cf->sys_b));
+	return ceil((double)cycles / cf->sys_clock_ghz);
+}
+
+double systolic_util(const cfg *cf, const uint64_t mnk[3], uint64_t cycles)
+{
+	double pe = (double)cf->sys_rows * (double)cf->sys_cols * (double)cf->sys_arrays;
+	return cycles ? (double)mnk[0] * (double)mnk[1] * (double)mnk[2] / (pe * (double)cycles)
+	              : 0;
+}
+
 /* compute-scale multiplies the model's whole ns, and the product is
  * floored again. */
 static uint64_t scaled(const cfg *cf, mtime t)
@@ -90,9 +104,12 @@ uint64_t compute_ns(const cfg *cf, const sgraph *g, uint32_t i)
 			uint64_t cyc = systolic_cycles(cf, mnk[0], mnk[1], mnk[2]);
 			if (et_sat_is(cyc))
 				return UINT64_MAX;
-			return scaled(cf, from_double(ceil((double)cyc / cf->sys_clock_ghz)));
+			return scaled(cf, from_double(systolic_ns(cf, cyc)));
 		}
-		model = CM_ROOFLINE;
+		/* not a matrix product: the roofline when the node says what it
+		 * computes, else its recorded duration */
+		bool counted = g->num_ops[i] > 0 && g->tensor_size[i] > 0;
+		model = counted ? CM_ROOFLINE : CM_REPLAY;
 	}
 	if (model == CM_ROOFLINE)
 		return scaled(cf, roofline_ns(cf, g, i));

@@ -4,6 +4,7 @@
  * (leading dims of x fold into M). */
 #include "gemm.h"
 #include "et_attr.h"
+#include "et_sat.h"
 #include <ctype.h>
 #include <string.h>
 
@@ -76,6 +77,10 @@ void gemm_dims(const et_node *n, uint64_t out[3])
 	uint64_t m, nn, k;
 	if (et_attr_uint(n, "gemm_m", &m) && et_attr_uint(n, "gemm_n", &nn) &&
 	    et_attr_uint(n, "gemm_k", &k)) {
+		uint64_t b;
+		/* a batch of GEMMs folds into M, as bmm's does below */
+		if (et_attr_uint(n, "gemm_batch", &b) && b > 1)
+			m = et_sat_mul(m, b);
 		out[0] = m, out[1] = nn, out[2] = k;
 		return;
 	}

@@ -79,6 +79,10 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	     c, .fn = opt_set},
 	    {0, "compute-model", ET_ARG_STR, "M", "replay (default), roofline or systolic",
 	     &c->cmodel, .flags = 0},
+	    {0, "compute", ET_ARG_STR, "SPEC",
+	     "a compute model with its numbers: systolic:rows=R,cols=C,dataflow=os|ws|is,"
+	     "arrays=P,ghz=F[,a=A,b=B], or tpu-v4",
+	     &c->compute, .flags = 0},
 	    {0, "simulate-collectives", ET_ARG_FN, NULL,
 	     "simulate BROADCAST instead of replaying it", c, .fn = opt_set},
 	    {0, "no-closed-form", ET_ARG_FN, NULL,

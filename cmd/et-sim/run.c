@@ -84,6 +84,8 @@ int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e)
 		return -1;
 	if (c->cmodel && cfg_set_kv(cf, "compute-model", c->cmodel, e) < 0)
 		return -1;
+	if (c->compute && cfg_set_compute(cf, c->compute, e) < 0)
+		return -1;
 	if (finish(cf, e) < 0)
 		return -1;
 	if (cf->total != world)

@@ -1,6 +1,7 @@
 /* sched: one object per node, ordered by rank then start (then id). A folded
  * run writes rank 0's schedule for every rank. */
 #include "sched.h"
+#include "compute.h"
 #include "et_attr.h"
 #include "et_mem.h"
 #include "et_types.h"
@@ -47,7 +48,20 @@ static uint32_t ordered(const rank_st *r, uint32_t **out)
 	return k;
 }
 
-static void node_line(FILE *f, uint32_t rank, const rank_st *r, uint32_t i)
+/* Under the systolic model, a GEMM's cycles and utilization. */
+static void systolic_fields(FILE *f, const cfg *cf, const sgraph *g, uint32_t i)
+{
+	const uint64_t *mnk = &g->gemm[(size_t)i * 3];
+	if (cf->compute_model != CM_SYSTOLIC || g->type[i] != ET_NODE_COMP ||
+	    (g->flags[i] & SG_CPU) || !mnk[0] || !mnk[1] || !mnk[2])
+		return;
+	uint64_t cyc = systolic_cycles(cf, mnk[0], mnk[1], mnk[2]);
+	if (cyc != UINT64_MAX)
+		fprintf(f, ",\"cycles\":%llu,\"utilization\":%.6f", (unsigned long long)cyc,
+		        systolic_util(cf, mnk, cyc));
+}
+
+static void node_line(FILE *f, const cfg *cf, uint32_t rank, const rank_st *r, uint32_t i)
 {
 	const sgraph *g = r->g;
 	const char *tn = et_node_type_name(g->type[i]);
@@ -61,6 +75,7 @@ static void node_line(FILE *f, uint32_t rank, const rank_st *r, uint32_t i)
 		fprintf(f, ",\"comm_type\":\"%s\",\"comm_size\":%lld", ct ? ct : "UNKNOWN",
 		        (long long)g->comm_size[i]);
 	}
+	systolic_fields(f, cf, g, i);
 	fputs("}\n", f);
 }
 
@@ -70,7 +85,7 @@ int sched_write_jsonl(FILE *f, const sim *s)
 		const rank_st *r = report_rank(s, k);
 		uint32_t *v, n = ordered(r, &v);
 		for (uint32_t j = 0; j < n; j++)
-			node_line(f, k, r, v[j]);
+			node_line(f, s->cf, k, r, v[j]);
 		free(v);
 	}
 	return 0;

@@ -776,3 +776,34 @@ pg_dotted() {
 			fail "$stderr"
 	done
 }
+
+@test "--compute systolic:...: doc/compiler-ir.md's worked cycles and utilization, per node in the schedule" {
+	# R = C = 128: 4096^3 takes 4,585,472 cycles at 0.915 utilization in every
+	# dataflow; M = 8, K = N = 4096 takes 143,296 (os, is) or 399,360 (ws);
+	# a node that is no GEMM and has no op counts keeps its duration (3 us)
+	for df in os ws is; do
+		et-sim -q --compute "systolic:rows=128,cols=128,dataflow=$df,arrays=1,ghz=1" \
+			--schedule s.jsonl "$SIMD/gemm_shapes.jsonl" >/dev/null
+		run jq -r '[.name, .end_ns - .start_ns, .cycles, .utilization] | @tsv' s.jsonl
+		skinny=143296
+		[ "$df" = ws ] && skinny=399360
+		assert_line "$(printf 'big\t4585472\t4585472\t0.914694')"
+		assert_line --regexp "^skinny	$skinny	$skinny	0\.0"
+		assert_line "$(printf 'add\t3000\t\t')"
+	done
+}
+
+@test "--compute tpu-v4: four 128 x 128 arrays at 1.05 GHz, weight stationary; a fitted line a*cycles+b" {
+	et-sim -q --compute tpu-v4 --schedule s.jsonl "$SIMD/gemm_shapes.jsonl" >/dev/null
+	# 1024 folds over 4 arrays, 256 x (2*128 + 128 + 4096 - 2) = 1,146,368 cycles; /1.05 GHz up
+	want=$(awk 'BEGIN { c = 256 * (2*128 + 128 + 4096 - 2); t = c / 1.05; print c, (t == int(t) ? t : int(t) + 1) }')
+	[ "$(jq -r 'select(.name == "big") | "\(.cycles) \(.end_ns - .start_ns)"' s.jsonl)" = "$want" ]
+	et-sim -q --compute tpu-v4:a=0.5,b=100 --schedule s.jsonl "$SIMD/gemm_shapes.jsonl" >/dev/null
+	[ "$(jq -r 'select(.name == "big") | .end_ns - .start_ns' s.jsonl)" = $((1146368 / 2 + 100)) ]
+	run -2 et-sim --compute systolic:rows=0 "$SIMD/gemm_shapes.jsonl"
+	assert_output --partial "systolic-rows: '0' is not a valid value"
+	run -2 et-sim --compute tpu-v5 "$SIMD/gemm_shapes.jsonl"
+	assert_output --partial "--compute: expected replay, roofline, systolic[:...] or tpu-v4, got 'tpu-v5'"
+	run -2 et-sim --compute systolic:depth=3 "$SIMD/gemm_shapes.jsonl"
+	assert_output --partial "'depth=3': expected rows="
+}
