@@ -13,20 +13,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+/* What a load refuses beyond (ET_EXIT_DATA), checked from the counts
+ * before anything is expanded: files over 64 MiB, more devices or edges
+ * than these (edges counted before self pairs and repeated pairs are
+ * dropped), devices nested more than NETGRAPH_MAX_NEST deep (an instance's
+ * device is level 1). */
+#define NETGRAPH_MAX_FILE ((size_t)64 << 20)
+#define NETGRAPH_MAX_DEV 1048576u
+#define NETGRAPH_MAX_EDGE 16777216u
+#define NETGRAPH_MAX_NEST 16
 
 typedef struct ng_edge {
-	uint32_t a, b;  /* device indices, a != b */
-	uint32_t link;  /* index into link_name */
-	double bpns;    /* bytes per ns (SI: 1 GB/s = 1 B/ns, 1 Gb/s = 0.125); 0 = not given */
-	double lat_ns;  /* ns; 0 when not given */
+	uint32_t a, b; /* device indices, a != b */
+	uint32_t link; /* index into link_name */
+	double bpns;   /* bytes per ns (SI: 1 GB/s = 1 B/ns, 1 Gb/s = 0.125); 0 = not given */
+	double lat_ns; /* ns; 0 when not given */
 } ng_edge;
 
 typedef struct netgraph {
-	char *name;       /* the infrastructure's name ("" when none) */
-	uint32_t ndev;    /* devices */
-	uint32_t nnpu;    /* devices 0..nnpu-1 are the NPUs */
-	char **dev;       /* [ndev] dot names */
-	ng_edge *edge;    /* undirected, in file order (device edges expanded per instance) */
+	char *name;    /* the infrastructure's name ("" when none) */
+	uint32_t ndev; /* devices */
+	uint32_t nnpu; /* devices 0..nnpu-1 are the NPUs */
+	char **dev;    /* [ndev] dot names */
+	ng_edge *edge; /* undirected, in file order (device edges expanded per instance) */
 	size_t nedge;
 	char **link_name; /* [nlink] */
 	bool *link_nobw;  /* [nlink] the link gives no bandwidth */
@@ -42,6 +53,14 @@ typedef struct netgraph {
  * two sides expand to different counts, no xpu at all, the pre-2.0 form
  * with dot-string connections). On failure g is freed. */
 int netgraph_load(netgraph *g, const char *path, et_error *e);
+/* The same for the len bytes at data (no NUL needed after them), NAME
+ * standing for the file in messages; never ET_EXIT_IO. */
+int netgraph_load_mem(netgraph *g, const char *name, const char *data, size_t len, et_error *e);
+/* Frees what g holds and zeroes it; a zeroed g is fine. */
 void netgraph_free(netgraph *g);
+/* A debugging aid (for -v): one line per device, "dev I NAME" ("npu I
+ * NAME" for the NPUs), then per link "link I NAME BPNS|-", then per edge
+ * "edge A B LINK BPNS LAT_NS". */
+void netgraph_dump(const netgraph *g, FILE *f);
 
 #endif
