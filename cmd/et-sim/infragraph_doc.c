@@ -257,10 +257,11 @@ static int bandwidth_of(const ig_ctx *c, const ig_val *m, ig_link *l)
 	double x;
 	if (choice_of(c, m, k_bw, NKEYS(k_bw), &unit, &x) < 0)
 		return -1;
-	if (unit && !(x > 0))
-		return ig_fail(c, m, "a bandwidth is more than 0");
 	l->nobw = unit == 0;
-	l->bpns = x * per_unit[unit];
+	l->bpns = unit ? x * per_unit[unit] : 0;
+	/* x > 0 so small that x / 8 is 0 is no bandwidth either */
+	if (unit && !(l->bpns > 0))
+		return ig_fail(c, m, "a bandwidth is more than 0");
 	return 0;
 }
 
