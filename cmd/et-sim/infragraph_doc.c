@@ -111,6 +111,17 @@ static int name_of(const ig_ctx *c, const ig_val *v, const char **s)
 	return 0;
 }
 
+/* The infrastructure's name is free text, but one line: callers print it. */
+static int title_of(const ig_ctx *c, const ig_val *v, const char **s)
+{
+	if (text_of(c, v, s) < 0)
+		return -1;
+	for (const unsigned char *p = (const unsigned char *)*s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return ig_fail(c, v, "a control character in the name");
+	return 0;
+}
+
 /* A name, added to m: unique among its kind. */
 static int name_in(const ig_ctx *c, const ig_val *v, et_strmap *m, const char *what, const char **s)
 {
@@ -523,7 +534,7 @@ int ig_doc_read(const ig_ctx *c, const ig_val *root, ig_doc *d)
 	    members(c, inf, k_root, NKEYS(k_root), v) < 0)
 		return -1;
 	d->name = "";
-	if ((v[0] && text_of(c, v[0], &d->name) < 0) || list_len(c, v[2], &d->ndev) < 0 ||
+	if ((v[0] && title_of(c, v[0], &d->name) < 0) || list_len(c, v[2], &d->ndev) < 0 ||
 	    list_len(c, v[3], &d->ntoplink) < 0 || list_len(c, v[4], &d->ninst) < 0 ||
 	    list_len(c, v[5], &d->nedge) < 0)
 		return -1;

@@ -37,7 +37,6 @@ typedef struct expander {
 	uint32_t *slot;      /* open addressing: edge index + 1 by its pair, 0 = empty */
 	uint64_t mask;
 	int shift;
-	size_t cap;
 } expander;
 
 /* Leaves one item of component cp holds, xpu and other. */
@@ -255,14 +254,10 @@ static size_t ep_ids(const expander *x, const ig_ep *ep, uint32_t dv, uint64_t x
 	return n;
 }
 
+/* g->edge holds nedge_max (the bound checked): no growth, no copy. */
 static void push(expander *x, uint32_t a, uint32_t b, uint32_t link)
 {
 	netgraph *g = x->g;
-	if (g->nedge == x->cap) {
-		x->cap = x->cap ? 2 * x->cap : 64;
-		x->cap = x->cap < x->nedge_max ? x->cap : x->nedge_max;
-		g->edge = et_xrealloc(g->edge, x->cap * sizeof *g->edge);
-	}
 	const ig_link *l = &x->d->link[link];
 	g->edge[g->nedge++] =
 	    (ng_edge){.a = a, .b = b, .link = link, .bpns = l->bpns, .lat_ns = l->lat_ns};
@@ -337,6 +332,7 @@ static int edges(expander *x)
 		size *= 2, x->shift--;
 	x->mask = size - 1;
 	x->slot = et_xcalloc(size, sizeof *x->slot);
+	x->g->edge = et_xmalloc((x->nedge_max + 1) * sizeof *x->g->edge);
 	x->ida = et_xmalloc((x->g->ndev + 1) * sizeof *x->ida);
 	x->idb = et_xmalloc((x->g->ndev + 1) * sizeof *x->idb);
 	for (uint32_t k = 0; k < d->ninst; k++) {
@@ -349,6 +345,9 @@ static int edges(expander *x)
 	for (uint32_t k = 0; k < d->nedge; k++)
 		if (emit(x, &d->edge[k], 0, 0, 0) < 0)
 			return -1;
+	/* give back what self pairs and repeats left unused */
+	if (x->g->nedge < x->nedge_max / 2)
+		x->g->edge = et_xrealloc(x->g->edge, (x->g->nedge + 1) * sizeof *x->g->edge);
 	return 0;
 }
 

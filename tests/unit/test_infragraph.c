@@ -387,6 +387,8 @@ static void test_refusals(void)
 	            "instances: [{name: sw, device: sw, count: 2}]\n",
 	            ET_EXIT_DATA, "t: no NPU: no instance holds a component with choice xpu", true);
 	expect_fail("name: empty\n", ET_EXIT_DATA, "t: no NPU", false);
+	expect_fail("name: \"two\\nlines\"\n", ET_EXIT_DATA,
+	            "t: line 1: name: a control character in the name", true);
 	/* components */
 	static const char comp_fmt[] = "devices: [{name: d, components: [%s]}]\n"
 	                               "instances: [{name: d, device: d, count: 1}]\n";
