@@ -100,8 +100,9 @@ typedef struct ig_ep {
 	uint64_t n;
 } ig_ep;
 
-/* Counts beyond this are all "too many" (far beyond every limit): a
- * product of two saturated counts cannot overflow. */
+/* Counts from here on are all "too many" (far beyond every limit); the
+ * saturating sum and product keep every count at most this, never
+ * wrapping. */
 #define IG_SAT ((uint64_t)1 << 40)
 
 static inline uint64_t ig_sat_add(uint64_t a, uint64_t b)

@@ -283,7 +283,7 @@ static int latency_of(const ig_ctx *c, const ig_val *m, ig_link *l)
 	double x;
 	if (choice_of(c, m, k_lat, NKEYS(k_lat), &unit, &x) < 0)
 		return -1;
-	l->lat_ns = unit ? x * per_unit[unit] : 0;
+	l->lat_ns = unit ? x * per_unit[unit] + 0.0 : 0; /* + 0.0: -0 becomes 0 */
 	if (unit && !(x >= 0 && isfinite(l->lat_ns)))
 		return ig_fail(c, m, "a latency is a finite number, 0 or more");
 	return 0;
