@@ -7,6 +7,7 @@
 #include "cfg.h"
 #include "et_buf.h"
 #include "et_mem.h"
+#include "net_route.h"
 #include "netgraph.h"
 #include <stdbool.h>
 #include <stdio.h>
@@ -229,6 +230,14 @@ static int load_graph(cfg *c, const char *path, et_error *e)
 {
 	netgraph *g = et_xcalloc(1, sizeof *g);
 	if (netgraph_load(g, path, e) < 0) {
+		free(g);
+		return -1;
+	}
+	uint32_t a, b;
+	if (!net_route_connected(g, &a, &b)) {
+		et_fail(e, ET_EXIT_DATA, "%s: NPUs %s (rank %u) and %s (rank %u) are not connected",
+		        path, g->dev[a], a, g->dev[b], b);
+		netgraph_free(g);
 		free(g);
 		return -1;
 	}

@@ -192,13 +192,14 @@ et-sim: warning: s.json: line 4: "memory-type": ignored by ASTRA-sim too'
 	assert_equal "$stderr" "et-validate: d: is a directory"
 }
 
-@test "an InfraGraph topology as the network file: not supported yet, exit 3" {
-	for f in "$IG/clos-fat-tree-2tier.yaml" "$IG/dgxa100.legacy.yaml"; do
-		rejects 3 "$f: InfraGraph topology: not supported yet" --network "$f"
-	done
+@test "an InfraGraph instance as the network file: read as a graph; the pre-2.0 form and no xpu are exit 3" {
+	rejects 2 "$IG/clos-fat-tree-2tier.yaml: an InfraGraph network needs the congestion-aware backend (--backend aware): the unaware model has no links to route on" \
+		--network "$IG/clos-fat-tree-2tier.yaml"
+	rejects 3 "$IG/dgxa100.legacy.yaml: line 14: infrastructure.devices[0].components[0].type: the pre-2.0 InfraGraph form (components with \"type\"): et-sim reads schema 2.x; convert the file with infragraph 2.x (components with \"choice\", edges with ep1/ep2/scheme)" \
+		--backend aware --network "$IG/dgxa100.legacy.yaml"
 	# InfraGraph's JSON form too
 	printf '{"name": "f", "devices": [{"name": "d", "components": []}],\n "instances": [], "edges": []}\n' >ig.json
-	rejects 3 "ig.json: InfraGraph topology: not supported yet" --network ig.json
+	rejects 3 "ig.json: no NPU: no instance holds a component with choice xpu" --backend aware --network ig.json
 }
 
 @test "--set and --sweep check types as the files do: a wrong-typed value is exit 2" {

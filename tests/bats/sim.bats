@@ -697,7 +697,7 @@ fails3() {
 	assert_line "top communication by exposed time (not overlapped by compute; rank 0):"
 }
 
-@test "configs: a missing file or a directory is an I/O error (exit 4) that says which; InfraGraph is not supported yet" {
+@test "configs: a missing file or a directory is an I/O error (exit 4) that says which; InfraGraph needs the aware backend" {
 	ar="$REPO/samples/all_reduce_8/all_reduce"
 	mkdir adir
 	for opt in --network --system --comm-groups; do
@@ -706,10 +706,10 @@ fails3() {
 		run -4 --separate-stderr et-sim $opt adir "$ar"
 		[ "$stderr" = "et-sim: adir: is a directory" ] || fail "$opt: $stderr"
 	done
-	for f in clos-fat-tree-2tier.yaml dgxa100.legacy.yaml; do
-		run -3 --separate-stderr et-sim --network "$DATA/infragraph/$f" "$ar"
-		[ "$stderr" = "et-sim: $DATA/infragraph/$f: InfraGraph topology: not supported yet" ] || fail "$stderr"
-	done
+	run -2 --separate-stderr et-sim --network "$DATA/infragraph/clos-fat-tree-2tier.yaml" "$ar"
+	[[ $stderr == *"needs the congestion-aware backend"* ]] || fail "$stderr"
+	run -3 --separate-stderr et-sim --backend aware --network "$DATA/infragraph/dgxa100.legacy.yaml" "$ar"
+	[[ $stderr == *"the pre-2.0 InfraGraph form"* ]] || fail "$stderr"
 }
 
 @test "roofline: COMP nodes it prices at 0 ns despite a recorded duration are counted in one warning" {

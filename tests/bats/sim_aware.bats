@@ -222,3 +222,62 @@ ser() { hop 0 "$1" "$2"; }
 	run -2 et-sim --logical-dims 4,2 "$AR8"
 	assert_output --partial "logical-dims is for InfraGraph networks"
 }
+
+# InfraGraph networks (doc/astra-sim-aware.md "InfraGraph topologies")
+IG="$DATA/infragraph"
+
+@test "InfraGraph: a star of 8 xpus around one switch is ASTRA-sim's Switch 8, rank for rank" {
+	sw=(--set topology=Switch --set npus_count=8 --set bandwidth=50 --set latency=500)
+	for sys in "$SYS/Ring_4chunks.json" "$SYS/HGX-H100-validated.json"; do
+		for w in "$AR8" "$MB/all_to_all/8npus_1MB/all_to_all" "$MB/all_gather/8npus_1MB/all_gather"; do
+			a=$(finishes --backend aware "${sw[@]}" --system "$sys" "$w")
+			b=$(finishes --backend aware --network "$IG/star8.yaml" --system "$sys" "$w")
+			[ -n "$a" ] && [ "$a" = "$b" ] || fail "$sys $w: Switch and star differ"
+		done
+	done
+	run -0 maxfin --backend aware --network "$IG/star8.yaml" --system "$SYS/Ring_4chunks.json" "$AR8"
+	[ "$output" = 126600 ]
+	# HGX-H100: 400 GB/s is 429.4967296 SI GB/s; 936.25 ns
+	sed 's/53.6870912/429.4967296/; s/ns: 500/ns: 936.25/' "$IG/star8.yaml" >hgx.yaml
+	run -0 maxfin --backend aware --network hgx.yaml --system "$SYS/HGX-H100-validated.json" "$AR8"
+	[ "$output" = 57426 ]
+	# -v names each rank's device
+	et-sim -q -v --backend aware --network "$IG/star8.yaml" "$AR8" 2>err >/dev/null
+	grep -qx "et-sim: rank 7 = host.7.xpu.0" err
+	grep -qx "et-sim: device 8 = sw.0.asic.0 (forwarding)" err
+}
+
+@test "InfraGraph: the 2.x corpus file (a two-tier Clos of 16 servers) loads, numbers its 32 xpus and simulates" {
+	et-synth coll --type all_reduce --size 1M --world 32 -o ar32.etz
+	et-sim -v --backend aware --network "$IG/clos-fat-tree-2tier.yaml" --link-stats l.csv ar32.etz \
+		>r.txt 2>err
+	grep -qx "et-sim: rank 0 = server.0.xpu.0" err
+	grep -qx "et-sim: rank 31 = server.15.xpu.1" err
+	[ "$(grep -c '^et-sim: device .* (forwarding)$' err)" = $((236 - 32)) ]
+	# every edge is a link each way
+	[ "$(tail -n +2 l.csv | wc -l)" = $((2 * 288)) ]
+	grep -q '^simulated iteration time: ' r.txt
+	# links without a bandwidth carry data without serialisation: busy 0
+	[ "$(grep '^server.0.xpu.0,server.0.nvlsw.0,' l.csv | cut -d, -f4)" = 0 ]
+	# 100 Gb/s = 12.5 B/ns: a NIC link's busy time is its bytes / 12.5, chunk by chunk
+	awk -F, '$1 == "server.0.nic.1" && $2 == "tier_0.0.port.1" { exit !($3 > 0 && $4 >= int($3 / 12.5) - $7 && $4 <= $3 / 12.5) }' l.csv
+	# two logical dimensions of 8 and 4
+	run -0 et-sim --backend aware --network "$IG/clos-fat-tree-2tier.yaml" --logical-dims 8,4 \
+		--set all-reduce-implementation=ring,ring ar32.etz
+	run -2 et-sim --backend aware --network "$IG/clos-fat-tree-2tier.yaml" --logical-dims 8,8 ar32.etz
+	assert_output --partial "logical-dims multiply to 64 ranks, the graph has 32 NPUs"
+}
+
+@test "InfraGraph: refusals are one line (unaware backend, network lists, pre-2.0 form, NPUs not connected)" {
+	run -2 et-sim --network "$IG/star8.yaml" "$AR8"
+	assert_output --partial "an InfraGraph network needs the congestion-aware backend (--backend aware)"
+	run -2 et-sim --backend aware --network "$IG/star8.yaml" --set bandwidth=10 "$AR8"
+	assert_output --partial "the network is an InfraGraph graph"
+	run -3 et-sim --backend aware --network "$IG/dgxa100.legacy.yaml" "$AR8"
+	assert_output --partial "pre-2.0"
+	[ "${#lines[@]}" = 1 ]
+	# host 7 cut off: its xpu is connected to nothing
+	sed 's/host\[0:8\]/host[0:7]/' "$IG/star8.yaml" >cut.yaml
+	run -3 et-sim --backend aware --network cut.yaml "$AR8"
+	assert_output "et-sim: cut.yaml: NPUs host.0.xpu.0 (rank 0) and host.7.xpu.0 (rank 7) are not connected"
+}

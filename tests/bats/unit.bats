@@ -129,6 +129,14 @@ unit_test() {
 	unit_test test_stage
 }
 
+@test "unit: test_infragraph" {
+	unit_test test_infragraph
+}
+
+@test "unit: test_xir" {
+	unit_test test_xir
+}
+
 @test "unit: test_pt_kineto" {
 	unit_test test_pt_kineto
 }
