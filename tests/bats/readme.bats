@@ -28,9 +28,9 @@ readme_commands() {
 
 @test "README: the command list is what we think it is" {
 	run -0 readme_commands
-	# 6 et-convert, 3 et-validate, 4 et-sim, 4 et-synth, 6 et-stage, 6 layerdag-sample
+	# 6 et-convert, 3 et-validate, 7 et-sim, 4 et-synth, 6 et-stage, 6 layerdag-sample
 	# (one of them et-convert), the gallery input, 6 gallery rows
-	[ "${#lines[@]}" -eq 36 ] || fail "${#lines[@]} commands, not 36: $output"
+	[ "${#lines[@]}" -eq 39 ] || fail "${#lines[@]} commands, not 39: $output"
 	assert_line "et-convert samples/all_reduce_8/all_reduce -o ar.etz"
 	assert_line "et-viz --timeline --schedule s.jsonl -o gantt.svg"
 	assert_line "et-stage --list-models"
@@ -58,4 +58,5 @@ $output"
 	[ "$(et-validate -q shard.0.etz --format json | jq .ranks)" = 1024 ]
 	[ "$(et-validate -q shareable.etz --format json | jq .ranks)" = 256 ]
 	[ "$(grep -c "^g " samples.txt)" = 630 ] && [ -s diffusion.bin ] && [ -s ar.txt ]
+	[ "$(wc -l <links.csv)" = $((2 * 288 + 1)) ]
 }
