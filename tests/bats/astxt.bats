@@ -197,3 +197,16 @@ check_refusals() {
 		assert_line --partial "simulated iteration time:"
 	done
 }
+
+# unit.bats runs every unit program once it lists it; until then, here.
+@test "astra-text: the unit tests (test_astxt)" {
+	cd "$REPO"
+	if [ -n "${ETKIT_VALGRIND:-}" ]; then
+		run valgrind -q --error-exitcode=99 --leak-check=full \
+			--errors-for-leak-kinds=definite,indirect "${ETKIT_UNIT:?}/test_astxt" "$DATA"
+	else
+		run "${ETKIT_UNIT:?set by make test}/test_astxt" "$DATA"
+	fi
+	assert_success
+	assert_output "all checks passed"
+}
