@@ -11,23 +11,34 @@
  *
  * What the caller may rely on:
  * - astxt_read accepts what real files hold: CRLF, LF or CR line ends, runs
- *   of spaces and tabs, trailing tabs, no final newline, blank lines after
- *   the table. It is stricter than the reference where the reference crashes
- *   or silently writes something else (the man page lists each case). It
- *   returns 0, or -1 with e set to ET_EXIT_DATA and one line
+ *   of spaces and tabs, trailing tabs, no final newline; also blank lines
+ *   after the table (the reference fails on them). It refuses what the
+ *   reference crashes on (a missing or negative number, a blank line inside
+ *   the table, HYBRID_DLRM's last bottom layer 0 or an embedding without a
+ *   forward ALLTOALL) and, stricter than the reference, what it would read
+ *   into something else: a line 2 count other than the layer lines (the
+ *   reference reads every line, ASTRA-sim 1.0 the count), a layer of other
+ *   than 12 columns or a line 1 with more than the parallelism (and
+ *   HYBRID_DLRM's index), a comm type not ALLREDUCE, ALLGATHER, ALLTOALL,
+ *   REDUCESCATTER or NONE (the reference writes any other as an
+ *   all-reduce), a negative comm size, a number that is not plain decimal,
+ *   a last bottom layer beyond the table, invalid UTF-8, control characters,
+ *   Unicode spaces, a byte-order mark; HYBRID_TRANSFORMER,
+ *   HYBRID_TRANSFORMER_FWD_IN_BCKWD and HYBRID_CUSTOMIZED, as the reference
+ *   does. It returns 0, or -1 with e set to ET_EXIT_DATA and one line
  *   "NAME: line L: what was expected" (NAME as given), and t then holds
  *   nothing; astxt_free is safe either way.
  * - astxt_write writes ranks 0 .. world-1, each a GlobalMetadata and the same
  *   graph. Default numbering: ids 0, 1, ... in every rank, so every rank has
  *   the same bytes, built once. compat_chakra: the reference's numbering,
- *   one counter across the ranks (rank r's ids start at r x nodes per rank);
- *   nodes are then spliced from per-node templates, not re-encoded. Either
- *   way every message is the canonical encoding of the node the reference
- *   writes, ids aside. Sizes are checked before anything is built or
- *   written: ET_EXIT_USAGE for world or passes 0, a rank of more nodes or
- *   bytes than the suite reads by default, or more than ASTXT_MAX_TOTAL
- *   nodes in all; otherwise the writer's errors. The caller closes the
- *   writer.
+ *   one counter across the ranks (rank r's ids start at r x nodes per rank),
+ *   byte for byte the reference's files; nodes are then spliced from
+ *   per-node templates, not re-encoded. Either way every message is the
+ *   canonical encoding of the node the reference writes, ids aside. Sizes
+ *   are checked before any rank is built or written: ET_EXIT_USAGE for
+ *   world or passes 0, a rank of more nodes or bytes than the suite reads by
+ *   default, or more than ASTXT_MAX_TOTAL nodes in all; otherwise the
+ *   writer's errors. The caller closes the writer.
  * - Memory: everything belongs to t (its arena); allocation failure ends the
  *   process (the suite's policy, et_mem.h). */
 #ifndef ET_CONVERT_ASTXT_H
