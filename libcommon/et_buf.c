@@ -12,7 +12,8 @@
 
 int et_buf_read_file(et_buf *b, const char *path, size_t max, et_error *e)
 {
-	FILE *f = et_path_open_read(path, e);
+	bool in = strcmp(path, "-") == 0;
+	FILE *f = in ? stdin : et_path_open_read(path, e);
 	if (!f)
 		return -1;
 	size_t start = b->len, got;
@@ -20,7 +21,8 @@ int et_buf_read_file(et_buf *b, const char *path, size_t max, et_error *e)
 	while (b->len - start <= max && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
 		et_buf_append(b, chunk, got);
 	bool bad = ferror(f);
-	fclose(f);
+	if (!in)
+		fclose(f);
 	if (bad)
 		return et_fail(e, ET_EXIT_IO, "%s: read error", path);
 	if (b->len - start > max)

@@ -43,7 +43,7 @@ static inline void et_buf_putc(et_buf *b, char c)
 }
 
 void et_buf_puts(et_buf *b, const char *s);
-/* Append the whole file at path, then a '\0' that b->len does not count
+/* Append the whole file at path ("-": standard input), then a '\0' that b->len does not count
  * (so the text can be parsed as a C string). Returns 0, or -1 with e set:
  * code 4 when it cannot be opened or read ("PATH: is a directory" for a
  * directory), 3 when it holds more than max

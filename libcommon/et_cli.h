@@ -143,13 +143,13 @@ const et_opt *et_cli_common_opts(et_cli *c, bool output);
 /* The input options of a command that reads traces through et_input:
  * -f/--from, --ranks, --set-rank, --world, --max-msg, --max-rank-nodes,
  * --max-rank-bytes. The ranks list lives
- * here; in->o.ranks points at it. reads_pytorch: the command reads PyTorch
- * host traces itself (et-convert); others answer --from pytorch with the
- * command that does. */
+ * here; in->o.ranks points at it. reads_foreign: the command reads PyTorch
+ * host traces and compiler programs itself (et-convert); others answer
+ * --from pytorch, hlo, stablehlo or astra-text with the command that does. */
 typedef struct et_cli_in {
 	et_input_opts o;
 	et_ranklist ranks;
-	bool reads_pytorch;
+	bool reads_foreign;
 	unsigned omit; /* ET_IN_*: options this command does not offer */
 } et_cli_in;
 enum {
@@ -158,7 +158,7 @@ enum {
 	ET_IN_WORLD = 4,
 	ET_IN_LIMITS = 8
 }; /* LIMITS: --max-msg, --max-rank-* */
-void et_cli_in_init(et_cli_in *in, bool reads_pytorch, unsigned omit);
+void et_cli_in_init(et_cli_in *in, bool reads_foreign, unsigned omit);
 void et_cli_in_free(et_cli_in *in);
 #define ET_OPTS_INPUT(in) ET_OPT_GROUP(et_cli_input_opts(in))
 const et_opt *et_cli_input_opts(et_cli_in *in);

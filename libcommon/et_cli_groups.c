@@ -57,12 +57,12 @@ const et_opt *et_cli_common_opts(et_cli *c, bool output)
 
 /* --- input ------------------------------------------------------------------ */
 
-void et_cli_in_init(et_cli_in *in, bool reads_pytorch, unsigned omit)
+void et_cli_in_init(et_cli_in *in, bool reads_foreign, unsigned omit)
 {
 	memset(in, 0, sizeof *in);
 	et_input_opts_init(&in->o);
 	in->o.ranks = &in->ranks;
-	in->reads_pytorch = reads_pytorch;
+	in->reads_foreign = reads_foreign;
 	in->omit = omit;
 }
 
@@ -79,13 +79,16 @@ static int parse_from(et_cli *c, const et_opt *o, const char *arg)
 	if (f == ET_FMT_KINETO)
 		et_cli_usage_error(c, "--from kineto: a Kineto trace is read with its host trace: "
 		                      "et-convert --from pytorch HOST.json --kineto KINETO.json");
-	if (f == ET_FMT_PYTORCH && !in->reads_pytorch)
+	if ((f == ET_FMT_PYTORCH || f >= ET_FMT_HLO) && !in->reads_foreign)
 		et_cli_usage_error(c,
-		                   "--from pytorch: PyTorch host traces are read by et-convert; "
-		                   "convert first: et-convert --from pytorch TRACE.json | %s",
-		                   c->prog);
+		                   "--from %s: %s are read by et-convert; "
+		                   "convert first: et-convert --from %s FILE | %s",
+		                   arg, f == ET_FMT_PYTORCH ? "PyTorch host traces" : "compiler programs",
+		                   arg, c->prog);
 	if ((int)f < 0 || f == ET_FMT_AUTO)
-		et_cli_usage_error(c, "--from: expected stream, et, json or pytorch, got '%s'",
+		et_cli_usage_error(c,
+		                   "--from: expected stream, et, json, pytorch, hlo, stablehlo or "
+		                   "astra-text, got '%s'",
 		                   arg);
 	in->o.format = f;
 	return 0;

@@ -40,7 +40,9 @@ struct et_input {
 	size_t seen_cap, seen_n;
 };
 
-static const char *const format_names[] = {"auto", "stream", "et", "json", "pytorch", "kineto"};
+static const char *const format_names[] = {"auto",    "stream", "et",        "json",
+                                           "pytorch", "kineto", "hlo",       "stablehlo",
+                                           "astra-text"};
 
 const char *et_format_name(et_format f)
 {

@@ -36,6 +36,10 @@ typedef enum et_format {
 	ET_FMT_JSON,    /* our JSON document or JSONL */
 	ET_FMT_PYTORCH, /* PyTorch host ET JSON (needs a registered handler) */
 	ET_FMT_KINETO,  /* Kineto trace JSON */
+	/* programs et-convert turns into traces (not read by et_input) */
+	ET_FMT_HLO,        /* XLA HLO text */
+	ET_FMT_STABLEHLO,  /* StableHLO (MLIR) text */
+	ET_FMT_ASTRA_TEXT, /* ASTRA-sim 1.0 text workload */
 } et_format;
 
 const char *et_format_name(et_format f);

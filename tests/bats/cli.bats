@@ -95,10 +95,15 @@ table_options() {
 	for cmd in et-validate et-sim et-viz; do
 		run --separate-stderr $cmd --from nope x
 		assert_failure 2
-		[[ $stderr == "$cmd: --from: expected stream, et, json or pytorch, got 'nope'"* ]]
+		[[ $stderr == "$cmd: --from: expected stream, et, json, pytorch, hlo, stablehlo or astra-text, got 'nope'"* ]]
 		run --separate-stderr $cmd --from pytorch x
 		assert_failure 2
-		[[ $stderr == "$cmd: --from pytorch: PyTorch host traces are read by et-convert; convert first: et-convert --from pytorch TRACE.json | $cmd"* ]]
+		[[ $stderr == "$cmd: --from pytorch: PyTorch host traces are read by et-convert; convert first: et-convert --from pytorch FILE | $cmd"* ]]
+		for f in hlo stablehlo astra-text; do
+			run --separate-stderr $cmd --from $f x
+			assert_failure 2
+			[[ $stderr == "$cmd: --from $f: compiler programs are read by et-convert; convert first: et-convert --from $f FILE | $cmd"* ]]
+		done
 	done
 	for cmd in et-convert et-validate et-sim et-viz; do
 		run --separate-stderr $cmd --from kineto x

@@ -41,6 +41,10 @@ unit_test() {
 	done
 }
 
+@test "unit: test_astxt" {
+	unit_test test_astxt
+}
+
 @test "unit: test_attrdiff" {
 	unit_test test_attrdiff
 }
