@@ -353,10 +353,44 @@ static void alloc_model(ld_diffusion *m, const uint32_t *h)
 	m->et.n = m->et.cap = h[9];
 }
 
+/* The index of the first of v[n] that is not finite and >= lo, or n. */
+static size_t first_bad(const double *v, size_t n, double lo)
+{
+	size_t i = 0;
+	while (i < n && isfinite(v[i]) && v[i] >= lo)
+		i++;
+	return i;
+}
+
+/* The tables' numbers: a negative arity made the sizer's demand, a class
+ * index, negative. 0, or the error naming the first bad number's byte. */
+static int check_tables(const ld_diffusion *m, const char *path, et_error *e)
+{
+	const size_t at = sizeof magic + HDR * 4, V = m->a.vocab;
+	double head[3] = {m->z.cond.ymu, m->z.cond.ysd, m->e.dbar}, lo[3] = {-INFINITY, 1e-300, 0};
+	size_t bad = SIZE_MAX;
+	for (size_t k = 0; k < 3 && bad == SIZE_MAX; k++)
+		if (first_bad(&head[k], 1, lo[k]) == 0)
+			bad = at + 8 * k;
+	size_t im = first_bad(m->a.marginal, V, 0), ia = first_bad(m->arity, V, 0);
+	if (bad == SIZE_MAX && im < V)
+		bad = at + 24 + 8 * im;
+	if (bad == SIZE_MAX && ia < V)
+		bad = at + 24 + 8 * V + 8 * ia;
+	if (bad == SIZE_MAX)
+		return 0;
+	return et_fail(e, ET_EXIT_DATA,
+	               "%s: byte %zu: expected finite label statistics (a deviation > 0), and a "
+	               "mean in-degree, marginal and arities >= 0",
+	               path, bad);
+}
+
 /* The body after the header: 0, or the error. */
 static int read_body(ld_diffusion *m, io *o, const uint32_t *h, const char *path, et_error *e)
 {
 	tables_io(o, m);
+	if (!o->bad && check_tables(m, path, e) < 0)
+		return -1;
 	m->a.cond = m->e.cond = m->z.cond;
 	m->z.cond.arity = m->a.cond.arity = m->e.cond.arity = m->arity;
 	m->z.cond.window = m->a.cond.window = m->e.cond.window = h[8];

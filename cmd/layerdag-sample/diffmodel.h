@@ -16,7 +16,9 @@
  * (<= LD_ET_KEEP), then k × (i64 num_ops, u64 tensor_size, i64 comm_size,
  * u64 duration_micros) (etdag.h). The header gives the file's size, N and M
  * included: a file of another size, magic or version is bad input (exit 3),
- * refused before anything is allocated. Version 2 (no window, no ET
+ * refused before anything is allocated; so are tables that are not finite,
+ * a deviation not > 0, a negative d̄, marginal or arity, and ET classes out
+ * of bounds. Version 2 (no window, no ET
  * section) and version 1 (heads of one layer) are no longer read: the
  * message names the version found and the one expected. */
 #ifndef LD_DIFFMODEL_H
