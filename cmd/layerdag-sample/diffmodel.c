@@ -10,6 +10,7 @@
 #include <string.h>
 
 enum { VERSION = 3, HDR = 11 }; /* the file's version, and its header's u32 */
+enum { MAX_SIZES = 4096 };      /* size classes a file may have: layers < 4096 wide */
 static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, VERSION};
 
 void ld_diff_conf_default(ld_diff_conf *c)
@@ -35,6 +36,17 @@ static uint32_t size_classes(const ld_corpus *c, uint32_t *max_layers)
 		free(w);
 	}
 	return S;
+}
+
+int ld_diff_check(const ld_corpus *c, const char *name, et_error *e)
+{
+	uint32_t deep, S = size_classes(c, &deep);
+	if (S <= MAX_SIZES && (uint64_t)(S - 1) * deep <= LD_MAX_NODES)
+		return 0;
+	return et_fail(e, ET_EXIT_DATA,
+	               "%s: layers of up to %u nodes, %u deep: the diffusion model takes layers of "
+	               "at most %d nodes and samples of at most %u",
+	               name, S - 1, deep, MAX_SIZES - 1, LD_MAX_NODES);
 }
 
 /* A random order of the corpus's graphs for one epoch. */
@@ -315,7 +327,7 @@ static int check_magic(const char *mg, bool cut, const char *path, et_error *e)
  * is allocated: 0, or the error. */
 static int check_header(const uint32_t *h, size_t len, const char *path, et_error *e)
 {
-	if (h[0] == 0 || h[0] > LD_MAX_ATTR || h[1] < 2 || h[1] > 4096 || h[2] == 0 ||
+	if (h[0] == 0 || h[0] > LD_MAX_ATTR || h[1] < 2 || h[1] > MAX_SIZES || h[2] == 0 ||
 	    h[2] > 1024 || h[3] > ENC_MAXK || h[4] == 0 || h[4] > 1024 || h[5] == 0 ||
 	    h[5] > 1024 || h[6] == 0 || h[6] > (1u << 20) || h[7] == 0 || h[7] > 1024 ||
 	    h[8] > (1u << 20))

@@ -39,6 +39,10 @@ typedef struct ld_diff_conf {
 } ld_diff_conf;
 
 void ld_diff_conf_default(ld_diff_conf *c);
+/* 0 when the model of c can be read back (layers under 4096 wide, samples
+ * of at most LD_MAX_NODES), else the error naming name (exit 3): a model
+ * the reader would refuse is not worth its training. */
+int ld_diff_check(const ld_corpus *c, const char *name, et_error *e);
 /* Trains the three networks on c (seed r); with a window, c's graphs are
  * first put in layer order (ld_dag_layer_sort). m->et is left empty. */
 void ld_diff_fit(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *r);

@@ -110,6 +110,8 @@ int cmd_fit(int argc, char **argv)
 	ld_corpus c = {0};
 	ld_etmap map = {0};
 	int rc = read_corpus(&cli, &c, &map, &e);
+	if (rc == 0 && model == 1)
+		rc = ld_diff_check(&c, cli.args[0], &e);
 	et_output *o = NULL;
 	if (rc == 0)
 		rc = et_output_open(&o, cli.output, model == 1, &e);

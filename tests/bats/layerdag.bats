@@ -204,6 +204,11 @@ kahn_check() {
 	{ printf 'LDDIFF\0\2'; head -c 40 m.bin | tail -c +9; tail -c +53 m.bin; } >v2.bin
 	run -3 layerdag-sample sample v2.bin --y 1
 	assert_output "layerdag-sample: v2.bin: a diffusion model of version 2; this layerdag-sample reads version 3 (fit it again)"
+	# a corpus whose model the reader would refuse is refused before training
+	{ echo "g 0 4100 0 1"; printf 'x'; printf ' 0%.0s' $(seq 4100); echo; } >wide.txt
+	run -3 layerdag-sample fit --model diffusion -q wide.txt -o w.bin
+	assert_output "layerdag-sample: wide.txt: layers of up to 4100 nodes, 1 deep: the diffusion model takes layers of at most 4095 nodes and samples of at most 1048576"
+	[ ! -e w.bin ]
 }
 
 @test "Chakra ETs as a corpus: fitted on DLRM (8 ranks) and ResNet, a sampled ET on 4 ranks validates and simulates" {
