@@ -100,8 +100,8 @@ int main(int argc, char **argv)
 #define AT(buf, name) (snprintf(buf, sizeof buf, "%s/%s", argv[1], name), buf)
 	model(AT(p, "tiny.model"), 3, 4, 2, 1, 4, 2, 3, 3, 0, false);
 	model(AT(q, "k0.model"), 2, 2, 1, 0, 1, 1, 1, 1, 0, false);
-	/* fitted on ETs: a window of 2 layers, 4 attribute classes */
-	model(AT(q, "et-window.model"), 4, 3, 2, 1, 3, 2, 3, 5, 2, true);
+	/* fitted on ETs: a window of 1 layer (the fuzz target samples 3), 4 classes */
+	model(AT(q, "et-window.model"), 4, 3, 2, 1, 3, 2, 3, 5, 1, true);
 	cut(AT(p, "tiny.model"), AT(q, "cut.model"), 1000, -1);
 	cut(AT(p, "tiny.model"), AT(q, "version-1.model"), -1, 1);
 	cut(AT(p, "tiny.model"), AT(q, "version-2.model"), -1, 2);
