@@ -80,7 +80,7 @@ static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32
 	uint32_t V = a->vocab;
 	size_t D = a->enc.D, P = ENC_POOL * D, I = D + P + LD_CTX;
 	ld_view v;
-	ld_view_build(&v, g, layer, l, true, V, a->cond.arity, 0);
+	ld_view_build(&v, g, layer, l, true, V, &a->cond, false);
 	uint32_t w = v.w;
 	int *clean = et_xcalloc(w + 1, sizeof *clean);
 	for (uint32_t i = 0; i < w; i++) {
@@ -95,7 +95,7 @@ static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32
 	                .t = t,
 	                .T = a->sched.T,
 	                .l = l,
-	                .n = v.B,
+	                .n = v.prefix,
 	                .wprev = v.wprev,
 	                .wnew = w,
 	                .last = last,
@@ -135,11 +135,8 @@ static double run(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32
 }
 
 double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
-                           int t, et_rng *r)
+                           int t, int last, et_rng *r)
 {
-	bool last = true; /* no node of g beyond layer l */
-	for (uint32_t v = 0; v < g->n && last; v++)
-		last = layer[v] <= l;
 	return run(a, g, layer, l, t, last, r, NULL, NULL);
 }
 
@@ -149,16 +146,23 @@ void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer,
 	run(a, g, layer, l, t, last, NULL, noisy, probs);
 }
 
-double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count)
+double ld_attrdiff_range(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t L,
+                         uint32_t l0, uint32_t l1, et_rng *r, size_t *count)
 {
 	double total = 0;
-	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
-	uint32_t L = ld_layers(g, layer);
-	for (uint32_t l = 0; l < L; l++) {
+	for (uint32_t l = l0; l < l1 && l < L; l++) {
 		int t = 1 + (int)et_rng_below(r, (uint64_t)a->sched.T);
-		total += ld_attrdiff_example(a, g, layer, l, t, r);
+		total += ld_attrdiff_example(a, g, layer, l, t, l + 1 == L, r);
 		++*count;
 	}
+	return total;
+}
+
+double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count)
+{
+	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
+	uint32_t L = ld_layers(g, layer);
+	double total = ld_attrdiff_range(a, g, layer, L, 0, L, r, count);
 	free(layer);
 	return total;
 }

@@ -28,10 +28,10 @@ typedef struct ld_attrdiff {
 void ld_attrdiff_init(ld_attrdiff *a, const ld_corpus *c, int T, size_t D, int K, size_t H,
                       et_rng *r);
 void ld_attrdiff_free(ld_attrdiff *a);
-/* One training example: layer l of g noised to step t with r; returns the
- * loss and accumulates the gradients. */
+/* One training example: layer l of g noised to step t with r (last: l is
+ * g's last layer); returns the loss and accumulates the gradients. */
 double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l,
-                           int t, et_rng *r);
+                           int t, int last, et_rng *r);
 /* The predicted distributions of the clean attributes (probs[w × vocab],
  * w the nodes of layer l in node order) given their noisy ones at step t;
  * last: layer l is the graph's last. */
@@ -39,6 +39,9 @@ void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer,
                          int last, const uint32_t *noisy, double *probs);
 /* Every layer of g at a random step: the summed loss, layers added to *count. */
 double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count);
+/* The same for layers l0 .. l1 − 1 of g's L (layer[] its Kahn layers). */
+double ld_attrdiff_range(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t L,
+                         uint32_t l0, uint32_t l1, et_rng *r, size_t *count);
 void ld_attrdiff_zero_grad(ld_attrdiff *a);
 void ld_attrdiff_adam(ld_attrdiff *a, double lr);
 /* One epoch: every layer of every graph at a random step, Adam per graph. */

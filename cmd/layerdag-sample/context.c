@@ -64,7 +64,7 @@ void ld_ctx(const ld_cond *c, const ld_ctx_in *in, double *out)
 		out[k++] = sin(tau * w);
 		out[k++] = cos(tau * w);
 	}
-	out[k++] = in->l / 16.0;
+	out[k++] = in->l < 128 ? in->l / 16.0 : 8; /* the text corpus is < 128 deep */
 	out[k++] = log1p(in->l) / 3;
 	out[k++] = log1p(in->n) / 5;
 	out[k++] = in->wprev / 8.0;
@@ -81,40 +81,93 @@ void ld_view_set_attr(ld_view *v, uint32_t i, uint32_t attr, uint32_t vocab, con
 	row[vocab + LD_DIST + 3] = arity && attr < vocab ? arity[attr] / 4 : 0;
 }
 
-/* The view's nodes: the prefix, then layer l if with_new. */
-static void place(ld_view *v, const ld_dag *g, const uint32_t *layer, uint32_t l, bool with_new)
+/* The first of n sorted values that is >= x. */
+static uint32_t bisect(const uint32_t *v, size_t stride, uint32_t n, uint32_t x)
 {
-	v->ix = et_xcalloc((size_t)g->n + 1, sizeof *v->ix);
-	v->node = et_xcalloc((size_t)g->n + 1, sizeof *v->node);
-	for (uint32_t u = 0; u < g->n; u++) {
-		v->ix[u] = UINT32_MAX;
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (v[(size_t)mid * stride] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+uint32_t ld_window_lo(const uint32_t *layer, uint32_t n, uint32_t l, uint32_t window)
+{
+	return window && l > window ? bisect(layer, 1, n, l - window) : 0;
+}
+
+/* The graph's nodes and edges that may be in the view: all of them
+ * without a window; with one (g in layer order), the nodes of layers
+ * l − window .. l and the edges into them. */
+static void window_range(ld_view *v, const ld_dag *g, const uint32_t *layer, uint32_t l,
+                         uint32_t window)
+{
+	v->lo = 0, v->hi = g->n, v->elo = 0, v->ehi = g->ne;
+	if (!window)
+		return;
+	v->lo = ld_window_lo(layer, g->n, l, window);
+	v->hi = bisect(layer, 1, g->n, l + 1);
+	const uint32_t *dst = g->ne ? &g->edge[0][1] : NULL;
+	v->elo = g->ne ? bisect(dst, 2, g->ne, v->lo) : 0;
+	v->ehi = g->ne ? bisect(dst, 2, g->ne, v->hi) : 0;
+}
+
+uint32_t ld_view_ix(const ld_view *v, uint32_t u)
+{
+	return u >= v->lo && u < v->hi ? v->ix[u - v->lo] : UINT32_MAX;
+}
+
+/* The view's nodes: the prefix, then layer l if with_new. */
+static void place(ld_view *v, const uint32_t *layer, uint32_t l, bool with_new)
+{
+	uint32_t span = v->hi - v->lo;
+	v->ix = et_xcalloc((size_t)span + 1, sizeof *v->ix);
+	v->node = et_xcalloc((size_t)span + 1, sizeof *v->node);
+	for (uint32_t u = v->lo; u < v->hi; u++) {
+		v->ix[u - v->lo] = UINT32_MAX;
 		if (layer[u] < l)
-			v->node[v->n] = u, v->ix[u] = v->n++;
+			v->node[v->n] = u, v->ix[u - v->lo] = v->n++;
 		v->wprev += layer[u] + 1 == l;
 	}
 	v->B = v->n;
-	for (uint32_t u = 0; u < g->n && with_new; u++)
+	v->prefix = v->lo + v->B; /* the nodes before lo are all of earlier layers */
+	for (uint32_t u = v->lo; u < v->hi && with_new; u++)
 		if (layer[u] == l)
-			v->node[v->n] = u, v->ix[u] = v->n++;
+			v->node[v->n] = u, v->ix[u - v->lo] = v->n++;
 	v->w = v->n - v->B;
 }
 
+/* The prefix's edges (both ends in the view's prefix), and the degrees. */
+static void prefix_edges(ld_view *v, const ld_dag *g, const uint32_t *layer, uint32_t l,
+                         bool pair_room, uint32_t *id)
+{
+	size_t room = (size_t)(v->ehi - v->elo) + (pair_room ? (size_t)v->B * v->w : 0);
+	v->E = et_xcalloc(room + 1, sizeof *v->E);
+	for (uint32_t k = v->elo; k < v->ehi; k++) {
+		uint32_t a = g->edge[k][0], b = g->edge[k][1];
+		uint32_t ia = ld_view_ix(v, a), ib = ld_view_ix(v, b);
+		if (ia != UINT32_MAX && ib != UINT32_MAX && layer[a] < l && layer[b] < l) {
+			v->E[v->ne][0] = ia, v->E[v->ne][1] = ib, v->ne++;
+			v->od[ia]++, id[ib]++;
+		}
+	}
+}
+
 void ld_view_build(ld_view *v, const ld_dag *g, const uint32_t *layer, uint32_t l, bool with_new,
-                   uint32_t vocab, const double *arity, size_t extra)
+                   uint32_t vocab, const ld_cond *c, bool pair_room)
 {
 	memset(v, 0, sizeof *v);
-	place(v, g, layer, l, with_new);
+	window_range(v, g, layer, l, c->window);
+	place(v, layer, l, with_new);
 	v->F = vocab + LD_NODE_EXTRA;
 	v->od = et_xcalloc((size_t)v->n + 1, sizeof *v->od);
 	uint32_t *id = et_xcalloc((size_t)v->n + 1, sizeof *id);
-	v->E = et_xcalloc((size_t)g->ne + extra + 1, sizeof *v->E);
-	for (uint32_t k = 0; k < g->ne; k++) {
-		uint32_t a = g->edge[k][0], b = g->edge[k][1];
-		if (layer[a] < l && layer[b] < l) {
-			v->E[v->ne][0] = v->ix[a], v->E[v->ne][1] = v->ix[b], v->ne++;
-			v->od[v->ix[a]]++, id[v->ix[b]]++;
-		}
-	}
+	prefix_edges(v, g, layer, l, pair_room, id);
+	const double *arity = c->arity;
 	v->X = et_xcalloc((size_t)v->n * v->F + 1, sizeof *v->X);
 	v->front = et_xcalloc((size_t)v->n + 1, 1);
 	for (uint32_t i = 0; i < v->n; i++) {

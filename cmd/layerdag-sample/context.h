@@ -7,9 +7,10 @@
  * 1 .. 26 and are skewed; a raw y in a sinusoid of frequencies 10000^(−2i/D)
  * left neighbouring labels all but equal), then sines of it at six
  * frequencies (0.5 .. 16) so that a head can tell labels apart finely; the
- * diffusion step t/T with three sines; the layer index l; the size of the
- * prefix, the width of the layer before and the width of the new layer;
- * and whether the new layer is the last (the sizer decides it with the
+ * diffusion step t/T with three sines; the layer index l (l/16, at most 8:
+ * an ET rank's 7,000 layers would otherwise be an input of 450, and
+ * log(1 + l)); the size of the whole prefix (windowed or not), the width of the layer before and
+ * the width of the new layer; and whether the new layer is the last (the sizer decides it with the
  * size: the attribute denoiser then knows whether the layer needs a node
  * that may have successors).
  * These are concatenated to the pooled graph vector, not added to it.
@@ -22,10 +23,19 @@
  * and its attribute's arity (/4); the prefix's edges; and the front: the
  * nodes of layer l − 1, whose arities summed (the demand: how many
  * operands the layer before reads, in the context) say most about the new
- * layer's width. In the corpus an attribute's out-degree is all but fixed
- * (an op reads its operands), and without the arity the widths drawn did
- * not match the layer before: out-degrees spread by ±1 around each
- * attribute's own. */
+ * layer's width.
+ *
+ * A model may see only a window of the prefix: the layers l − window ..
+ * l − 1 (window 0: all of them). A Chakra ET rank is thousands of layers
+ * deep, and every layer re-encodes what the networks see: the whole prefix
+ * made fitting and sampling quadratic in the depth (hours for one ResNet
+ * rank). With a window the graph must be in layer order (node ids never go
+ * down a layer, edges sorted by their dependant: ld_dag_layer_sort, and
+ * the sampler grows graphs so), so that the window is a range of nodes and
+ * of edges, found by bisection: a view costs the window, not the graph. In the corpus an
+ * attribute's out-degree is all but fixed (an op reads its operands), and without the arity the
+ * widths drawn did not match the layer before: out-degrees spread by ±1 around each attribute's
+ * own. */
 #ifndef LD_CONTEXT_H
 #define LD_CONTEXT_H
 
@@ -38,6 +48,7 @@ typedef struct ld_cond {
 	/* [vocab], or NULL: each attribute's mean out-degree in the corpus
 	 * (nodes before their graph's last layer); owned by the model */
 	const double *arity;
+	uint32_t window; /* the layers of the prefix the networks see; 0: all */
 } ld_cond;
 
 /* The corpus's label statistics (0 and 1 for an empty corpus). */
@@ -58,19 +69,29 @@ void ld_ctx(const ld_cond *c, const ld_ctx_in *in, double *out);
 
 typedef struct ld_view {
 	uint32_t n, B, w, F; /* nodes, of which prefix B and new w; features */
-	uint32_t *ix;        /* [g->n]: view index, or UINT32_MAX */
+	uint32_t lo, hi;     /* the graph's nodes [lo, hi) hold the view's */
+	uint32_t elo, ehi;   /* the graph's edges [elo, ehi) hold the view's */
+	uint32_t *ix;        /* [hi − lo]: view index of node lo + i, or UINT32_MAX */
 	uint32_t *node;      /* [n]: the graph's node of each view index */
 	double *X;           /* [n × F] */
 	uint8_t *front;      /* [n] */
 	uint32_t (*E)[2];    /* the prefix's edges, room for extra more */
 	size_t ne;
-	uint32_t wprev; /* nodes of layer l − 1 */
-	double demand;  /* the arities of layer l − 1 summed: its nodes' operands */
-	uint32_t *od;   /* [n]: successors within the prefix */
+	uint32_t prefix; /* the graph's nodes before layer l, in the view or not */
+	uint32_t wprev;  /* nodes of layer l − 1 */
+	double demand;   /* the arities of layer l − 1 summed: its nodes' operands */
+	uint32_t *od;    /* [n]: successors within the prefix */
 } ld_view;
 
+/* The view of g for layer l under c's window (c->arity for the features);
+ * pair_room: E has room for every (prefix, new) pair as an edge more. */
 void ld_view_build(ld_view *v, const ld_dag *g, const uint32_t *layer, uint32_t l, bool with_new,
-                   uint32_t vocab, const double *arity, size_t extra);
+                   uint32_t vocab, const ld_cond *c, bool pair_room);
+/* Node u's view index, or UINT32_MAX when the view does not hold it. */
+uint32_t ld_view_ix(const ld_view *v, uint32_t u);
+/* The first node of the window of layer l in a graph of n nodes in layer
+ * order (0 without a window): the prefix candidates are [it, layer l). */
+uint32_t ld_window_lo(const uint32_t *layer, uint32_t n, uint32_t l, uint32_t window);
 /* The attribute one-hot of view node i set to attr (a new node's noisy one). */
 void ld_view_set_attr(ld_view *v, uint32_t i, uint32_t attr, uint32_t vocab, const double *arity);
 void ld_view_free(ld_view *v);

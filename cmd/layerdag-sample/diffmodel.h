@@ -1,16 +1,26 @@
 /* The diffusion model as a whole: fitting it on a corpus, and its file.
  *
  * The file (binary, little-endian as this machine writes it): the magic
- * "LDDIFF\0\2" (version 2), then u32 vocab, sizes S, width D, layers K,
+ * "LDDIFF\0\3" (version 3), then u32 vocab, sizes S, width D, layers K,
  * attribute steps T, edge steps Te, the deepest graph's layers, the heads'
- * hidden width H; f64 the label's mean and deviation (of asinh y), f64 d̄;
- * f64 × vocab the attribute marginal; f64 × vocab the arities (each
- * attribute's mean out-degree, context.h); u8 × vocab the sink roles; then every
- * weight matrix and bias as f64, in the order: the sizer's encoder (input
- * W, b; per layer self, in, out W, b) and head (its two layers' W, b), the
- * attribute denoiser's, the edge denoiser's. A file of another size, magic
- * or version is bad input (exit 3). Version 1 (heads of one layer, y added
- * to the pooled vector) is no longer read. */
+ * hidden width H, the window (the prefix layers the networks see, 0: all;
+ * context.h), the ET classes N (0, or vocab for a model fitted on Chakra
+ * ETs), their values M in all; f64 the label's mean and deviation (of
+ * asinh y), f64 d̄; f64 × vocab the attribute marginal; f64 × vocab the
+ * arities (each attribute's mean out-degree, context.h); u8 × vocab the
+ * sink roles; then every weight matrix and bias as f64, in the order: the
+ * sizer's encoder (input W, b; per layer self, in, out W, b) and head (its
+ * two layers' W, b), the attribute denoiser's, the edge denoiser's; then
+ * the ET section, one record per attribute: u8 node type, collective type,
+ * op class, size bucket (<= 31), duration bucket (<= 31), value count k
+ * (<= LD_ET_KEEP), then k × (i64 num_ops, u64 tensor_size, i64 comm_size,
+ * u64 duration_micros) (etdag.h). The header gives the file's size, N and M
+ * included: a file of another size, magic or version is bad input (exit 3),
+ * refused before anything is allocated; so are tables that are not finite,
+ * a deviation not > 0, a negative d̄, marginal or arity, and ET classes out
+ * of bounds. Version 2 (no window, no ET
+ * section) and version 1 (heads of one layer) are no longer read: the
+ * message names the version found and the one expected. */
 #ifndef LD_DIFFMODEL_H
 #define LD_DIFFMODEL_H
 
@@ -21,14 +31,21 @@
 typedef struct ld_diff_conf {
 	size_t D, H; /* encoder width, heads' hidden width */
 	int K, T, Te, epochs;
-	double lr;    /* the first epoch's; a cosine decay to lr/20 over the epochs */
-	int batch;    /* graphs per Adam step */
-	int progress; /* print "epoch k of N, losses" on stderr */
+	uint32_t window; /* prefix layers the networks see (context.h); 0: all */
+	uint32_t chunk;  /* an Adam step every chunk layers of a graph; 0: per graph */
+	double lr;       /* the first epoch's; a cosine decay to lr/20 over the epochs */
+	int batch;       /* graphs per Adam step */
+	int progress;    /* print "epoch k of N, losses" on stderr */
 } ld_diff_conf;
 
 void ld_diff_conf_default(ld_diff_conf *c);
-/* Trains the three networks on c (seed r). */
-void ld_diff_fit(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, et_rng *r);
+/* 0 when the model of c can be read back (layers under 4096 wide, samples
+ * of at most LD_MAX_NODES), else the error naming name (exit 3): a model
+ * the reader would refuse is not worth its training. */
+int ld_diff_check(const ld_corpus *c, const char *name, et_error *e);
+/* Trains the three networks on c (seed r); with a window, c's graphs are
+ * first put in layer order (ld_dag_layer_sort). m->et is left empty. */
+void ld_diff_fit(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *r);
 void ld_diff_free(ld_diffusion *m);
 int ld_diff_write(const ld_diffusion *m, FILE *f);
 /* 1: path holds a diffusion model (its magic); 0: not. */

@@ -111,6 +111,14 @@ static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uin
 	free(post);
 }
 
+/* The candidates of a new layer: the nodes of the window before it, from
+ * node lo on (the sampler grows graphs in layer order); attr and layer
+ * point at lo's. */
+typedef struct cands {
+	uint32_t lo, B;
+	const uint32_t *attr, *layer;
+} cands;
+
 /* One draw of x̂_0's column j (new node j's predecessors, into x0[B]) from
  * the predicted P(edge) pe[B × s], structured as the data are: the
  * predecessor count k is the predicted in-degree Σ_u pe rounded at random
@@ -121,16 +129,17 @@ static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uin
  * uncertain between two alike candidates (in-degree 2 twice as often as in
  * the corpus), and the denoiser, trained on x_t ~ q(x_t | x_0), trusts such
  * edges at small t instead of removing one. */
-static void draw_column(const ld_diffusion *m, const grow *w, uint32_t l, const double *pe,
-                        uint32_t s, uint32_t j, uint32_t B, uint8_t *x0, et_rng *r)
+static void draw_column(const ld_diffusion *m, const cands *c, uint32_t l, const double *pe,
+                        uint32_t s, uint32_t j, uint8_t *x0, et_rng *r)
 {
+	uint32_t B = c->B;
 	double *q = et_xcalloc(B + 1, sizeof *q), tot = 0, prev = 0;
 	for (uint32_t u = 0; u < B; u++) {
 		x0[u] = 0;
-		if (!m->sink[w->g->attr[u]])
+		if (!m->sink[c->attr[u]])
 			q[u] = pe[(size_t)u * s + j] + 1e-12; /* a candidate, however unlikely */
 		tot += q[u];
-		if (w->layer[u] + 1 == l)
+		if (c->layer[u] + 1 == l)
 			prev += q[u];
 	}
 	double want = tot > 0 ? tot : 0;
@@ -142,13 +151,13 @@ static void draw_column(const ld_diffusion *m, const grow *w, uint32_t l, const 
 		double u0 = et_rng_unit(r) * (first ? prev : tot);
 		uint32_t pick = UINT32_MAX;
 		for (uint32_t u = 0; u < B && pick == UINT32_MAX; u++) {
-			double qu = first && w->layer[u] + 1 != l ? 0 : q[u];
+			double qu = first && c->layer[u] + 1 != l ? 0 : q[u];
 			if (qu > 0 && (u0 < qu || u + 1 == B))
 				pick = u;
 			u0 -= qu;
 		}
 		for (uint32_t u = B; pick == UINT32_MAX && u-- > 0;) /* rounding: the last */
-			if (q[u] > 0 && (!first || w->layer[u] + 1 == l))
+			if (q[u] > 0 && (!first || c->layer[u] + 1 == l))
 				pick = u;
 		if (pick == UINT32_MAX)
 			break;
@@ -159,10 +168,44 @@ static void draw_column(const ld_diffusion *m, const grow *w, uint32_t l, const 
 	free(q);
 }
 
+/* A new node without a predecessor in the layer before: the most likely
+ * one there takes the place of the least likely one it has elsewhere (the
+ * in-degree kept). e and pe: column j of [B × s]. */
+static void keep_kahn(const ld_diffusion *m, const cands *c, uint32_t l, const double *pe,
+                      uint32_t s, uint32_t j, uint8_t *e)
+{
+	bool prev = false;
+	for (uint32_t u = 0; u < c->B; u++) {
+		size_t p = (size_t)u * s + j;
+		if (m->sink[c->attr[u]])
+			e[p] = 0;
+		prev |= e[p] && c->layer[u] + 1 == l;
+	}
+	if (prev)
+		return;
+	uint32_t best = UINT32_MAX, worst = UINT32_MAX;
+	for (uint32_t u = 0; u < c->B; u++) {
+		double pu = pe[(size_t)u * s + j];
+		if (c->layer[u] + 1 == l && !m->sink[c->attr[u]] &&
+		    (best == UINT32_MAX || pu > pe[(size_t)best * s + j]))
+			best = u;
+		if (e[(size_t)u * s + j] && (worst == UINT32_MAX || pu < pe[(size_t)worst * s + j]))
+			worst = u;
+	}
+	if (best != UINT32_MAX) {
+		if (worst != UINT32_MAX)
+			e[(size_t)worst * s + j] = 0;
+		e[(size_t)best * s + j] = 1;
+	}
+}
+
 static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, et_rng *r)
 {
 	ld_edgediff *d = &m->e;
-	uint32_t B = first; /* the nodes before the layer are its candidates */
+	/* the nodes of the window before the layer are its candidates */
+	uint32_t lo = ld_window_lo(w->layer, first, l, d->cond.window);
+	cands c = {lo, first - lo, w->g->attr + lo, w->layer + lo};
+	uint32_t B = c.B;
 	size_t np = (size_t)B * s;
 	double rho = ld_edgediff_rho(d, B), mk[2] = {1 - rho, rho}, post[2], p0[2];
 	uint8_t *e = et_xcalloc(np, 1), *x0 = et_xcalloc(B + 1, 1);
@@ -173,7 +216,7 @@ static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t
 		ld_edgediff_predict(d, w->g, w->layer, l, t, e, pe);
 		for (uint32_t j = 0; j < s; j++) {
 			/* x_{t−1} ~ q(x_{t−1} | x_t, x̂_0) for one structured draw of x̂_0 */
-			draw_column(m, w, l, pe, s, j, B, x0, r);
+			draw_column(m, &c, l, pe, s, j, x0, r);
 			for (uint32_t u = 0; u < B; u++) {
 				size_t p = (size_t)u * s + j;
 				p0[0] = !x0[u], p0[1] = x0[u];
@@ -184,35 +227,10 @@ static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t
 	}
 	free(x0);
 	for (uint32_t j = 0; j < s; j++) {
-		bool prev = false;
-		for (uint32_t u = 0; u < B; u++) {
-			size_t p = (size_t)u * s + j;
-			if (m->sink[w->g->attr[u]])
-				e[p] = 0;
-			prev |= e[p] && w->layer[u] + 1 == l;
-		}
-		if (!prev) {
-			/* the most likely predecessor in the layer before takes the place
-			 * of the least likely one it has elsewhere (the in-degree kept) */
-			uint32_t best = UINT32_MAX, worst = UINT32_MAX;
-			for (uint32_t u = 0; u < B; u++) {
-				double pu = pe[(size_t)u * s + j];
-				if (w->layer[u] + 1 == l && !m->sink[w->g->attr[u]] &&
-				    (best == UINT32_MAX || pu > pe[(size_t)best * s + j]))
-					best = u;
-				if (e[(size_t)u * s + j] &&
-				    (worst == UINT32_MAX || pu < pe[(size_t)worst * s + j]))
-					worst = u;
-			}
-			if (best != UINT32_MAX) {
-				if (worst != UINT32_MAX)
-					e[(size_t)worst * s + j] = 0;
-				e[(size_t)best * s + j] = 1;
-			}
-		}
+		keep_kahn(m, &c, l, pe, s, j, e);
 		for (uint32_t u = 0; u < B; u++)
 			if (e[(size_t)u * s + j])
-				add_edge(w, u, first + j);
+				add_edge(w, lo + u, first + j);
 	}
 	free(e);
 	free(pe);

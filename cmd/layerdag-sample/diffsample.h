@@ -6,12 +6,15 @@
  * attribute of the last step's x̂_0 takes one node), then its edges to every
  * earlier node the same way from the Bernoulli marginal. A new node left without a
  * predecessor in the layer before gets its most likely one there (which
- * keeps the Kahn layers); nodes of a sink role are never predecessors. */
+ * keeps the Kahn layers); nodes of a sink role are never predecessors.
+ * With a window (context.h) the networks see, and the edges come from, the
+ * last window layers only. */
 #ifndef LD_DIFFSAMPLE_H
 #define LD_DIFFSAMPLE_H
 
 #include "layerdag-sample/attrdiff.h"
 #include "layerdag-sample/edgediff.h"
+#include "layerdag-sample/etdag.h"
 #include "layerdag-sample/sizer.h"
 
 typedef struct ld_diffusion {
@@ -21,6 +24,7 @@ typedef struct ld_diffusion {
 	uint8_t *sink;       /* [vocab]: never has a successor in the corpus */
 	double *arity;       /* [vocab]: mean out-degree (context.h); the nets point here */
 	uint32_t max_layers; /* the corpus's deepest graph: samples stop there */
+	ld_etmap et;         /* fitted on Chakra ETs: each attribute's class; else empty */
 } ld_diffusion;
 
 /* A graph for label y, at most max_layers layers. */

@@ -55,8 +55,8 @@ static void pair_bits(const ld_edgediff *d, const ld_dag *g, const ld_view *v, i
 {
 	uint32_t B = v->B, w = v->w;
 	size_t np = (size_t)B * w;
-	for (uint32_t k = 0; k < g->ne; k++) {
-		uint32_t a = v->ix[g->edge[k][0]], b = v->ix[g->edge[k][1]];
+	for (uint32_t k = v->elo; k < v->ehi; k++) {
+		uint32_t a = ld_view_ix(v, g->edge[k][0]), b = ld_view_ix(v, g->edge[k][1]);
 		if (a < B && b != UINT32_MAX && b >= B)
 			clean[(size_t)a * w + (b - B)] = 1;
 	}
@@ -94,11 +94,8 @@ static void pair_feat(const ld_edgediff *d, const ld_dag *g, const ld_view *v,
 static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
                   et_rng *r, const uint8_t *noisy_in, double *probs)
 {
-	ld_view v;
-	size_t nb = 0, nw = 0;
-	for (uint32_t u = 0; u < g->n; u++) /* the pairs: room for their noisy edges */
-		nb += layer[u] < l, nw += layer[u] == l;
-	ld_view_build(&v, g, layer, l, true, d->vocab, d->cond.arity, nb * nw);
+	ld_view v; /* room for the pairs' noisy edges */
+	ld_view_build(&v, g, layer, l, true, d->vocab, &d->cond, true);
 	uint32_t B = v.B, w = v.w;
 	size_t np = (size_t)B * w;
 	if (np == 0) {
@@ -122,7 +119,7 @@ static double run(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32
 	                .t = t,
 	                .T = d->sched.T,
 	                .l = l,
-	                .n = B,
+	                .n = v.prefix,
 	                .wprev = v.wprev,
 	                .wnew = w,
 	                .demand = v.demand};
@@ -180,16 +177,23 @@ double ld_edgediff_rho(const ld_edgediff *d, uint32_t B)
 	return B ? (d->dbar < B ? d->dbar : B) / B : 0;
 }
 
-double ld_edgediff_graph(ld_edgediff *d, const ld_dag *g, et_rng *r, size_t *count)
+double ld_edgediff_range(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t L,
+                         uint32_t l0, uint32_t l1, et_rng *r, size_t *count)
 {
 	double total = 0;
-	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
-	uint32_t L = ld_layers(g, layer);
-	for (uint32_t l = 1; l < L; l++) {
+	for (uint32_t l = l0 ? l0 : 1; l < l1 && l < L; l++) {
 		int t = 1 + (int)et_rng_below(r, (uint64_t)d->sched.T);
 		total += ld_edgediff_example(d, g, layer, l, t, r);
 		++*count;
 	}
+	return total;
+}
+
+double ld_edgediff_graph(ld_edgediff *d, const ld_dag *g, et_rng *r, size_t *count)
+{
+	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
+	uint32_t L = ld_layers(g, layer);
+	double total = ld_edgediff_range(d, g, layer, L, 0, L, r, count);
 	free(layer);
 	return total;
 }

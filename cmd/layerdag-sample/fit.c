@@ -1,4 +1,5 @@
-/* layerdag-sample fit CORPUS... : learn the counts model (counts.h). */
+/* layerdag-sample fit CORPUS... : learn the counts model (counts.h) or the
+ * diffusion model (diffmodel.h), of the text format or of Chakra ETs. */
 #include "et_cli.h"
 #include "et_output.h"
 #include "layerdag-sample/cmds.h"
@@ -16,11 +17,69 @@ static const char usage[] =
 
 static const char *const models[] = {"counts", "diffusion", NULL};
 
+/* A Chakra ET rank is thousands of Kahn layers deep: the diffusion model's
+ * networks see the last ET_WINDOW layers before the new one (context.h),
+ * and Adam steps every CHUNK layers rather than once a rank (9 steps an
+ * epoch on the DLRM and ResNet traces otherwise). */
+enum { ET_WINDOW = 16, CHUNK = 64 };
+#define WINDOW_AUTO UINT32_MAX
+
+/* The corpus of the files: the text format or Chakra ETs (each rank a DAG,
+ * its attribute classes into map), not both. */
+static int read_corpus(et_cli *cli, ld_corpus *c, ld_etmap *map, et_error *e)
+{
+	int rc = 0;
+	size_t n_text = 0, n_et = 0;
+	for (int i = 0; i < cli->nargs && rc == 0; i++) {
+		if (ld_is_text(cli->args[i])) {
+			rc = ld_text_read(c, cli->args[i], e);
+			n_text++;
+		} else {
+			rc = ld_et_read(c, map, cli->args[i], e);
+			n_et++;
+		}
+	}
+	if (rc == 0 && n_text && n_et)
+		rc = et_fail(e, ET_EXIT_USAGE,
+		             "a corpus is either the text format or Chakra ETs, not both");
+	if (rc == 0 && c->n == 0)
+		rc = et_fail(e, ET_EXIT_DATA, "%s: no graph", cli->args[0]);
+	return rc;
+}
+
+/* The diffusion model of c into o; it takes map's classes. */
+static int fit_diffusion(ld_corpus *c, ld_etmap *map, const ld_diff_conf *cf, int64_t seed,
+                         et_output *o, et_error *e)
+{
+	et_rng r;
+	et_rng_seed(&r, (uint64_t)seed, 0);
+	ld_diffusion dm;
+	ld_diff_fit(&dm, c, cf, &r);
+	dm.et = *map; /* the model owns the attribute classes now */
+	*map = (ld_etmap){0};
+	ld_diff_write(&dm, et_output_file(o));
+	ld_diff_free(&dm);
+	return et_output_commit(o, e);
+}
+
+/* The counts model of c into o; it takes map's classes. */
+static int fit_counts(const ld_corpus *c, ld_etmap *map, uint32_t buckets, et_output *o,
+                      et_error *e)
+{
+	cm_model m;
+	cm_fit(c, buckets, &m);
+	m.et = *map; /* the model owns the attribute classes now */
+	*map = (ld_etmap){0};
+	cm_write(&m, et_output_file(o));
+	cm_free(&m);
+	return et_output_commit(o, e);
+}
+
 int cmd_fit(int argc, char **argv)
 {
 	et_cli cli;
 	int model = 0;
-	uint32_t buckets = 16;
+	uint32_t buckets = 16, window = WINDOW_AUTO;
 	int64_t seed = 1;
 	int epochs = 100;
 	et_opt opts[] = {
@@ -34,6 +93,10 @@ int cmd_fit(int argc, char **argv)
 	     &seed, .min = 0, .max = INT64_MAX},
 	    {0, "epochs", ET_ARG_INT, "N", "diffusion: passes over the corpus (default 100)",
 	     &epochs, .min = 1, .max = 100000},
+	    {0, "window", ET_ARG_U32, "L",
+	     "diffusion: the networks see the last L layers of the prefix (0: all; default 0 on "
+	     "the text format, 16 on Chakra ETs)",
+	     &window, .min = 0, .max = 1 << 20},
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
 	};
@@ -45,25 +108,10 @@ int cmd_fit(int argc, char **argv)
 
 	et_error e = {0};
 	ld_corpus c = {0};
-	int rc = 0;
 	ld_etmap map = {0};
-	size_t n_text = 0, n_et = 0;
-	for (int i = 0; i < cli.nargs && rc == 0; i++) {
-		if (ld_is_text(cli.args[i])) {
-			rc = ld_text_read(&c, cli.args[i], &e);
-			n_text++;
-		} else {
-			rc = ld_et_read(&c, &map, cli.args[i], &e);
-			n_et++;
-		}
-	}
-	if (rc == 0 && n_text && n_et)
-		rc = et_fail(&e, ET_EXIT_USAGE,
-		             "a corpus is either the text format or Chakra ETs, not both");
-	if (rc == 0 && c.n == 0)
-		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", cli.args[0]);
-	if (rc == 0 && model == 1 && n_et)
-		rc = et_fail(&e, ET_EXIT_USAGE, "--model diffusion on Chakra ETs is not built yet");
+	int rc = read_corpus(&cli, &c, &map, &e);
+	if (rc == 0 && model == 1)
+		rc = ld_diff_check(&c, cli.args[0], &e);
 	et_output *o = NULL;
 	if (rc == 0)
 		rc = et_output_open(&o, cli.output, model == 1, &e);
@@ -72,21 +120,11 @@ int cmd_fit(int argc, char **argv)
 		ld_diff_conf_default(&cf);
 		cf.epochs = epochs;
 		cf.progress = cli.progress >= 0;
-		et_rng r;
-		et_rng_seed(&r, (uint64_t)seed, 0);
-		ld_diffusion dm;
-		ld_diff_fit(&dm, &c, &cf, &r);
-		ld_diff_write(&dm, et_output_file(o));
-		ld_diff_free(&dm);
-		rc = et_output_commit(o, &e);
+		cf.window = window != WINDOW_AUTO ? window : map.n ? ET_WINDOW : 0;
+		cf.chunk = cf.window ? CHUNK : 0;
+		rc = fit_diffusion(&c, &map, &cf, seed, o, &e);
 	} else if (rc == 0) {
-		cm_model m;
-		cm_fit(&c, buckets, &m);
-		m.et = map; /* the model owns the attribute classes now */
-		map = (ld_etmap){0};
-		cm_write(&m, et_output_file(o));
-		cm_free(&m);
-		rc = et_output_commit(o, &e);
+		rc = fit_counts(&c, &map, buckets, o, &e);
 	}
 	ld_corpus_free(&c);
 	ld_etmap_free(&map);

@@ -60,6 +60,42 @@ static int edge_cmp(const void *a, const void *b)
 	return x[0] != y[0] ? (x[0] < y[0] ? -1 : 1) : x[1] != y[1] ? (x[1] < y[1] ? -1 : 1) : 0;
 }
 
+static int edge_dst_cmp(const void *a, const void *b)
+{
+	const uint32_t *x = a, *y = b;
+	uint32_t kx[2] = {x[1], x[0]}, ky[2] = {y[1], y[0]};
+	return edge_cmp(kx, ky);
+}
+
+void ld_dag_layer_sort(ld_dag *g)
+{
+	uint32_t *layer = et_xcalloc((size_t)g->n + 1, sizeof *layer);
+	uint32_t L = ld_layers(g, layer);
+	if (L == 0 && g->n) {
+		free(layer);
+		return;
+	}
+	/* a counting sort by layer keeps ids in order within a layer */
+	uint32_t *start = et_xcalloc((size_t)L + 1, sizeof *start);
+	uint32_t *to = et_xcalloc((size_t)g->n + 1, sizeof *to);
+	uint32_t *attr = et_xcalloc((size_t)g->n + 1, sizeof *attr);
+	for (uint32_t v = 0; v < g->n; v++)
+		start[layer[v] + 1]++;
+	for (uint32_t l = 1; l <= L; l++)
+		start[l] += start[l - 1];
+	for (uint32_t v = 0; v < g->n; v++) {
+		to[v] = start[layer[v]]++;
+		attr[to[v]] = g->attr[v];
+	}
+	for (uint32_t k = 0; k < g->ne; k++)
+		g->edge[k][0] = to[g->edge[k][0]], g->edge[k][1] = to[g->edge[k][1]];
+	if (g->ne)
+		qsort(g->edge, g->ne, sizeof *g->edge, edge_dst_cmp);
+	if (g->n)
+		memcpy(g->attr, attr, (size_t)g->n * sizeof *attr);
+	free(layer), free(start), free(to), free(attr);
+}
+
 bool ld_valid(const ld_dag *g)
 {
 	for (uint32_t k = 0; k < g->ne; k++)

@@ -57,6 +57,10 @@ void ld_dag_free(ld_dag *g);
  * largest layer of its predecessors. Returns the number of layers, or 0
  * when the graph has a cycle (layer is then partly filled). */
 uint32_t ld_layers(const ld_dag *g, uint32_t *layer);
+/* Renumbers g's nodes in layer order (by Kahn layer, then id) and sorts its
+ * edges by (dependant, dependency): the order a windowed view bisects
+ * (context.h). A cyclic graph is left as it is. */
+void ld_dag_layer_sort(ld_dag *g);
 /* Acyclic, no self edge, no duplicate edge, every endpoint < n. */
 bool ld_valid(const ld_dag *g);
 

@@ -1,4 +1,5 @@
-/* layerdag-sample sample MODEL: graphs from a fitted model (counts.h). */
+/* layerdag-sample sample MODEL: graphs from a fitted model (counts.h,
+ * diffmodel.h), as text or as one ET workload (etdag.h). */
 #include "et_cli.h"
 #include "et_mem.h"
 #include "et_output.h"
@@ -16,7 +17,7 @@
 static const char usage[] =
     "Usage: layerdag-sample sample [OPTIONS] MODEL\n"
     "Sample DAGs from a model that 'layerdag-sample fit' wrote, in the corpus text\n"
-    "format.\n"
+    "format, or one as an ET workload (--format et; a model fitted on Chakra ETs).\n"
     "\n";
 
 static const char *const formats[] = {"text", "et", NULL};
@@ -47,43 +48,64 @@ static int write_et(const ld_dag *g, const ld_etmap *map, uint32_t world, et_rng
 	return et_writer_finish(w, ld_et_write(g, map, world, r, w, e), e);
 }
 
-/* A diffusion model's samples, in the text format. */
-static int sample_diffusion(et_cli *cli, const char *path, const char *yfrom, double y, size_t n,
-                            uint64_t seed, int format)
+/* What sample was asked for. */
+typedef struct request {
+	const char *yfrom;
+	double y;
+	size_t n;
+	uint64_t seed;
+	int format; /* 0 text, 1 et */
+	uint32_t world, max_layers;
+} request;
+
+/* A diffusion model's samples: text, or one ET workload (a model fitted on
+ * Chakra ETs). */
+static int diffusion_draw(ld_diffusion *m, et_cli *cli, const request *q, const ld_corpus *from,
+                          et_error *e)
 {
-	if (format == 1)
-		et_cli_usage_error(cli, "--format et: a diffusion model is fitted on text corpora");
-	if (!yfrom && isnan(y))
+	uint32_t L = q->max_layers && q->max_layers < m->max_layers ? q->max_layers : m->max_layers;
+	size_t k = q->n ? q->n : from->n ? from->n : 1;
+	et_rng r;
+	et_rng_seed(&r, q->seed, 0);
+	if (q->format == 1) {
+		ld_dag g;
+		ld_diff_sample(m, from->n ? from->g[0].y : q->y, &r, L, &g);
+		int rc = write_et(&g, &m->et, q->world, &r, cli->output, e);
+		ld_dag_free(&g);
+		return rc;
+	}
+	et_output *o = NULL;
+	if (et_output_open(&o, cli->output, false, e) < 0)
+		return -1;
+	for (size_t i = 0; i < k; i++) {
+		ld_dag g;
+		ld_diff_sample(m, from->n ? from->g[i % from->n].y : q->y, &r, L, &g);
+		ld_text_write(&g, i, et_output_file(o));
+		ld_dag_free(&g);
+	}
+	return et_output_commit(o, e);
+}
+
+static int sample_diffusion(et_cli *cli, const char *path, const request *q)
+{
+	if (!q->yfrom && isnan(q->y))
 		et_cli_usage_error(cli, "a diffusion model samples for labels: --y or --y-from");
 	et_error e = {0};
 	ld_diffusion m;
 	ld_corpus from = {0};
-	et_output *o = NULL;
 	openblas_set_num_threads(1); /* the same sums in the same order: the same graphs */
 	int rc = ld_diff_read(&m, path, &e);
-	if (rc == 0 && yfrom && (rc = ld_text_read(&from, yfrom, &e)) == 0 && from.n == 0)
-		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", yfrom);
-	if (rc == 0)
-		rc = et_output_open(&o, cli->output, false, &e);
-	if (rc == 0) {
-		size_t k = n ? n : from.n ? from.n : 1;
-		et_rng r;
-		et_rng_seed(&r, seed, 0);
-		for (size_t i = 0; i < k; i++) {
-			ld_dag g;
-			ld_diff_sample(&m, from.n ? from.g[i % from.n].y : y, &r, m.max_layers, &g);
-			ld_text_write(&g, i, et_output_file(o));
-			ld_dag_free(&g);
-		}
-		rc = et_output_commit(o, &e);
+	if (rc == 0 && q->format == 1 && m.et.n == 0) {
 		ld_diff_free(&m);
+		et_cli_usage_error(cli, "--format et: a diffusion model is fitted on text corpora");
 	}
+	if (rc == 0 && q->yfrom && (rc = ld_text_read(&from, q->yfrom, &e)) == 0 && from.n == 0)
+		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", q->yfrom);
+	if (rc == 0)
+		rc = diffusion_draw(&m, cli, q, &from, &e);
+	ld_diff_free(&m);
 	ld_corpus_free(&from);
-	if (rc < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_IO;
-	}
-	return 0;
+	return ld_exit(rc, &e);
 }
 
 int cmd_sample(int argc, char **argv)
@@ -93,7 +115,7 @@ int cmd_sample(int argc, char **argv)
 	double y = NAN;
 	const char *yfrom = NULL;
 	int format = 0;
-	uint32_t world = 1;
+	uint32_t world = 1, max_layers = 0;
 	et_opt opts[] = {
 	    {'c', "count", ET_ARG_I64, "K",
 	     "graphs to sample (default: one per --y-from label, else 1)", &n, .min = 1,
@@ -112,6 +134,9 @@ int cmd_sample(int argc, char **argv)
 	    {0, "world", ET_ARG_U32, "N",
 	     "--format et: the workload on N ranks, the same graph on each (default 1)", &world,
 	     .min = 1, .max = 1 << 20},
+	    {0, "max-layers", ET_ARG_U32, "L",
+	     "diffusion: stop a graph at L layers (default: the corpus's deepest graph)",
+	     &max_layers, .min = 1, .max = 1 << 20},
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
 	};
@@ -124,9 +149,13 @@ int cmd_sample(int argc, char **argv)
 		et_cli_usage_error(&cli, "--format et writes one workload: --count 1");
 	if (yfrom && !isnan(y))
 		et_cli_usage_error(&cli, "--y and --y-from: give one");
-	if (ld_diff_is(cli.args[0]))
-		return sample_diffusion(&cli, cli.args[0], yfrom, y, (size_t)n, (uint64_t)seed,
-		                        format);
+	if (ld_diff_is(cli.args[0])) {
+		request q = {yfrom, y, (size_t)n, (uint64_t)seed, format, world, max_layers};
+		return sample_diffusion(&cli, cli.args[0], &q);
+	}
+	if (max_layers)
+		et_cli_usage_error(&cli,
+		                   "--max-layers: a counts model takes its depths from its plans");
 	et_error e = {0};
 	cm_model m;
 	ld_corpus from = {0};

@@ -38,11 +38,11 @@ double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32
                      double *logits)
 {
 	ld_view v;
-	ld_view_build(&v, g, layer, l, false, z->vocab, z->cond.arity, 0);
+	ld_view_build(&v, g, layer, l, false, z->vocab, &z->cond, false);
 	size_t D = z->enc.D, P = ENC_POOL * D, I = P + LD_CTX + z->S;
 	double *in = et_xcalloc(I, sizeof *in);
 	nn_enc_forward(&z->enc, v.X, v.n, (const uint32_t(*)[2])v.E, v.ne, v.front, in);
-	ld_ctx_in ci = {.y = g->y, .l = l, .n = v.n, .wprev = v.wprev, .demand = v.demand};
+	ld_ctx_in ci = {.y = g->y, .l = l, .n = v.prefix, .wprev = v.wprev, .demand = v.demand};
 	ld_ctx(&z->cond, &ci, in + P);
 	/* the demand as a one-hot too: the width it predicts is a class */
 	double dm = floor(v.demand + 0.5);
@@ -63,23 +63,30 @@ double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32
 	return loss;
 }
 
-double ld_sizer_graph(ld_sizer *z, const ld_dag *g, size_t *count)
+double ld_sizer_range(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32_t L, uint32_t l0,
+                      uint32_t l1, size_t *count)
 {
 	double total = 0;
 	double *logits = et_xcalloc(2 * z->S, sizeof *logits);
-	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
-	uint32_t L = ld_layers(g, layer);
 	uint32_t *w = et_xcalloc((size_t)L + 1, sizeof *w);
 	for (uint32_t v = 0; v < g->n && L; v++)
 		w[layer[v]]++;
-	for (uint32_t l = 0; l < L; l++) {
+	for (uint32_t l = l0; l < l1 && l < L; l++) {
 		uint32_t s = w[l] < z->S ? w[l] : z->S - 1;
 		total += ld_sizer_step(z, g, layer, l, (int)(s + z->S * (l + 1 == L)), logits);
 		++*count;
 	}
-	free(layer);
 	free(w);
 	free(logits);
+	return total;
+}
+
+double ld_sizer_graph(ld_sizer *z, const ld_dag *g, size_t *count)
+{
+	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
+	uint32_t L = ld_layers(g, layer);
+	double total = ld_sizer_range(z, g, layer, L, 0, L, count);
+	free(layer);
 	return total;
 }
 

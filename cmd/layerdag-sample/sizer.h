@@ -34,6 +34,9 @@ double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32
 /* The gradients of every layer of g (its L decisions) summed;
  * returns the summed loss and adds the decisions to *count. */
 double ld_sizer_graph(ld_sizer *z, const ld_dag *g, size_t *count);
+/* The same for layers l0 .. l1 − 1 of g's L (layer[] its Kahn layers). */
+double ld_sizer_range(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32_t L, uint32_t l0,
+                      uint32_t l1, size_t *count);
 void ld_sizer_zero_grad(ld_sizer *z);
 void ld_sizer_adam(ld_sizer *z, double lr);
 /* One epoch over the corpus: every prefix of every graph, Adam after each

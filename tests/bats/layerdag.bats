@@ -160,9 +160,11 @@ kahn_check() {
 @test "fit + sample (diffusion): the model file, valid and role-valid samples in their layers, deterministic" {
 	zcat "$C" | awk '$1 == "g" { k++ } k <= 40 && $1 != "#"' >few.txt
 	layerdag-sample fit "$C" --model diffusion --epochs 2 -q -o m.bin
-	# the magic and version, then the sizes (doc: diffmodel.h, layerdag-sample(1))
-	[ "$(head -c 8 m.bin | od -An -c | tr -s ' ')" = " L D D I F F \\0 002" ]
+	# the magic and version, then the sizes (doc: diffmodel.h, layerdag-sample(1)): a
+	# text corpus has no window and no ET classes
+	[ "$(head -c 8 m.bin | od -An -c | tr -s ' ')" = " L D D I F F \\0 003" ]
 	[ "$(od -An -tu4 -j8 -N4 m.bin | tr -d ' ')" = 47 ]
+	[ "$(od -An -tu4 -j40 -N12 m.bin | tr -s ' ')" = " 0 0 0" ]
 	# same seed, same model bytes; another seed, another model
 	layerdag-sample fit "$C" --model diffusion --epochs 2 -q -o m2.bin
 	cmp m.bin m2.bin
@@ -179,12 +181,18 @@ kahn_check() {
 	run -0 layerdag-sample eval "$C" s.txt --format json
 	[ "$(jq -r '.validity, .role_validity' <<<"$output" | tr '\n' ' ')" = "1 1 " ]
 	layerdag-sample sample m.bin --y-from few.txt | cmp - s.txt
-	# the diffusion model is fitted on text corpora and writes text
+	# a diffusion model fitted on a text corpus writes text only
 	run -2 layerdag-sample sample m.bin --y-from few.txt --format et
 	assert_output --partial "--format et: a diffusion model is fitted on text corpora"
-	et-convert "$REPO/samples/all_reduce_8/all_reduce" -o ar.etz 2>/dev/null
-	run -2 layerdag-sample fit ar.etz --model diffusion
-	assert_output --partial "--model diffusion on Chakra ETs is not built yet"
+	# --max-layers stops every graph there; a counts model takes its depths from its plans
+	layerdag-sample sample m.bin --y 2.5 --count 5 --max-layers 2 -o two.txt
+	run -0 kahn_check two.txt
+	assert_output ok
+	# at most 2 layers: no node both reads and is read
+	awk '$1 == "g" { delete s; delete d } $1 == "e" { s[$2]; d[$3]; if (($2 in d) || ($3 in s)) exit 1 }' two.txt
+	layerdag-sample fit "$C" -o counts.txt
+	run -2 layerdag-sample sample counts.txt --max-layers 2
+	assert_output --partial "--max-layers: a counts model takes its depths from its plans"
 	# a cut file, a file of another version: one line, exit 3
 	head -c 1000 m.bin >cut.bin
 	run -3 layerdag-sample sample cut.bin --y 1
@@ -192,6 +200,15 @@ kahn_check() {
 	{ printf 'LDDIFF\0\1'; tail -c +9 m.bin; } >v1.bin
 	run -3 layerdag-sample sample v1.bin --y 1
 	assert_output --regexp '^layerdag-sample: v1.bin: .+$'
+	# version 2 (no window, no ET section) is refused, naming the version it reads
+	{ printf 'LDDIFF\0\2'; head -c 40 m.bin | tail -c +9; tail -c +53 m.bin; } >v2.bin
+	run -3 layerdag-sample sample v2.bin --y 1
+	assert_output "layerdag-sample: v2.bin: a diffusion model of version 2; this layerdag-sample reads version 3 (fit it again)"
+	# a corpus whose model the reader would refuse is refused before training
+	{ echo "g 0 4100 0 1"; printf 'x'; printf ' 0%.0s' $(seq 4100); echo; } >wide.txt
+	run -3 layerdag-sample fit --model diffusion -q wide.txt -o w.bin
+	assert_output "layerdag-sample: wide.txt: layers of up to 4100 nodes, 1 deep: the diffusion model takes layers of at most 4095 nodes and samples of at most 1048576"
+	[ ! -e w.bin ]
 }
 
 @test "Chakra ETs as a corpus: fitted on DLRM (8 ranks) and ResNet, a sampled ET on 4 ranks validates and simulates" {
@@ -220,4 +237,62 @@ kahn_check() {
 	layerdag-sample fit "$C" -o t.txt
 	run -2 layerdag-sample sample t.txt --format et
 	assert_output --partial "--format et needs a model fitted on Chakra ETs"
+}
+
+@test "Chakra ETs as a diffusion corpus: fitted on DLRM (8 ranks) and ResNet, a sampled ET on 4 ranks validates and simulates, deterministic" {
+	et-convert "$DATA"/pytorch/dlrm-8rank/host_et.*.json.gz -o dlrm.etz 2>/dev/null
+	et-convert "$DATA"/pytorch/resnet-1.1.0/host_et.json.gz -o resnet.etz 2>/dev/null
+	# few epochs: the test is about the path, not the model's quality
+	run -0 layerdag-sample fit dlrm.etz resnet.etz --model diffusion --epochs 3 -q -o m.bin
+	refute_output --partial "not built yet"
+	# version 3; its header (layerdag-sample(1)): ResNet's 7,201 layers, a window of 16
+	# layers (the ET default), one ET class per attribute and their values
+	[ "$(head -c 8 m.bin | od -An -c | tr -s ' ')" = " L D D I F F \\0 003" ]
+	read -r V _ _ _ _ _ deep _ win nc nv < <(od -An -v -tu4 -j8 -N44 -w44 m.bin)
+	[ "$deep" = 7201 ] && [ "$win" = 16 ] && [ "$nc" = "$V" ] && [ "$nv" -ge "$nc" ]
+	# same seed, same model bytes
+	layerdag-sample fit dlrm.etz resnet.etz --model diffusion --epochs 3 -q -o m2.bin
+	cmp m.bin m2.bin
+	# a workload on 4 ranks (at most 200 layers: a sample of all 7,201 takes 15 s)
+	layerdag-sample sample m.bin --y 0 --format et --world 4 --seed 3 --max-layers 200 -o s.etz
+	run -0 et-validate s.etz
+	assert_line --regexp "^0 errors, [0-9]+ warnings, 0 info: OK$"
+	run -0 et-validate --stats s.etz --format json
+	[ "$(jq .ranks <<<"$output")" = 4 ]
+	run -0 et-sim s.etz
+	assert_line --partial "layerdag: 4 ranks"
+	# the same seed, the same bytes
+	layerdag-sample sample m.bin --y 0 --format et --world 4 --seed 3 --max-layers 200 | cmp - s.etz
+	# as text: valid DAGs in their Kahn layers, each edge from the 16 layers before its node
+	layerdag-sample sample m.bin --y 0 --count 3 --max-layers 200 -o s.txt
+	[ "$(grep -c '^g ' s.txt)" = 3 ]
+	run -0 kahn_check s.txt
+	assert_output ok
+	run -0 layerdag-sample eval s.txt s.txt --format json
+	[ "$(jq -r .validity <<<"$output")" = 1 ]
+	awk '$1 == "e" && $3 - $2 > 16 * 2 + 1 { exit 1 }' s.txt # layers of at most 2 nodes
+	# every input the counts model takes: a per-rank set, a stream, JSON, stdin; one corpus
+	layerdag-sample fit --model diffusion --epochs 1 -q "$REPO/samples/all_reduce_8/all_reduce" -o ar.bin
+	run -0 bash -c "layerdag-sample sample ar.bin --y 0 --format et --world 8 | et-validate"
+	assert_line "0 errors, 0 warnings, 0 info: OK"
+	et-convert -q --to json "$REPO/samples/all_reduce_8/all_reduce" -o ar.json
+	layerdag-sample fit --model diffusion --epochs 1 -q ar.json -o ar2.bin
+	cmp ar.bin ar2.bin
+	layerdag-sample fit --model diffusion --epochs 1 -q - -o ar3.bin <ar.json
+	cmp ar.bin ar3.bin
+	run -2 layerdag-sample fit --model diffusion dlrm.etz "$C"
+	assert_output --partial "either the text format or Chakra ETs"
+	# a model file whose ET section is cut, or whose class counts lie: one line, exit 3
+	head -c -8 m.bin >cut.bin
+	run -3 layerdag-sample sample cut.bin --y 0 --format et
+	assert_output --regexp '^layerdag-sample: cut.bin: [0-9]+ bytes, where its header gives [0-9]+$'
+	{ head -c 44 m.bin; printf '\1\0\0\0'; tail -c +49 m.bin; } >lie.bin
+	run -3 layerdag-sample sample lie.bin --y 0 --format et
+	assert_output --regexp "^layerdag-sample: lie.bin: byte 44: 1 ET classes of $nv values for $V attributes: .+$"
+	# the first class's size bucket past 31
+	cp m.bin bucket.bin
+	at=$(($(stat -c %s m.bin) - 6 * nc - 32 * nv))
+	printf '\100' | dd of=bucket.bin bs=1 seek=$((at + 3)) conv=notrunc status=none
+	run -3 layerdag-sample sample bucket.bin --y 0 --format et
+	assert_output "layerdag-sample: bucket.bin: byte $at: expected $nc ET classes of $nv values in all (buckets <= 31, at most 16 values a class)"
 }

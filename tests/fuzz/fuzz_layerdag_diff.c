@@ -1,7 +1,9 @@
 /* Fuzz layerdag-sample's diffusion-model reader (diffmodel.h). Invariants:
  * what it refuses fills the error (exit 3, one line naming the file); what
- * it reads samples graphs that are valid DAGs, and writes back to the same
- * bytes. Sampling is bounded to a few small layers to keep runs short. */
+ * it reads has no ET class or one per attribute, each within its bounds,
+ * samples graphs that are valid DAGs (under its window, if any), and
+ * writes back to the same bytes. Sampling is bounded to a few small layers
+ * to keep runs short. */
 #include "fuzz_util.h"
 #include "layerdag-sample/diffmodel.h"
 
@@ -15,6 +17,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_CHECK(e.code == ET_EXIT_DATA && strchr(e.msg, '\n') == NULL);
 		return 0;
 	}
+	FUZZ_CHECK(m.et.n == 0 || m.et.n == m.a.vocab);
+	for (size_t i = 0; i < m.et.n; i++)
+		FUZZ_CHECK(m.et.c[i].nval <= LD_ET_KEEP && m.et.c[i].sizeb <= 31 &&
+		           m.et.c[i].durb <= 31);
 	if (m.z.S <= 16) {
 		et_rng r;
 		et_rng_seed(&r, 1, 0);

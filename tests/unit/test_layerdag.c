@@ -1,6 +1,9 @@
 /* layerdag-sample's pieces: Kahn layers, validity, MMD², the graph hash
- * and the ridge surrogate, on graphs whose answers are known by hand. */
+ * and the ridge surrogate, on graphs whose answers are known by hand; the
+ * layer order and the windowed views of the diffusion model (context.h). */
 #include "check.h"
+#include "et_rng.h"
+#include "layerdag-sample/context.h"
 #include "layerdag-sample/ld.h"
 #include "layerdag-sample/metrics.h"
 
@@ -91,9 +94,130 @@ static void test_surrogate(void)
 		ld_dag_free(&gs[i]);
 }
 
+/* A random DAG of L Kahn layers (widths 1 .. 3, each node one predecessor
+ * in the layer before and up to two from any earlier one), its node ids
+ * shuffled; layer[] gets the layers by the new ids. */
+static ld_dag random_layered(uint32_t L, et_rng *r, uint32_t *layer)
+{
+	uint32_t n = 0, ne = 0, first[64] = {0}, perm[256];
+	ld_dag g = {.attr = calloc(256, sizeof *g.attr), .edge = calloc(1024, sizeof *g.edge)};
+	for (uint32_t l = 0; l < L; l++) {
+		first[l] = n;
+		for (uint32_t k = 0, w = 1 + (uint32_t)et_rng_below(r, 3); k < w; k++, n++) {
+			layer[n] = l, g.attr[n] = (uint32_t)et_rng_below(r, 5);
+			if (l == 0)
+				continue;
+			uint32_t p =
+			    first[l - 1] + (uint32_t)et_rng_below(r, first[l] - first[l - 1]);
+			g.edge[ne][0] = p, g.edge[ne++][1] = n;
+			for (uint32_t x = 0, more = (uint32_t)et_rng_below(r, 3); x < more; x++) {
+				uint32_t q = (uint32_t)et_rng_below(r, first[l]);
+				bool dup = false;
+				for (uint32_t k2 = 0; k2 < ne; k2++)
+					dup |= g.edge[k2][0] == q && g.edge[k2][1] == n;
+				if (!dup)
+					g.edge[ne][0] = q, g.edge[ne++][1] = n;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		perm[i] = i;
+	for (uint32_t i = n; i > 1; i--) {
+		uint32_t j = (uint32_t)et_rng_below(r, i), t = perm[i - 1];
+		perm[i - 1] = perm[j], perm[j] = t;
+	}
+	uint32_t attr[256], lay[256];
+	for (uint32_t i = 0; i < n; i++)
+		attr[perm[i]] = g.attr[i], lay[perm[i]] = layer[i];
+	memcpy(g.attr, attr, n * sizeof *attr);
+	memcpy(layer, lay, n * sizeof *lay);
+	for (uint32_t k = 0; k < ne; k++)
+		g.edge[k][0] = perm[g.edge[k][0]], g.edge[k][1] = perm[g.edge[k][1]];
+	g.n = n, g.ne = ne;
+	return g;
+}
+
+/* ld_dag_layer_sort keeps the graph (attributes, layer widths, edges by
+ * layer) and puts it in the order a window bisects. */
+static void test_layer_sort(const ld_dag *g, const uint32_t *before, uint32_t L)
+{
+	uint32_t *layer = calloc(g->n, sizeof *layer), hist[2][64][5] = {{{0}}};
+	CHECK(ld_layers(g, layer) == L);
+	for (uint32_t v = 0; v < g->n; v++) {
+		CHECK(v == 0 || layer[v] >= layer[v - 1]);
+		hist[1][layer[v]][g->attr[v]]++;
+	}
+	for (uint32_t k = 1; k < g->ne; k++)
+		CHECK(g->edge[k][1] > g->edge[k - 1][1] ||
+		      (g->edge[k][1] == g->edge[k - 1][1] && g->edge[k][0] > g->edge[k - 1][0]));
+	for (uint32_t k = 0; k < g->ne; k++)
+		CHECK(layer[g->edge[k][0]] < layer[g->edge[k][1]]);
+	for (uint32_t l = 0; l < L; l++)
+		for (int a = 0; a < 5; a++)
+			hist[0][l][a] += before[l * 5 + (uint32_t)a];
+	CHECK(memcmp(hist[0], hist[1], sizeof hist[0]) == 0);
+	free(layer);
+}
+
+/* A windowed view holds the nodes of layers l − W .. l, the prefix edges
+ * among them, and the whole prefix's count; a window at least as deep as
+ * the graph is no window. */
+static void test_window_views(const ld_dag *g, uint32_t L)
+{
+	uint32_t *layer = calloc(g->n, sizeof *layer);
+	ld_layers(g, layer);
+	double arity[5] = {1, 2, 0.5, 1, 3};
+	for (uint32_t l = 0; l < L; l++) {
+		for (uint32_t W = 0; W <= L; W++) {
+			uint32_t lo = W && l > W ? l - W : 0, n = 0, B = 0, prefix = 0, ne = 0;
+			for (uint32_t v = 0; v < g->n; v++) {
+				n += layer[v] >= lo && layer[v] <= l;
+				B += layer[v] >= lo && layer[v] < l;
+				prefix += layer[v] < l;
+			}
+			for (uint32_t k = 0; k < g->ne; k++)
+				ne += layer[g->edge[k][0]] >= lo && layer[g->edge[k][1]] < l;
+			ld_cond c = {.ymu = 0, .ysd = 1, .arity = arity, .window = W};
+			ld_view v, all;
+			ld_view_build(&v, g, layer, l, true, 5, &c, true);
+			CHECK(v.n == n && v.B == B && v.w == n - B && v.prefix == prefix &&
+			      v.ne == ne);
+			for (uint32_t i = 0; i < v.n; i++)
+				CHECK(ld_view_ix(&v, v.node[i]) == i);
+			CHECK(ld_window_lo(layer, g->n, l, W) == (v.n ? v.node[0] : v.lo));
+			c.window = 0;
+			ld_view_build(&all, g, layer, l, true, 5, &c, true);
+			if (W >= l) /* the window holds the whole prefix */
+				CHECK(v.n == all.n && v.ne == all.ne && v.demand == all.demand &&
+				      memcmp(v.X, all.X, (size_t)v.n * v.F * sizeof *v.X) == 0 &&
+				      memcmp(v.E, all.E, v.ne * sizeof *v.E) == 0);
+			ld_view_free(&v);
+			ld_view_free(&all);
+		}
+	}
+	free(layer);
+}
+
+static void test_windows(void)
+{
+	et_rng r;
+	et_rng_seed(&r, 3, 0);
+	for (int rep = 0; rep < 20; rep++) {
+		uint32_t L = 1 + (uint32_t)et_rng_below(&r, 12), layer[256], hist[64 * 5] = {0};
+		ld_dag g = random_layered(L, &r, layer);
+		for (uint32_t v = 0; v < g.n; v++)
+			hist[layer[v] * 5 + g.attr[v]]++;
+		ld_dag_layer_sort(&g);
+		test_layer_sort(&g, hist, L);
+		test_window_views(&g, L);
+		ld_dag_free(&g);
+	}
+}
+
 int main(void)
 {
 	test_layers();
+	test_windows();
 	test_mmd();
 	test_hash();
 	test_surrogate();
