@@ -135,12 +135,14 @@ static void save_vals(shlo_b *b, shlo_scope m, const uint32_t *ids, uint32_t n)
 		*s++ = (uint32_t)((uint64_t)v->cst & 0xffffffffu);
 		*s++ = (uint32_t)((uint64_t)v->cst >> 32);
 		*s++ = v->has_cst;
-		memcpy(s, b->dep + v->dep, v->ndep * sizeof *s);
+		if (v->ndep)
+			memcpy(s, b->dep + v->dep, v->ndep * sizeof *s);
 		s += v->ndep;
 		for (uint32_t k = 0; k < v->nel; k++) {
 			const shlo_el *el = &b->el[v->el + k];
 			*s++ = el->ndep;
-			memcpy(s, b->dep + el->dep, el->ndep * sizeof *s);
+			if (el->ndep)
+				memcpy(s, b->dep + el->dep, el->ndep * sizeof *s);
 			s += el->ndep;
 		}
 		b->nsave = (size_t)(s - b->save);
@@ -263,6 +265,8 @@ static int gather(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
 		if (b->ntmp + v->ndep > b->max_deps)
 			return shlo_b_fail(b, o->off, "more than %llu dependencies",
 			                   (unsigned long long)b->max_deps);
+		if (v->ndep == 0)
+			continue;
 		GROW(b->tmp, b->ntmp, b->captmp, v->ndep);
 		memcpy(b->tmp + b->ntmp, b->dep + v->dep, v->ndep * sizeof *b->tmp);
 		b->ntmp += v->ndep;

@@ -131,7 +131,8 @@ static int iteration(shlo_b *b, const shlo_op *o, uint32_t body, size_t base, sh
 	if (nret != n)
 		return shlo_b_fail(b, o->off, "the loop body returns %u values for %u", nret, n);
 	shlo_b_unwind(b, m, b->stk + base + n, n);
-	memmove(b->stk + base, b->stk + base + n, n * sizeof *b->stk);
+	if (n)
+		memmove(b->stk + base, b->stk + base + n, n * sizeof *b->stk);
 	b->nstk = base + n;
 	return 0;
 }
