@@ -117,10 +117,10 @@ const shlo_type *shlo_in_type(const shlo_prog *p, const shlo_op *o, uint32_t i);
 const shlo_type *shlo_out_type(const shlo_prog *p, const shlo_op *o, uint32_t j);
 /* The attribute named key, or NULL. */
 const shlo_attr *shlo_find_attr(const shlo_prog *p, const shlo_op *o, const char *key);
-/* A block's op ids. */
+/* A block's op ids (NULL when it has none). */
 static inline const uint32_t *shlo_block_ops(const shlo_prog *p, const shlo_block *b)
 {
-	return p->opl + b->op;
+	return b->nop ? p->opl + b->op : NULL;
 }
 
 /* Room for `more` more elements in a growing array (et_xrealloc). */

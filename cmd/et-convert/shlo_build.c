@@ -56,6 +56,11 @@ int shlo_b_init(shlo_b *b, xir *x, shlo_prog *p, uint32_t mod, const shlo_opts *
 	b->bindn = et_xcalloc(nsym + 1, sizeof *b->bindn);
 	memset(b->bind, 0xff, (nsym + 1) * sizeof *b->bind);
 	b->opcode = et_xcalloc(p->nop + 1, sizeof *b->opcode);
+	/* never null: offsets into them are taken even when nothing is there */
+	GROW(b->stk, 0, b->capstk, 16);
+	GROW(b->val, 0, b->capval, 16);
+	GROW(b->dep, 0, b->capdep, 16);
+	GROW(b->el, 0, b->capel, 16);
 	return shlo_lex_init(&b->l, p->name, p->s, p->len, e);
 }
 
@@ -352,6 +357,10 @@ static void mnemonic(const shlo_b *b, const shlo_op *o, const char **s, size_t *
 		k--;
 	*s = name + k;
 	*n = o->nlen - k;
+	if (*n == 0) { /* "a." has none: the whole name (never empty) */
+		*s = name;
+		*n = o->nlen;
+	}
 }
 
 static void nbuf_set(shlo_b *b, const char *s, size_t n, size_t at)

@@ -459,7 +459,7 @@ static int results(shlo_ps *ps, shlo_op *o)
 static int opname(shlo_ps *ps, shlo_op *o)
 {
 	const shlo_tok *t = &ps->l.cur;
-	if (t->kind == SHLO_T_STR && t->n >= 2) {
+	if (t->kind == SHLO_T_STR && t->n > 2) {
 		o->generic = true;
 		o->name = t->off + 1;
 		o->nlen = t->n - 2;
