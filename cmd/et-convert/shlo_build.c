@@ -100,7 +100,7 @@ shlo_scope shlo_b_mark(const shlo_b *b)
 	return (shlo_scope){b->nval, b->ndep, b->nel, b->nundo};
 }
 
-static uint32_t val_add(shlo_b *b, const shlo_val *v)
+uint32_t shlo_b_val_add(shlo_b *b, const shlo_val *v)
 {
 	GROW(b->val, b->nval, b->capval, 1);
 	b->val[b->nval] = *v;
@@ -110,7 +110,7 @@ static uint32_t val_add(shlo_b *b, const shlo_val *v)
 uint32_t shlo_b_val(shlo_b *b)
 {
 	shlo_val v = {0};
-	return val_add(b, &v);
+	return shlo_b_val_add(b, &v);
 }
 
 void shlo_b_bind(shlo_b *b, uint32_t sym, uint32_t first, uint32_t n)
@@ -154,7 +154,7 @@ static void save_vals(shlo_b *b, shlo_scope m, const uint32_t *ids, uint32_t n)
 	}
 }
 
-static uint32_t deps_add(shlo_b *b, const uint32_t *d, uint32_t n)
+uint32_t shlo_b_deps_add(shlo_b *b, const uint32_t *d, uint32_t n)
 {
 	GROW(b->dep, b->ndep, b->capdep, n);
 	if (n)
@@ -171,17 +171,17 @@ static const uint32_t *restore_val(shlo_b *b, const uint32_t *s, uint32_t *id)
 	v.cst = (int64_t)((uint64_t)s[2] | (uint64_t)s[3] << 32);
 	v.has_cst = s[4];
 	s += 5;
-	v.dep = deps_add(b, s, v.ndep);
+	v.dep = shlo_b_deps_add(b, s, v.ndep);
 	s += v.ndep;
 	GROW(b->el, b->nel, b->capel, v.nel);
 	v.el = (uint32_t)b->nel;
 	for (uint32_t k = 0; k < v.nel; k++) {
 		shlo_el el = {0, s[0]};
-		el.dep = deps_add(b, s + 1, el.ndep);
+		el.dep = shlo_b_deps_add(b, s + 1, el.ndep);
 		s += 1 + el.ndep;
 		b->el[b->nel++] = el;
 	}
-	*id = val_add(b, &v);
+	*id = shlo_b_val_add(b, &v);
 	return s;
 }
 
@@ -238,7 +238,7 @@ void shlo_b_bind_results(shlo_b *b, const shlo_op *o, const uint32_t *vals)
 		uint32_t first = (uint32_t)b->nval;
 		for (uint32_t j = 0; j < r->n; j++) {
 			shlo_val v = vals ? b->val[vals[k++]] : (shlo_val){0};
-			val_add(b, &v);
+			shlo_b_val_add(b, &v);
 		}
 		shlo_b_bind(b, r->sym, first, r->n);
 	}
@@ -259,7 +259,7 @@ static int cmp_u32(const void *a, const void *c)
 
 /* b->tmp = the union of the dependencies of operands [from, to) of o,
  * sorted and unique. */
-static int gather(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
+int shlo_b_gather(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
 {
 	b->ntmp = 0;
 	for (uint32_t i = from; i < to && i < o->nuse; i++) {
@@ -287,7 +287,7 @@ static int gather(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
 	return 0;
 }
 
-static int check_deps(shlo_b *b, const shlo_op *o, size_t more)
+int shlo_b_check_deps(shlo_b *b, const shlo_op *o, size_t more)
 {
 	if (b->ndep + more > b->max_deps || b->x->ndeps + more > b->max_deps)
 		return shlo_b_fail(b, o->off, "more than %llu dependencies",
@@ -296,12 +296,12 @@ static int check_deps(shlo_b *b, const shlo_op *o, size_t more)
 }
 
 /* Results of an elided op: each depends on operands [from, to). */
-static int bind_union(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
+int shlo_b_bind_union(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
 {
-	if (gather(b, o, from, to) < 0 || check_deps(b, o, b->ntmp) < 0)
+	if (shlo_b_gather(b, o, from, to) < 0 || shlo_b_check_deps(b, o, b->ntmp) < 0)
 		return -1;
 	shlo_val v = {0};
-	v.dep = deps_add(b, b->tmp, (uint32_t)b->ntmp);
+	v.dep = shlo_b_deps_add(b, b->tmp, (uint32_t)b->ntmp);
 	v.ndep = (uint32_t)b->ntmp;
 	if (o->nuse == 1 && o->nval == 1 && o->kind != SHLO_OP_GTE) { /* keeps a constant known */
 		uint32_t vid;
@@ -316,106 +316,10 @@ static int bind_union(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
 		const shlo_res *r = &b->p->res[o->res + g];
 		uint32_t first = (uint32_t)b->nval;
 		for (uint32_t j = 0; j < r->n; j++)
-			val_add(b, &v);
+			shlo_b_val_add(b, &v);
 		shlo_b_bind(b, r->sym, first, r->n);
 	}
 	return 0;
-}
-
-/* ---- names ---- */
-
-static void pfx_append(shlo_b *b, const char *s, size_t n)
-{
-	GROW(b->pfx, b->npfx, b->cappfx, n + 1);
-	memcpy(b->pfx + b->npfx, s, n);
-	b->npfx += n;
-	b->pfx[b->npfx] = 0;
-}
-
-size_t shlo_b_pfx_push(shlo_b *b, const char *seg, size_t n, const char *suffix)
-{
-	size_t len = b->npfx;
-	pfx_append(b, seg, n);
-	pfx_append(b, suffix, strlen(suffix));
-	pfx_append(b, "/", 1);
-	return len;
-}
-
-void shlo_b_pfx_pop(shlo_b *b, size_t len)
-{
-	b->npfx = len;
-	if (b->pfx)
-		b->pfx[len] = 0;
-}
-
-/* The op's mnemonic: its name after the last '.'. */
-static void mnemonic(const shlo_b *b, const shlo_op *o, const char **s, size_t *n)
-{
-	const char *name = b->p->s + o->name;
-	size_t k = o->nlen;
-	while (k > 0 && name[k - 1] != '.')
-		k--;
-	*s = name + k;
-	*n = o->nlen - k;
-	if (*n == 0) { /* "a." has none: the whole name (never empty) */
-		*s = name;
-		*n = o->nlen;
-	}
-}
-
-static void nbuf_set(shlo_b *b, const char *s, size_t n, size_t at)
-{
-	if (at + n + 1 > b->capnbuf) {
-		b->capnbuf = 2 * (at + n + 1) + 64;
-		b->nbuf = et_xrealloc(b->nbuf, b->capnbuf);
-	}
-	memcpy(b->nbuf + at, s, n);
-	b->nbuf[at + n] = 0;
-}
-
-/* PREFIX MNEMONIC.RESULT, made unique with a "~N" suffix. */
-static const char *op_name(shlo_b *b, const shlo_op *o)
-{
-	const char *m;
-	size_t mn, len;
-	mnemonic(b, o, &m, &mn);
-	nbuf_set(b, b->pfx ? b->pfx : "", b->npfx, 0);
-	nbuf_set(b, m, mn, b->npfx);
-	len = b->npfx + mn;
-	if (o->nres) {
-		const char *r = shlo_b_sym(b, b->p->res[o->res].sym);
-		nbuf_set(b, ".", 1, len);
-		nbuf_set(b, r, strlen(r), len + 1);
-		len += 1 + strlen(r);
-	}
-	uint32_t before = et_strmap_count(&b->names);
-	uint32_t id = et_strmap_intern(&b->names, b->nbuf, len);
-	if (et_strmap_count(&b->names) == before) {
-		/* taken: BASE~N from the base's own counter */
-		uint32_t nb = et_strmap_count(&b->bases);
-		uint32_t base = et_strmap_intern(&b->bases, b->nbuf, len);
-		GROW(b->next_suffix, base, b->capsuffix, 1);
-		if (et_strmap_count(&b->bases) > nb)
-			b->next_suffix[base] = 2;
-		for (;;) {
-			char suf[16];
-			int k = snprintf(suf, sizeof suf, "~%u", b->next_suffix[base]++);
-			nbuf_set(b, suf, (size_t)k, len);
-			before = et_strmap_count(&b->names);
-			id = et_strmap_intern(&b->names, b->nbuf, len + (size_t)k);
-			if (et_strmap_count(&b->names) > before)
-				break;
-		}
-	}
-	return xir_str(b->x, et_strmap_key(&b->names, id), SIZE_MAX);
-}
-
-static const char *opcode(shlo_b *b, uint32_t id)
-{
-	const shlo_op *o = &b->p->op[id];
-	if (!b->opcode[id])
-		b->opcode[id] = xir_str(b->x, b->p->s + o->name, o->nlen);
-	return b->opcode[id];
 }
 
 /* ---- emitting ---- */
@@ -429,205 +333,22 @@ int shlo_b_emit(shlo_b *b, uint32_t id, xir_op *xo)
 		shlo_b_bind_empty(b, o);
 		return 0;
 	}
-	if (gather(b, o, 0, o->nuse) < 0 || check_deps(b, o, b->ntmp + 1) < 0)
+	if (shlo_b_gather(b, o, 0, o->nuse) < 0 || shlo_b_check_deps(b, o, b->ntmp + 1) < 0)
 		return -1;
-	xo->name = op_name(b, o);
-	xo->opcode = opcode(b, id);
+	xo->name = shlo_b_name(b, o);
+	xo->opcode = shlo_b_opcode(b, id);
 	uint32_t k = xir_add(b->x, xo, b->tmp, (uint32_t)b->ntmp);
 	shlo_val v = {0};
-	v.dep = deps_add(b, &k, 1);
+	v.dep = shlo_b_deps_add(b, &k, 1);
 	v.ndep = 1;
 	for (uint32_t g = 0; g < o->nres; g++) {
 		const shlo_res *r = &b->p->res[o->res + g];
 		uint32_t first = (uint32_t)b->nval;
 		for (uint32_t j = 0; j < r->n; j++)
-			val_add(b, &v);
+			shlo_b_val_add(b, &v);
 		shlo_b_bind(b, r->sym, first, r->n);
 	}
 	return 0;
-}
-
-/* ---- elided ops ---- */
-
-static int constant(shlo_b *b, uint32_t id)
-{
-	const shlo_op *o = &b->p->op[id];
-	const shlo_attr *a = shlo_find_attr(b->p, o, "value");
-	shlo_val v = {0};
-	bool ok = false;
-	if (o->nval == 1 &&
-	    shlo_attr_scalar(&b->l, a && a->val != SIZE_MAX ? a->val : o->name, &v.cst, &ok) < 0)
-		return -1;
-	v.has_cst = ok;
-	for (uint32_t g = 0; g < o->nres; g++) {
-		const shlo_res *r = &b->p->res[o->res + g];
-		uint32_t first = (uint32_t)b->nval;
-		for (uint32_t j = 0; j < r->n; j++)
-			val_add(b, &v);
-		shlo_b_bind(b, r->sym, first, r->n);
-	}
-	return 0;
-}
-
-static int tuple(shlo_b *b, const shlo_op *o)
-{
-	if (gather(b, o, 0, o->nuse) < 0 || check_deps(b, o, 2 * b->ntmp) < 0)
-		return -1;
-	shlo_val v = {0};
-	v.dep = deps_add(b, b->tmp, (uint32_t)b->ntmp);
-	v.ndep = (uint32_t)b->ntmp;
-	GROW(b->el, b->nel, b->capel, o->nuse);
-	v.el = (uint32_t)b->nel;
-	v.nel = o->nuse;
-	for (uint32_t i = 0; i < o->nuse; i++) {
-		uint32_t vid;
-		if (shlo_b_use(b, o, i, &vid) < 0)
-			return -1;
-		b->el[b->nel++] = (shlo_el){b->val[vid].dep, b->val[vid].ndep};
-	}
-	if (o->nres)
-		shlo_b_bind(b, b->p->res[o->res].sym, val_add(b, &v), 1);
-	return 0;
-}
-
-/* The index of get_tuple_element: `index = N` or pretty `%t[N]`. */
-static int gte_index(shlo_b *b, const shlo_op *o, int64_t *k)
-{
-	const shlo_attr *a = shlo_find_attr(b->p, o, "index");
-	*k = -1;
-	if (a && a->val != SIZE_MAX)
-		return shlo_attr_int(&b->l, a->val, k);
-	if (o->nuse && shlo_lex_seek(&b->l, b->p->use[o->use].off) == 0 &&
-	    shlo_lex_next(&b->l) == 0 && shlo_is(&b->l, '[') && shlo_lex_next(&b->l) == 0 &&
-	    !shlo_tok_int(&b->l.cur, k))
-		*k = -1;
-	return 0;
-}
-
-static int gte(shlo_b *b, const shlo_op *o)
-{
-	int64_t k;
-	uint32_t vid;
-	if (o->nuse != 1 || gte_index(b, o, &k) < 0 || shlo_b_use(b, o, 0, &vid) < 0)
-		return o->nuse != 1 ? bind_union(b, o, 0, o->nuse) : -1;
-	const shlo_val *t = &b->val[vid];
-	if (k < 0 || (uint64_t)k >= t->nel)
-		return bind_union(b, o, 0, 1);
-	shlo_val v = {0};
-	v.dep = b->el[t->el + k].dep;
-	v.ndep = b->el[t->el + k].ndep;
-	if (o->nres)
-		shlo_b_bind(b, b->p->res[o->res].sym, val_add(b, &v), 1);
-	return 0;
-}
-
-/* optimization_barrier: result i is operand i. */
-static int barrier(shlo_b *b, const shlo_op *o)
-{
-	if (o->nuse != o->nval)
-		return bind_union(b, o, 0, o->nuse);
-	GROW(b->stk, b->nstk, b->capstk, o->nuse);
-	size_t base = b->nstk;
-	if (shlo_b_push_uses(b, o) < 0)
-		return -1;
-	shlo_b_bind_results(b, o, b->stk + base);
-	b->nstk = base;
-	return 0;
-}
-
-static bool sharding_call(const shlo_b *b, const shlo_op *o)
-{
-	static const char *const t[] = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"};
-	const char *s = b->p->s + o->sym;
-	for (size_t k = 0; k < sizeof t / sizeof *t; k++)
-		if (o->slen == strlen(t[k]) && memcmp(s, t[k], o->slen) == 0)
-			return true;
-	return o->slen > 8 && memcmp(s, "xla.sdy.", 8) == 0;
-}
-
-static int compute(shlo_b *b, uint32_t id)
-{
-	xir_op xo;
-	memset(&xo, 0, sizeof xo);
-	xo.channel = -1;
-	if (shlo_cost(b, id, &xo) < 0)
-		return -1;
-	return shlo_b_emit(b, id, &xo);
-}
-
-static int communicate(shlo_b *b, uint32_t id)
-{
-	xir_op xo;
-	bool skip = false;
-	memset(&xo, 0, sizeof xo);
-	xo.channel = -1;
-	if (shlo_coll(b, id, &xo, &skip) < 0)
-		return -1;
-	if (skip)
-		return bind_union(b, &b->p->op[id], 0, b->p->op[id].nuse);
-	return shlo_b_emit(b, id, &xo);
-}
-
-static int control(shlo_b *b, uint32_t id)
-{
-	const shlo_op *o = &b->p->op[id];
-	const shlo_attr *a;
-	switch (o->kind) {
-	case SHLO_OP_CALL:
-		return shlo_ctl_call(b, id, o->sym, o->slen);
-	case SHLO_OP_COMPOSITE:
-		a = shlo_find_attr(b->p, o, "decomposition");
-		if (!a || a->val == SIZE_MAX || shlo_lex_seek(&b->l, a->val) < 0 ||
-		    b->l.cur.kind != SHLO_T_SYM)
-			return compute(b, id);
-		return shlo_ctl_call(b, id, b->l.cur.off + 1, b->l.cur.n - 1);
-	case SHLO_OP_WHILE:
-		return shlo_ctl_while(b, id);
-	case SHLO_OP_CASE:
-	case SHLO_OP_IF:
-		return shlo_ctl_case(b, id);
-	case SHLO_OP_MANUAL:
-		return shlo_ctl_manual(b, id);
-	case SHLO_OP_PARALLEL:
-		return shlo_ctl_parallel(b, id);
-	default:
-		return compute(b, id);
-	}
-}
-
-int shlo_b_op(shlo_b *b, uint32_t id)
-{
-	const shlo_op *o = &b->p->op[id];
-	if (++b->visited > b->max_ops)
-		return shlo_b_fail(b, o->off, "more than %llu ops after unrolling",
-		                   (unsigned long long)b->max_ops);
-	switch (o->kind) {
-	case SHLO_OP_CONST:
-		return constant(b, id);
-	case SHLO_OP_NODEP:
-	case SHLO_OP_CHECK:
-	case SHLO_OP_MODULE:
-	case SHLO_OP_FUNC:
-		shlo_b_bind_empty(b, o);
-		return 0;
-	case SHLO_OP_PASS:
-		return bind_union(b, o, 0, o->nuse);
-	case SHLO_OP_TUPLE:
-		return tuple(b, o);
-	case SHLO_OP_GTE:
-		return gte(b, o);
-	case SHLO_OP_BARRIER:
-		return barrier(b, o);
-	case SHLO_OP_CUSTOM_CALL:
-		return sharding_call(b, o) ? bind_union(b, o, 0, o->nuse) : compute(b, id);
-	default:
-		break;
-	}
-	if (shlo_op_communicates(o->kind))
-		return communicate(b, id);
-	if (o->kind >= SHLO_OP_RETURN)
-		return control(b, id);
-	return compute(b, id);
 }
 
 uint32_t shlo_b_region_block(const shlo_b *b, const shlo_op *o, uint32_t k)

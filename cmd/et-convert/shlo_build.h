@@ -1,6 +1,7 @@
 /* shlo_build: the builder that walks the AST from the entry function and
  * appends the per-device program to an xir (shlo.h states the mapping).
- * Its files: shlo_build.c (values, scopes, names, the op dispatch),
+ * Its files: shlo_build.c (values, scopes, emitting, blocks), shlo_name.c
+ * (op names), shlo_run.c (one op: elided, emitted or control),
  * shlo_cost.c (compute ops), shlo_coll.c (collectives and their groups),
  * shlo_ctl.c (calls, loops, branches, shard_map bodies, run_parallel),
  * shlo_trip.c (counted loops), shlo_read.c (the entry point).
@@ -110,6 +111,22 @@ void shlo_b_bind_results(shlo_b *b, const shlo_op *o, const uint32_t *vals);
 void shlo_b_bind_empty(shlo_b *b, const shlo_op *o);
 void shlo_b_bind(shlo_b *b, uint32_t sym, uint32_t first, uint32_t n);
 
+/* Value and dependency internals shared by shlo_build.c and shlo_run.c. */
+uint32_t shlo_b_val_add(shlo_b *b, const shlo_val *v);
+/* Appends d[0..n) to the dependency pool; returns where they start. */
+uint32_t shlo_b_deps_add(shlo_b *b, const uint32_t *d, uint32_t n);
+/* b->tmp = the union of the dependencies of operands [from, to) of o,
+ * sorted and unique (b->ntmp of them). */
+int shlo_b_gather(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to);
+/* Fails when `more` dependencies would pass the limit. */
+int shlo_b_check_deps(shlo_b *b, const shlo_op *o, size_t more);
+/* Binds o's results (an elided op) to the union of operands [from, to)'s
+ * dependencies. */
+int shlo_b_bind_union(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to);
+/* shlo_name.c: o's unique name and its opcode, in the xir's arena. */
+const char *shlo_b_name(shlo_b *b, const shlo_op *o);
+const char *shlo_b_opcode(shlo_b *b, uint32_t id);
+
 /* Runs block blk with its arguments bound to args[0..nargs) (read before
  * anything else: args may point into b->stk); what its terminator returns
  * is pushed on b->stk, *nret values. off: the op, for messages. */
@@ -117,7 +134,7 @@ int shlo_b_block(shlo_b *b, uint32_t blk, const uint32_t *args, uint32_t nargs, 
                  uint32_t *nret);
 /* The first block of region k of op o. */
 uint32_t shlo_b_region_block(const shlo_b *b, const shlo_op *o, uint32_t k);
-/* Runs one op. */
+/* shlo_run.c: runs one op. */
 int shlo_b_op(shlo_b *b, uint32_t id);
 /* Appends compute or communication op xo made of AST op id (its deps are
  * its operands'), binding its results to values that depend on it. */

@@ -1,6 +1,7 @@
-/* shlo_parse: the parser's state, shared by its two files: shlo_parse.c
- * (operations, regions, attribute dictionaries, signatures) and
- * shlo_parse_top.c (the file, modules, functions, the AST's accessors).
+/* shlo_parse: the parser's state, shared by its three files: shlo_parse.c
+ * (operations, attribute dictionaries, signatures), shlo_parse_region.c
+ * (regions and blocks) and shlo_parse_top.c (the file, modules, functions,
+ * the AST's accessors).
  *
  * What an op collects while it is parsed (operands, attributes, regions,
  * pretty block arguments, the ops of open blocks) goes on stacks first:
