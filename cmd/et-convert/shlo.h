@@ -59,7 +59,9 @@
  * partitioned; the message says how to get the partitioned HLO);
  * inputs above SHLO_MAX_INPUT bytes; brackets, types or regions nested
  * deeper than SHLO_MAX_NEST, calls deeper than SHLO_MAX_NEST; more than
- * max_ops ops visited after unrolling; ids outside the device grid. */
+ * max_ops ops visited after unrolling (an op of several results counts
+ * one per result); more than SHLO_MAX_DEVICES devices or SHLO_MAX_MEMBERS
+ * group members; ids outside the device grid. */
 #ifndef ET_CONVERT_SHLO_H
 #define ET_CONVERT_SHLO_H
 
@@ -72,6 +74,10 @@
 
 #define SHLO_MAX_INPUT ((size_t)1 << 30)
 #define SHLO_MAX_OPS ((uint64_t)16 << 20)
+/* Devices (replicas x partitions) at most, and group members (all the
+ * groups and pairs of the program's distinct sets) at most. */
+#define SHLO_MAX_DEVICES (1u << 20)
+#define SHLO_MAX_MEMBERS (1u << 26)
 
 typedef struct shlo_opts {
 	const char *entry;  /* entry function without '@'; NULL: main, else the only public one */

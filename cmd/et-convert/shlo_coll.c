@@ -8,9 +8,6 @@
 
 #include <string.h>
 
-/* Members of one op's expanded groups or pairs at most. */
-#define MAX_MEMBERS (1u << 26)
-
 enum mode {
 	CROSS_REPLICA,    /* groups of replicas, within each partition */
 	CROSS_PARTITION,  /* groups of partitions, within each replica */
@@ -127,8 +124,9 @@ static int expand(shlo_b *b, const shlo_op *o, enum mode md, uint32_t rows, uint
 		return -1;
 	uint64_t copies = md == CROSS_REPLICA ? P : md == CROSS_PARTITION ? R : 1;
 	uint64_t width = md == REPLICA_AND_PART ? cols * P : cols;
-	if ((uint64_t)rows * copies * width > MAX_MEMBERS)
-		return shlo_b_fail(b, o->off, "groups of more than %u members in all", MAX_MEMBERS);
+	if ((uint64_t)rows * copies * width > SHLO_MAX_MEMBERS)
+		return shlo_b_fail(b, o->off, "groups of more than %u members in all",
+		                   SHLO_MAX_MEMBERS);
 	b->nids = 0;
 	for (uint32_t g = 0; g < rows; g++) {
 		const int64_t *row = b->m.v + (size_t)g * cols;
@@ -149,6 +147,15 @@ static int expand(shlo_b *b, const shlo_op *o, enum mode md, uint32_t rows, uint
 	return 0;
 }
 
+/* Fails when n more members would pass SHLO_MAX_MEMBERS in the xir. */
+static int room(shlo_b *b, const shlo_op *o, uint64_t n)
+{
+	if (b->x->nmem + n > SHLO_MAX_MEMBERS)
+		return shlo_b_fail(b, o->off, "more than %u group members in all",
+		                   SHLO_MAX_MEMBERS);
+	return 0;
+}
+
 /* One group of every rank in order is the set "everyone". */
 static uint32_t group_set(shlo_b *b, uint32_t ngroups, uint32_t size)
 {
@@ -162,7 +169,7 @@ static int groups(shlo_b *b, const shlo_op *o, enum mode md, xir_op *xo)
 {
 	uint32_t rows, cols, ng = 0, size = 0;
 	if (matrix(b, o, "replica_groups", &rows, &cols) < 0 ||
-	    expand(b, o, md, rows, cols, &ng, &size) < 0)
+	    expand(b, o, md, rows, cols, &ng, &size) < 0 || room(b, o, (uint64_t)ng * size) < 0)
 		return -1;
 	xo->kind = XIR_COLL;
 	xo->set = b->dry ? 0 : group_set(b, ng, size);
@@ -181,8 +188,9 @@ static int pairs(shlo_b *b, const shlo_op *o, bool cross_partition, xir_op *xo)
 	if (check_ids(b, o, cross_partition ? CROSS_PARTITION : CROSS_REPLICA,
 	              (uint32_t)(cross_partition ? P : R)) < 0)
 		return -1;
-	if ((uint64_t)rows * copies * 2 > MAX_MEMBERS)
-		return shlo_b_fail(b, o->off, "pairs of more than %u members in all", MAX_MEMBERS);
+	if ((uint64_t)rows * copies * 2 > SHLO_MAX_MEMBERS)
+		return shlo_b_fail(b, o->off, "pairs of more than %u members in all",
+		                   SHLO_MAX_MEMBERS);
 	b->nids = 0;
 	for (uint32_t i = 0; i < rows; i++)
 		for (uint64_t c = 0; c < copies; c++)
@@ -190,6 +198,8 @@ static int pairs(shlo_b *b, const shlo_op *o, bool cross_partition, xir_op *xo)
 				uint64_t id = (uint64_t)b->m.v[2 * i + k];
 				ids_push(b, cross_partition ? c * P + id : id * P + c);
 			}
+	if (room(b, o, b->nids) < 0)
+		return -1;
 	xo->set = b->dry ? 0 : xir_pairs(b->x, (uint32_t)(rows * copies), b->ids);
 	return 0;
 }

@@ -225,8 +225,8 @@ int shlo_ctl_parallel(shlo_b *b, uint32_t id)
 	if (!same || rows == 0 || cols == 0)
 		return shlo_b_fail(b, a->val, "expected one program for every process (not %s)",
 		                   same ? "none" : "several");
-	if ((uint64_t)rows * cols > (1u << 24))
-		return shlo_b_fail(b, a->val, "more than 16,777,216 processes");
+	if ((uint64_t)rows * cols > SHLO_MAX_DEVICES)
+		return shlo_b_fail(b, a->val, "more than %u processes", SHLO_MAX_DEVICES);
 	if (b->grid_set && (b->replicas != rows || b->partitions != cols))
 		return shlo_b_fail(b, a->val, "a grid of %u x %u after one of %u x %u", rows, cols,
 		                   b->replicas, b->partitions);

@@ -8,9 +8,6 @@
 
 #include <string.h>
 
-/* Devices (replicas x partitions) at most. */
-#define MAX_DEVICES (1u << 24)
-
 void shlo_opts_init(shlo_opts *o)
 {
 	memset(o, 0, sizeof *o);
@@ -55,8 +52,8 @@ static int grid_attr(shlo_b *b, const char *key, uint32_t *v)
 		return 0;
 	if (shlo_attr_int(&b->l, a->val, &x) < 0)
 		return -1;
-	if (x < 1 || x > MAX_DEVICES)
-		return shlo_b_fail(b, a->val, "%s must be from 1 to %u", key, MAX_DEVICES);
+	if (x < 1 || x > SHLO_MAX_DEVICES)
+		return shlo_b_fail(b, a->val, "%s must be from 1 to %u", key, SHLO_MAX_DEVICES);
 	*v = (uint32_t)x;
 	return 0;
 }
@@ -66,8 +63,9 @@ static int grid(shlo_b *b)
 	if (grid_attr(b, "mhlo.num_replicas", &b->replicas) < 0 ||
 	    grid_attr(b, "mhlo.num_partitions", &b->partitions) < 0)
 		return -1;
-	if ((uint64_t)b->replicas * b->partitions > MAX_DEVICES)
-		return shlo_b_fail(b, b->p->op[b->mod].off, "more than %u devices", MAX_DEVICES);
+	if ((uint64_t)b->replicas * b->partitions > SHLO_MAX_DEVICES)
+		return shlo_b_fail(b, b->p->op[b->mod].off, "more than %u devices",
+		                   SHLO_MAX_DEVICES);
 	b->x->replicas = b->replicas;
 	b->x->partitions = b->partitions;
 	return 0;

@@ -159,7 +159,8 @@ static int control(shlo_b *b, uint32_t id)
 int shlo_b_op(shlo_b *b, uint32_t id)
 {
 	const shlo_op *o = &b->p->op[id];
-	if (++b->visited > b->max_ops)
+	b->visited += o->nval > 1 ? o->nval : 1; /* values are allocated per result */
+	if (b->visited > b->max_ops)
 		return shlo_b_fail(b, o->off, "more than %llu ops after unrolling",
 		                   (unsigned long long)b->max_ops);
 	switch (o->kind) {

@@ -827,11 +827,11 @@ static void test_errors(void)
 	    "XLA_FLAGS=--xla_dump_to=DIR and convert DIR/*.after_spmd_partitioner.txt with "
 	    "--from hlo");
 	fails_with("module @m attributes {mhlo.num_partitions = 0 : i32} {\n}\n",
-	           "t.mlir: line 1, column 45: mhlo.num_partitions must be from 1 to 16777216");
+	           "t.mlir: line 1, column 45: mhlo.num_partitions must be from 1 to 1048576");
 	/* the ops limit (1,000 here) counts ops after unrolling */
 	char text[4096];
 	loop_text(text, sizeof text, "400", "LT", "1");
-	fails_with(text, "t.mlir: line 16, column 7: more than 1000 ops after unrolling");
+	fails_with(text, "t.mlir: line 11, column 7: more than 1000 ops after unrolling");
 	/* the input size limit is checked before anything is read */
 	xir x;
 	et_error e = {0};
