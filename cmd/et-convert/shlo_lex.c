@@ -72,16 +72,41 @@ static int fail_here(shlo_lex *l, size_t off, const char *what)
 	return shlo_fail_at(l->e, l->name, l->s, off, "%s", what);
 }
 
-/* Past a "string" starting at s[i] == '"'; SIZE_MAX if unterminated. */
-static size_t string_end(const shlo_lex *l, size_t i)
+/* Bytes a string may not hold (MLIR's): NUL and line breaks. */
+static bool bad_in_string(char c)
 {
+	return c == 0 || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Past a "string" starting at s[i] == '"'; SIZE_MAX if unterminated or
+ * holding a byte it may not (then *bad is where). */
+static size_t string_end(const shlo_lex *l, size_t i, size_t *bad)
+{
+	*bad = SIZE_MAX;
 	for (i++; i < l->len; i++) {
-		if (l->s[i] == '\\')
-			i++;
-		else if (l->s[i] == '"')
+		bool escaped = l->s[i] == '\\';
+		if (escaped && ++i >= l->len)
+			break;
+		if (bad_in_string(l->s[i])) {
+			*bad = i;
+			return SIZE_MAX;
+		}
+		if (!escaped && l->s[i] == '"')
 			return i + 1;
 	}
 	return SIZE_MAX;
+}
+
+static int string_fail(shlo_lex *l, size_t start, size_t bad)
+{
+	char what[64];
+	if (bad == SIZE_MAX)
+		return fail_here(l, start, "unterminated string");
+	if (l->s[bad] == '\n')
+		return fail_here(l, start, "unterminated string (it may not hold a line break)");
+	snprintf(what, sizeof what, "a string may not hold byte 0x%02x",
+	         (unsigned)(unsigned char)l->s[bad]);
+	return fail_here(l, bad, what);
 }
 
 /* Past the balanced parenthesis at s[i] == '(' (a loc(...) suffix). */
@@ -91,9 +116,10 @@ static int skip_parens(shlo_lex *l, size_t *i)
 	while (k < l->len) {
 		char c = l->s[k];
 		if (c == '"') {
-			k = string_end(l, k);
+			size_t bad, from = k;
+			k = string_end(l, k, &bad);
 			if (k == SIZE_MAX)
-				return fail_here(l, start, "unterminated string in loc(...)");
+				return string_fail(l, from, bad);
 			continue;
 		}
 		if (c == '(')
@@ -197,9 +223,10 @@ static size_t scan(shlo_lex *l, size_t i, uint8_t *kind)
 		return end;
 	}
 	if (c == '"' || c == '@') {
-		end = string_end(l, c == '@' ? i + 1 : i);
+		size_t bad;
+		end = string_end(l, c == '@' ? i + 1 : i, &bad);
 		if (end == SIZE_MAX)
-			return fail_here(l, i, "unterminated string"), SIZE_MAX;
+			return string_fail(l, i, bad), SIZE_MAX;
 		*kind = c == '@' ? SHLO_T_SYM : SHLO_T_STR;
 		return end;
 	}

@@ -787,7 +787,8 @@ static void test_errors(void)
 	           "  %2 = stablehlo.abs %1#2 : tensor<f32>\n  return\n}\n",
 	           "t.mlir: line 3, column 22: %1 has 2 results, not #2");
 	fails_with("func.func @main() {\n  %0 = stablehlo.constant dense<\"abc> : tensor<f32>\n}\n",
-	           "t.mlir: line 2, column 33: unterminated string");
+	           "t.mlir: line 2, column 33: unterminated string (it may not hold a line "
+	           "break)");
 	fails_with("func.func @main() {\n  %0 = stablehlo.abs %a : tensor<4xfoo>\n}\n",
 	           "t.mlir: line 2, column 36: expected an element type (f32, bf16, i8, ...)");
 	fails_with("func.func @main() {\n  %0 = stablehlo.abs %a : tensor<4>\n}\n",
@@ -803,6 +804,17 @@ static void test_errors(void)
 	           "t.mlir: line 2, column 39: expected an operation");
 	fails_with("func.func @main() {\n  \x01\n}\n",
 	           "t.mlir: line 2, column 3: unexpected byte 0x01");
+	{ /* a NUL inside a string (fuzz_shlo: an op named "stablehlo.\0...") */
+		static const char nul[] =
+		    "func.func @main() {\n  %0 = \"a.\0b\"() : () -> tensor<f32>\n}\n";
+		xir x;
+		et_error e = {0};
+		xir_init(&x);
+		CHECK(shlo_read(&x, "t.mlir", nul, sizeof nul - 1, NULL, &e) < 0);
+		CHECK(strcmp(e.msg, "t.mlir: line 2, column 11: a string may not hold byte 0x00") ==
+		      0);
+		xir_free(&x);
+	}
 	fails_with(
 	    "func.func @main() {\n  %0 = stablehlo.dot_general %a, %b, contracting_dims = "
 	    "[2] x [0] : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>\n  return\n}\n",
