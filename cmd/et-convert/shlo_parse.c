@@ -7,8 +7,8 @@
  * what follows), `<{` a property dictionary, and other brackets are
  * skipped whole. Then the signature (`(T, U) -> V` or `T, U`), then the
  * regions a pretty op writes after it (`cond {...} do {...}`,
- * `reducer(...) {...}`). An op without a signature (a bare return) ends
- * at a '}', a block label, or a token that starts a line and an op. */
+ * `reducer(...) {...}`, and an `attributes {...}` dictionary). An op without a signature (a bare
+ * return) ends at a '}', a block label, or a token that starts a line and an op. */
 #include "shlo_parse.h"
 #include "et_mem.h"
 #include "shlo_ops.h"
@@ -315,7 +315,18 @@ static bool is_region_keyword(shlo_ps *ps)
  * `reducer(%a: T, %b: T) (...) {...}`. */
 static int trailing(shlo_ps *ps, size_t pb)
 {
-	while (is_region_keyword(ps)) {
+	for (;;) {
+		if (shlo_is_word(&ps->l, "attributes")) { /* while's `: T attributes {...}` */
+			if (next(ps) < 0)
+				return -1;
+			if (!is(ps, '{'))
+				return shlo_fail(&ps->l, "expected '{' after attributes");
+			if (shlo_ps_dict(ps) < 0)
+				return -1;
+			continue;
+		}
+		if (!is_region_keyword(ps))
+			return 0;
 		if (next(ps) < 0)
 			return -1;
 		while (is(ps, '('))
@@ -326,7 +337,6 @@ static int trailing(shlo_ps *ps, size_t pb)
 		if (region_here(ps, pb) < 0)
 			return -1;
 	}
-	return 0;
 }
 
 static int word(shlo_ps *ps)

@@ -228,6 +228,21 @@ static void test_while(void)
 	CHECK(loop_ops("100", "LT", "1", 7, &w) == 3 * 7 + 1);
 	CHECK(strstr(w, "while loop of 100 iterations unrolled 7 times (the cap)"));
 	CHECK(loop_ops("1000", "LT", "1", 0, &w) == 3 * 1000 + 1);
+	{ /* `attributes {...}` between a pretty while's types and its regions */
+		char text[4096], with[4200];
+		xir x;
+		et_error e = {0};
+		shlo_opts o;
+		opts(&o);
+		loop_text(text, sizeof text, "3", "LT", "1");
+		const char *at = strstr(text, "\n     cond {");
+		snprintf(with, sizeof with,
+		         "%.*s attributes {mhlo.frontend_attributes = {x = \"1\"}}%s",
+		         (int)(at - text), text, at);
+		xir_init(&x);
+		CHECK(read_text(&x, with, &o, &e) == 0 && x.nop == 3 * 3 + 1);
+		xir_free(&x);
+	}
 
 	/* iteration i's multiply depends on iteration i-1's all-reduce */
 	char text[4096];
