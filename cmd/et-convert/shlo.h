@@ -15,9 +15,10 @@
  *   per-device program on a grid of rows replicas x columns partitions;
  * - while is unrolled by its trip count when it is a counted loop (a
  *   counter from a constant, stepped by a constant add or subtract, tested
- *   LT/LE/GT/GE/NE against a constant or a loop-invariant argument), else
- *   once with a warning; the cond region is not emitted; at most
- *   max_trip iterations (a warning when capped);
+ *   LT/LE/GT/GE/NE against a constant or a loop-invariant argument;
+ *   constants may be computed outside the loop by integer add, subtract,
+ *   multiply or convert), else once with a warning; the cond region is not
+ *   emitted; at most max_trip iterations (a warning when capped);
  * - case / if: the branch with the most FLOPs (then bytes, then the first)
  *   is emitted; the predicate adds no dependency;
  * - zero-cost ops are elided, their dependencies passed through:

@@ -106,14 +106,51 @@ static bool sharding_call(const shlo_b *b, const shlo_op *o)
 	return o->slen > 8 && memcmp(s, "xla.sdy.", 8) == 0;
 }
 
+static bool named(const shlo_b *b, const shlo_op *o, const char *mnemonic)
+{
+	size_t n = strlen(mnemonic);
+	return o->nlen > n && memcmp(b->p->s + o->name + o->nlen - n, mnemonic, n) == 0 &&
+	       b->p->s[o->name + o->nlen - n - 1] == '.';
+}
+
+/* Integer arithmetic on known constants (add, subtract, multiply, convert)
+ * is still emitted, but its result stays known: loop bounds are often
+ * computed so (`%0 = stablehlo.add %c, %c_0` then `compare LT, %i, %0`). */
+static void fold(shlo_b *b, const shlo_op *o)
+{
+	uint32_t v[2];
+	if (o->nval != 1 || o->nuse < 1 || o->nuse > 2 ||
+	    b->bind[b->p->res[o->res].sym] == SHLO_NONE)
+		return;
+	for (uint32_t i = 0; i < o->nuse; i++)
+		if (shlo_b_use(b, o, i, &v[i]) < 0 || !b->val[v[i]].has_cst)
+			return;
+	int64_t x = b->val[v[0]].cst, y = o->nuse == 2 ? b->val[v[1]].cst : 0, r;
+	bool ok;
+	if (o->nuse == 1)
+		ok = named(b, o, "convert") && (r = x, true);
+	else if (o->kind == SHLO_OP_ADD)
+		ok = !__builtin_add_overflow(x, y, &r);
+	else if (o->kind == SHLO_OP_SUB)
+		ok = !__builtin_sub_overflow(x, y, &r);
+	else
+		ok = named(b, o, "multiply") && !__builtin_mul_overflow(x, y, &r);
+	if (ok) {
+		shlo_val *res = &b->val[b->bind[b->p->res[o->res].sym]];
+		res->cst = r;
+		res->has_cst = true;
+	}
+}
+
 static int compute(shlo_b *b, uint32_t id)
 {
 	xir_op xo;
 	memset(&xo, 0, sizeof xo);
 	xo.channel = -1;
-	if (shlo_cost(b, id, &xo) < 0)
+	if (shlo_cost(b, id, &xo) < 0 || shlo_b_emit(b, id, &xo) < 0)
 		return -1;
-	return shlo_b_emit(b, id, &xo);
+	fold(b, &b->p->op[id]);
+	return 0;
 }
 
 static int communicate(shlo_b *b, uint32_t id)

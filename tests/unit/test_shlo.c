@@ -313,6 +313,45 @@ static void test_while_generic(void)
 	xir_free(&x);
 }
 
+/* A bound computed outside the loop from constants (2 * 3), compared with
+ * no type keyword; the loop's ops read it as a known constant. */
+static void test_while_folded(void)
+{
+	static const char *const text =
+	    "func.func @main(%arg0: tensor<36xf64>) -> tensor<f64> {\n"
+	    "  %c = stablehlo.constant dense<0> : tensor<i64>\n"
+	    "  %c_0 = stablehlo.constant dense<1> : tensor<i64>\n"
+	    "  %c_2 = stablehlo.constant dense<2> : tensor<i32>\n"
+	    "  %c_3 = stablehlo.constant dense<3> : tensor<i32>\n"
+	    "  %cst = stablehlo.constant dense<0.000000e+00> : tensor<f64>\n"
+	    "  %m = stablehlo.multiply %c_2, %c_3 : tensor<i32>\n"
+	    "  %0 = stablehlo.convert %m : (tensor<i32>) -> tensor<i64>\n"
+	    "  %1:2 = stablehlo.while(%iterArg = %c, %iterArg_1 = %cst) : tensor<i64>, "
+	    "tensor<f64>\n"
+	    "  cond {\n"
+	    "    %4 = stablehlo.compare LT, %iterArg, %0 : (tensor<i64>, tensor<i64>) -> "
+	    "tensor<i1>\n"
+	    "    stablehlo.return %4 : tensor<i1>\n"
+	    "  } do {\n"
+	    "    %4 = stablehlo.dynamic_slice %arg0, %iterArg, sizes = [1] : (tensor<36xf64>, "
+	    "tensor<i64>) -> tensor<1xf64>\n"
+	    "    %5 = stablehlo.reshape %4 : (tensor<1xf64>) -> tensor<f64>\n"
+	    "    %6 = stablehlo.add %iterArg_1, %5 : tensor<f64>\n"
+	    "    %7 = stablehlo.add %iterArg, %c_0 : tensor<i64>\n"
+	    "    stablehlo.return %7, %6 : tensor<i64>, tensor<f64>\n"
+	    "  }\n"
+	    "  return %1#1 : tensor<f64>\n"
+	    "}\n";
+	xir x;
+	et_error e = {0};
+	shlo_opts o;
+	opts(&o);
+	xir_init(&x);
+	CHECK(read_text(&x, text, &o, &e) == 0 && x.nop == 2 + 6 * 3 && !*warnings());
+	CHECK(op_named(&x, "while.1[5]/add.7") && !op_named(&x, "while.1[6]/add.7"));
+	xir_free(&x);
+}
+
 /* ---- branches, calls, tuples ---- */
 
 static const char *const branches =
@@ -1156,6 +1195,7 @@ int main(int argc, char **argv)
 	test_shardmap();
 	test_while();
 	test_while_generic();
+	test_while_folded();
 	test_case_calls();
 	test_tuples();
 	test_groups();
