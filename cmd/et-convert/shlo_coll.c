@@ -99,10 +99,11 @@ static int check_ids(shlo_b *b, const shlo_op *o, enum mode md, uint32_t n)
 	return 0;
 }
 
-static void ids_push(shlo_b *b, uint64_t id)
+/* Room for n ids in b->ids, which starts empty. */
+static void ids_reserve(shlo_b *b, uint64_t n)
 {
-	shlo_reserve((void **)&b->ids, &b->capids, b->nids, 1, sizeof *b->ids);
-	b->ids[b->nids++] = (uint32_t)id;
+	b->nids = 0;
+	shlo_reserve((void **)&b->ids, &b->capids, 0, (size_t)n, sizeof *b->ids);
 }
 
 /* The groups of b->m (rows x cols) under mode md, flattened into b->ids. */
@@ -127,7 +128,7 @@ static int expand(shlo_b *b, const shlo_op *o, enum mode md, uint32_t rows, uint
 	if ((uint64_t)rows * copies * width > SHLO_MAX_MEMBERS)
 		return shlo_b_fail(b, o->off, "groups of more than %u members in all",
 		                   SHLO_MAX_MEMBERS);
-	b->nids = 0;
+	ids_reserve(b, (uint64_t)rows * copies * width);
 	for (uint32_t g = 0; g < rows; g++) {
 		const int64_t *row = b->m.v + (size_t)g * cols;
 		for (uint64_t c = 0; c < copies; c++)
@@ -139,7 +140,7 @@ static int expand(shlo_b *b, const shlo_op *o, enum mode md, uint32_t rows, uint
 					id = c * P + id;
 				else if (md == REPLICA_AND_PART)
 					id = id * P + k / cols;
-				ids_push(b, id);
+				b->ids[b->nids++] = (uint32_t)id;
 			}
 	}
 	*ngroups = (uint32_t)(rows * copies);
@@ -191,12 +192,13 @@ static int pairs(shlo_b *b, const shlo_op *o, bool cross_partition, xir_op *xo)
 	if ((uint64_t)rows * copies * 2 > SHLO_MAX_MEMBERS)
 		return shlo_b_fail(b, o->off, "pairs of more than %u members in all",
 		                   SHLO_MAX_MEMBERS);
-	b->nids = 0;
+	ids_reserve(b, (uint64_t)rows * copies * 2);
 	for (uint32_t i = 0; i < rows; i++)
 		for (uint64_t c = 0; c < copies; c++)
 			for (int k = 0; k < 2; k++) {
 				uint64_t id = (uint64_t)b->m.v[2 * i + k];
-				ids_push(b, cross_partition ? c * P + id : id * P + c);
+				b->ids[b->nids++] =
+				    (uint32_t)(cross_partition ? c * P + id : id * P + c);
 			}
 	if (room(b, o, b->nids) < 0)
 		return -1;
