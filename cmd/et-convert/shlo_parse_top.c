@@ -161,6 +161,8 @@ static bool at_alias(shlo_ps *ps)
 static int file(shlo_ps *ps)
 {
 	shlo_prog *p = ps->p;
+	if (shlo_is_word(&ps->l, "HloModule")) /* the other text form XLA dumps */
+		return shlo_fail(&ps->l, "XLA HLO text, not StableHLO: convert it with --from hlo");
 	while (ps->l.cur.kind != SHLO_T_EOF) {
 		uint32_t id;
 		if (at_alias(ps)) {

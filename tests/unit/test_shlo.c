@@ -894,6 +894,11 @@ static void test_errors(void)
 	    "--from hlo");
 	fails_with("module @m attributes {mhlo.num_partitions = 0 : i32} {\n}\n",
 	           "t.mlir: line 1, column 45: mhlo.num_partitions must be from 1 to 1048576");
+	/* the gspmd program's third stage, HLO after the SPMD partitioner */
+	fails_with("HloModule jit_gspmd, entry_computation_layout={(bf16[4096,512]{1,0}, "
+	           "bf16[512,14336]{1,0})->bf16[4096,14336]{1,0}}\n\nFileNames\n",
+	           "t.mlir: line 1, column 1: XLA HLO text, not StableHLO: convert it with --from "
+	           "hlo");
 	/* the ops limit (1,000 here) counts ops after unrolling */
 	char text[4096];
 	loop_text(text, sizeof text, "400", "LT", "1");
