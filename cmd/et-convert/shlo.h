@@ -57,7 +57,8 @@
  * Refused (ET_EXIT_DATA, one line "NAME: line L, column C: what was
  * expected"): a module with sharding annotations (mhlo.sharding,
  * sdy.sharding) and no collectives over more than one device (not yet
- * partitioned; the message says how to get the partitioned HLO);
+ * partitioned; the message says how to get the partitioned HLO); XLA HLO
+ * text (HloModule ..., for --from hlo);
  * inputs above SHLO_MAX_INPUT bytes; brackets, types or regions nested
  * deeper than SHLO_MAX_NEST, calls deeper than SHLO_MAX_NEST; more than
  * max_ops ops visited after unrolling (an op of several results counts
