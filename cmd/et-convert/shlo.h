@@ -9,8 +9,8 @@
  *
  * The program is the entry function's (shlo_opts.entry, else @main, else
  * the only public function), in program order:
- * - func.call / call and stablehlo.composite are inlined (names prefixed
- *   "callee.RESULT/"), sdy.manual_computation bodies (shard_map) too;
+ * - func.call / call and stablehlo.composite are inlined, and
+ *   sdy.manual_computation bodies (shard_map), which hold local shapes;
  *   interpreter.run_parallel(programs = [[@f, ...], ...]) runs @f as the
  *   per-device program on a grid of rows replicas x columns partitions;
  * - while is unrolled by its trip count when it is a counted loop (a
@@ -52,7 +52,12 @@
  *   XIR_SEND / XIR_RECV (with source_target_pairs; host transfers and
  *   pairless ones are skipped with a warning): channel_id <= 0 -> pairs
  *   of replicas within each partition, else pairs of partitions within each
- *   replica; channel = the channel handle, -1 without one.
+ *   replica; channel = the channel handle when > 0, else -1; a set of
+ *   one group holding every device in order is xir's "everyone" set.
+ *
+ * Op names: MNEMONIC.RESULT ("all_reduce.38"), prefixed by what inlined
+ * them ("relu_0.163/", "while.3[2]/", "case.5[1]/"), made unique by "~2",
+ * "~3"...; opcodes as the source spells them ("stablehlo.dot_general").
  *
  * Refused (ET_EXIT_DATA, one line "NAME: line L, column C: what was
  * expected"): a module with sharding annotations (mhlo.sharding,
