@@ -17,6 +17,7 @@ void xir_free(xir *x)
 	free(x->op);
 	free(x->deps);
 	free(x->set);
+	free(x->set_hash);
 	free(x->members);
 	if (x->arena)
 		et_arena_free(x->arena);
@@ -64,13 +65,23 @@ uint32_t xir_add(xir *x, const xir_op *op, const uint32_t *deps, uint32_t n)
 	return (uint32_t)x->nop++;
 }
 
-/* An existing set equal to (n, size, ids), or UINT32_MAX. */
-static uint32_t find_set(const xir *x, uint32_t n, uint32_t size, const uint32_t *ids)
+static uint64_t set_hash(uint32_t n, uint32_t size, const uint32_t *ids)
+{
+	uint64_t h = (14695981039346656037ull ^ n) * 1099511628211ull;
+	h = (h ^ size) * 1099511628211ull;
+	for (size_t i = 0; i < (size_t)n * size; i++)
+		h = (h ^ ids[i]) * 1099511628211ull;
+	return h;
+}
+
+/* An existing set equal to (n, size, ids) of hash h, or UINT32_MAX (a
+ * scan of hashes: programs have hundreds of distinct sets, not millions). */
+static uint32_t find_set(const xir *x, uint64_t h, uint32_t n, uint32_t size, const uint32_t *ids)
 {
 	size_t len = (size_t)n * size;
 	for (uint32_t i = 0; i < x->nset; i++) {
 		const xir_set *s = &x->set[i];
-		if (s->n == n && s->size == size &&
+		if (x->set_hash[i] == h && s->n == n && s->size == size &&
 		    (len == 0 || memcmp(x->members + s->off, ids, len * sizeof *ids) == 0))
 			return i;
 	}
@@ -79,11 +90,16 @@ static uint32_t find_set(const xir *x, uint32_t n, uint32_t size, const uint32_t
 
 static uint32_t add_set(xir *x, uint32_t n, uint32_t size, const uint32_t *ids)
 {
-	uint32_t found = find_set(x, n, size, ids);
+	uint64_t h = set_hash(n, size, ids);
+	uint32_t found = find_set(x, h, n, size, ids);
 	if (found != UINT32_MAX)
 		return found;
 	size_t len = (size_t)n * size;
+	size_t cap = x->capset;
 	grow((void **)&x->set, &x->capset, x->nset, 1, sizeof *x->set);
+	if (x->capset != cap)
+		x->set_hash = et_xrealloc(x->set_hash, x->capset * sizeof *x->set_hash);
+	x->set_hash[x->nset] = h;
 	grow((void **)&x->members, &x->capmem, x->nmem, len, sizeof *x->members);
 	x->set[x->nset] = (xir_set){.n = n, .size = size, .off = (uint32_t)x->nmem};
 	if (len)

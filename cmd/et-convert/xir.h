@@ -68,6 +68,7 @@ typedef struct xir {
 	uint32_t *deps;
 	size_t ndeps, capdeps;
 	xir_set *set;
+	uint64_t *set_hash; /* [set]: a hash of its members, to find equal sets fast */
 	uint32_t nset;
 	size_t capset;
 	uint32_t *members;

@@ -125,6 +125,10 @@ unit_test() {
 	unit_test test_pg
 }
 
+@test "unit: test_shlo" {
+	unit_test test_shlo
+}
+
 @test "unit: test_sizer" {
 	unit_test test_sizer
 }
