@@ -79,12 +79,14 @@ static int parse_from(et_cli *c, const et_opt *o, const char *arg)
 	if (f == ET_FMT_KINETO)
 		et_cli_usage_error(c, "--from kineto: a Kineto trace is read with its host trace: "
 		                      "et-convert --from pytorch HOST.json --kineto KINETO.json");
-	if ((f == ET_FMT_PYTORCH || f >= ET_FMT_HLO) && !in->reads_foreign)
-		et_cli_usage_error(c,
-		                   "--from %s: %s are read by et-convert; "
-		                   "convert first: et-convert --from %s FILE | %s",
-		                   arg, f == ET_FMT_PYTORCH ? "PyTorch host traces" : "compiler programs",
-		                   arg, c->prog);
+	bool foreign = (int)f >= 0 && (f == ET_FMT_PYTORCH || f >= ET_FMT_HLO);
+	if (foreign && !in->reads_foreign)
+		et_cli_usage_error(
+		    c,
+		    "--from %s: %s are read by et-convert; "
+		    "convert first: et-convert --from %s FILE | %s",
+		    arg, f == ET_FMT_PYTORCH ? "PyTorch host traces" : "compiler programs", arg,
+		    c->prog);
 	if ((int)f < 0 || f == ET_FMT_AUTO)
 		et_cli_usage_error(c,
 		                   "--from: expected stream, et, json, pytorch, hlo, stablehlo or "

@@ -40,9 +40,8 @@ struct et_input {
 	size_t seen_cap, seen_n;
 };
 
-static const char *const format_names[] = {"auto",    "stream", "et",        "json",
-                                           "pytorch", "kineto", "hlo",       "stablehlo",
-                                           "astra-text"};
+static const char *const format_names[] = {"auto",   "stream", "et",        "json",      "pytorch",
+                                           "kineto", "hlo",    "stablehlo", "astra-text"};
 
 const char *et_format_name(et_format f)
 {
