@@ -157,6 +157,37 @@ static int parse_range(hlo_parser *p, hlo_range *r)
 	return 0;
 }
 
+/* frontend_attributes={..., _xla_send_recv_source_target_pairs="{{0,1},...}"}:
+ * the pairs of a send or recv, parsed from inside the string (positions in
+ * messages stay those of the text). */
+static int parse_frontend(hlo_parser *p, hlo_attr *a)
+{
+	static const char key[] = "_xla_send_recv_source_target_pairs";
+	if (parse_range(p, &a->frontend) < 0)
+		return -1;
+	hlo_parser sub = {.m = p->m, .e = p->e};
+	hlo_lex_init(&sub.lx, p->lx.s, (size_t)a->frontend.off + a->frontend.len);
+	for (sub.lx.pos = a->frontend.off;;) {
+		if (hlo_p_next(&sub) < 0)
+			return -1;
+		if (sub.t.kind == HLO_T_EOF)
+			return 0;
+		if (hlo_tok_is(&sub.lx, &sub.t, key))
+			break;
+	}
+	if (hlo_p_next(&sub) < 0 || hlo_p_eat(&sub, HLO_T_EQ, "'=' after the attribute name") < 0)
+		return -1;
+	if (sub.t.kind != HLO_T_STR || sub.t.len < 2)
+		return hlo_p_expected(&sub, "a quoted list of pairs");
+	size_t start = sub.t.off + 1, end = sub.t.off + sub.t.len - 1;
+	hlo_lex_init(&sub.lx, p->lx.s, end);
+	sub.lx.pos = start;
+	a->pairs_pos = (uint32_t)start;
+	if (hlo_p_next(&sub) < 0 || hlo_p_pairs(&sub, &a->pairs) < 0)
+		return -1;
+	return sub.t.kind == HLO_T_EOF ? 0 : hlo_p_expected(&sub, "the end of the pairs");
+}
+
 static int parse_direction(hlo_parser *p, uint8_t *dir)
 {
 	static const char *const names[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
@@ -217,7 +248,7 @@ static int parse_known(hlo_parser *p, uint32_t i, const char *key)
 	if (!strcmp(key, "backend_config"))
 		return parse_range(p, &a->backend);
 	if (!strcmp(key, "frontend_attributes"))
-		return parse_range(p, &a->frontend);
+		return parse_frontend(p, a);
 	if (!strcmp(key, "custom_call_target")) {
 		if (p->t.kind != HLO_T_STR)
 			return hlo_p_expected(p, "a quoted custom-call target");
