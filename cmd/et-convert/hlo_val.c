@@ -61,7 +61,8 @@ static uint32_t new_val(hlo_vals *vs, uint8_t tuple, uint32_t n, uint8_t depth)
 uint32_t hlo_val_leaf(hlo_vals *vs, const hlo_dset *d)
 {
 	uint32_t h = new_val(vs, 0, d->n, 0);
-	memcpy(vs->items + vs->v[h].off, d->v, d->n * sizeof *d->v);
+	if (d->n)
+		memcpy(vs->items + vs->v[h].off, d->v, d->n * sizeof *d->v);
 	return h;
 }
 
