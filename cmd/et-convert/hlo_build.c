@@ -52,8 +52,14 @@ typedef struct hlo_builder {
 	uint32_t *reps;      /* per name id: ops named so far */
 	const char **opname; /* per name id: the opcode's text in x's arena */
 	uint8_t *active;     /* per computation: running (recursion is an error) */
+	uint64_t steps;      /* instructions run, their operands, loop iterations */
 	int warnings;
 } hlo_builder;
+
+/* Work allowed per op of the cap: loops of zero-cost instructions make no
+ * op but still take time, so the work itself (steps, and the values made
+ * and visited) is bounded too. */
+#define HLO_WORK_PER_OP 64
 
 static void warn(hlo_builder *b, uint32_t i, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -79,6 +85,22 @@ static void warn(hlo_builder *b, uint32_t i, const char *fmt, ...)
 static uint32_t val(const hlo_builder *b, size_t base, uint32_t comp_first, uint32_t j)
 {
 	return b->slot[base + (j - comp_first)];
+}
+
+/* Counts n steps of work at instruction i; fails past the bound. */
+static int work(hlo_builder *b, uint32_t i, uint64_t n)
+{
+	const hlo_module *m = b->m;
+	b->steps += n;
+	uint64_t cap = m->opts.max_ops > UINT64_MAX / HLO_WORK_PER_OP
+	                   ? UINT64_MAX
+	                   : m->opts.max_ops * HLO_WORK_PER_OP;
+	if (b->steps + b->vs.work <= cap)
+		return 0;
+	return hlo_fail(m, b->e, m->inst[i].pos,
+	                "unrolling loops takes more than %llu steps (lower "
+	                "--max-unroll, now %llu)",
+	                (unsigned long long)cap, (unsigned long long)m->opts.max_unroll);
 }
 
 /* The name of the op instruction i becomes, unique in the program. */
@@ -153,6 +175,11 @@ static int fill_op(hlo_builder *b, uint32_t i, xir_op *o)
 		                            : hlo_pair_set(m, i, b->x, &set, b->e);
 		if (r < 0)
 			return -1;
+		if (b->x->nmem > HLO_MAX_MEMBERS)
+			return hlo_fail(m, b->e, in->pos,
+			                "the program's groups and pairs hold more than "
+			                "%u ids",
+			                HLO_MAX_MEMBERS);
 		b->setmemo[i] = set + 1;
 	}
 	o->set = o->kind == XIR_COMP ? 0 : b->setmemo[i] - 1;
@@ -254,6 +281,8 @@ static int run_while(hlo_builder *b, uint32_t i, size_t base, uint32_t first, in
 	hlo_vmark mark = hlo_vals_mark(&b->vs);
 	for (uint64_t t = 0; t < n; t++) {
 		uint32_t h;
+		if (work(b, i, 1) < 0)
+			return -1;
 		size_t args = b->nargs;
 		hlo_grow((void **)&b->args, &b->capargs, b->nargs, 1, sizeof *b->args);
 		b->args[b->nargs++] = state;
@@ -311,6 +340,8 @@ static int eval(hlo_builder *b, uint32_t i, size_t base, uint32_t first, size_t 
 	hlo_module *m = b->m;
 	const hlo_inst *in = &m->inst[i];
 	uint32_t c = HLO_NONE, v0 = in->nopnd ? val(b, base, first, hlo_opnd(m, in, 0)) : 0;
+	if (work(b, i, 1 + (uint64_t)in->nopnd) < 0)
+		return -1;
 	switch (in->op) {
 	case HLO_OP_PARAMETER:
 		*out = in->ival < (int64_t)nargs ? b->args[args + (size_t)in->ival] : 0;

@@ -28,6 +28,8 @@
  * dimensions of a shape. */
 #define HLO_MAX_IDS ((uint32_t)1 << 24)
 #define HLO_MAX_RANK 64
+/* Ids all the distinct group and pair sets of a program may hold. */
+#define HLO_MAX_MEMBERS ((uint32_t)1 << 26)
 
 /* Opcodes the mapping tells apart; every other opcode is HLO_OP_OTHER, a
  * computation of one FLOP per result element. */

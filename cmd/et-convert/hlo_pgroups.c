@@ -55,9 +55,10 @@ int hlo_p_int_list(hlo_parser *p, hlo_list *l)
 	return int_braces(p, HLO_T_LBRACE, HLO_T_RBRACE, &l->n);
 }
 
-/* {{a,b},...}: each inner list of `size` numbers (0: as the first one);
- * *count counts the lists. */
-static int nested_lists(hlo_parser *p, uint32_t *size, uint32_t *count, const char *what)
+/* {{a,b},...}: each inner list of `size` numbers (0: as the first one;
+ * exact: *size and no other); *count counts the lists. */
+static int nested_lists(hlo_parser *p, uint32_t *size, bool exact, uint32_t *count,
+                        const char *what)
 {
 	size_t total = 0;
 	*count = 0;
@@ -70,6 +71,8 @@ static int nested_lists(hlo_parser *p, uint32_t *size, uint32_t *count, const ch
 			return -1;
 		if (n == 0)
 			return hlo_fail(p->m, p->e, at, "an empty %s", what);
+		if (*size && n != *size && exact)
+			return hlo_fail(p->m, p->e, at, "a %s of %u ids", what, n);
 		if (*size && n != *size)
 			return hlo_fail(p->m, p->e, at,
 			                "%s of %u members after ones of %u (et-convert "
@@ -94,7 +97,7 @@ int hlo_p_pairs(hlo_parser *p, hlo_list *pairs)
 {
 	uint32_t size = 2, count;
 	pairs->off = (uint32_t)p->m->nints;
-	if (nested_lists(p, &size, &count, "source-target pair") < 0)
+	if (nested_lists(p, &size, true, &count, "source-target pair") < 0)
 		return -1;
 	pairs->n = 2 * count;
 	return 0;
@@ -110,7 +113,7 @@ static int list_form(hlo_parser *p, hlo_groups *g)
 	g->form = HLO_G_LIST;
 	g->ids.off = (uint32_t)p->m->nints;
 	g->size = 0;
-	if (nested_lists(p, &g->size, &g->ngroups, "replica group") < 0)
+	if (nested_lists(p, &g->size, false, &g->ngroups, "replica group") < 0)
 		return -1;
 	g->ids.n = g->ngroups * g->size;
 	return 0;

@@ -55,6 +55,7 @@ static uint32_t new_val(hlo_vals *vs, uint8_t tuple, uint32_t n, uint8_t depth)
 	vs->v[vs->n] =
 	    (hlo_val){.off = (uint32_t)vs->nitems, .n = n, .tuple = tuple, .depth = depth};
 	vs->nitems += n;
+	vs->work += 1 + n;
 	return (uint32_t)vs->n++;
 }
 
@@ -83,6 +84,7 @@ static void deps_walk(hlo_vals *vs, uint32_t h, hlo_dset *d)
 	if (v->seen == vs->gen)
 		return;
 	v->seen = vs->gen;
+	vs->work += 1 + v->n;
 	for (uint32_t k = 0; k < v->n; k++) {
 		uint32_t it = vs->items[v->off + k];
 		if (v->tuple)

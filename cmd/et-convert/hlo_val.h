@@ -33,7 +33,8 @@ typedef struct hlo_vals {
 	size_t nitems, capitems;
 	uint32_t *tmp; /* hlo_val_keep's copy */
 	size_t ntmp, captmp;
-	uint32_t gen; /* the current walk */
+	uint32_t gen;  /* the current walk */
+	uint64_t work; /* values made and visited: the builder bounds it */
 } hlo_vals;
 
 /* A set of at most HLO_VAL_DEPS op indices, sorted, the highest kept. */

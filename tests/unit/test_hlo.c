@@ -465,6 +465,8 @@ static void test_pairs(void)
 	xir_free(&x);
 	CHECK(groups_fail(2, 2, "collective-permute", "channel_id=1, source_target_pairs={{0,2}}",
 	                  "beyond the 2 partitions"));
+	CHECK(groups_fail(2, 2, "collective-permute", "source_target_pairs={{0,1,1}}",
+	                  "a source-target pair of 3 ids"));
 
 	CHECK(rd(&x, p2p_module(PAIRS), &e) == 0);
 	CHECK(x.nop == 3 && count(&x, XIR_SEND, "send") == 1 && count(&x, XIR_RECV, "recv") == 1);
@@ -747,6 +749,29 @@ static void test_loops(void)
 	o.max_ops = 6;
 	CHECK(rd_opts(&x, loop_module(0, 5, "%i, %lim), direction=LT", ""), &o, &e) == -1);
 	CHECK(err_is(&e, 12, 3, "more than 6 ops after unrolling loops (lower --max-unroll"));
+	xir_free(&x);
+	/* a loop of zero-cost instructions makes no op but is bounded all the same */
+	static const char *idle = "HloModule w\n"
+	                          "%c (s: f32[]) -> pred[] {\n"
+	                          "  %s = f32[] parameter(0)\n"
+	                          "  ROOT %t = pred[] constant(true)\n"
+	                          "}\n"
+	                          "%b (p: f32[]) -> f32[] {\n"
+	                          "  %p = f32[] parameter(0)\n"
+	                          "  ROOT %r = f32[] bitcast(%p)\n"
+	                          "}\n"
+	                          "ENTRY %e (p: f32[]) -> f32[] {\n"
+	                          "  %p = f32[] parameter(0)\n"
+	                          "  ROOT %w = f32[] while(%p), condition=%c, body=%b, "
+	                          "backend_config={\"known_trip_count\":{\"n\":\"1000\"}}\n"
+	                          "}\n";
+	hlo_opts_init(&o);
+	CHECK(rd_opts(&x, idle, &o, &e) == 0 && x.nop == 0);
+	xir_free(&x);
+	o.max_ops = 10;
+	CHECK(rd_opts(&x, idle, &o, &e) == -1 && e.code == ET_EXIT_DATA);
+	CHECK(strstr(e.msg, "unrolling loops takes more than 640 steps (lower --max-unroll") !=
+	      NULL);
 	xir_free(&x);
 	/* a loop of 200,000 trips is capped at the default 100,000 */
 	hlo_opts_init(&o);
