@@ -54,7 +54,8 @@ static bool listed(const int64_t *l, uint32_t n, uint32_t j)
 static bool dot_extents(const hlo_module *m, const hlo_shape *l, const hlo_shape *r,
                         const dot_dims *d, uint64_t g[4])
 {
-	const uint64_t *ld = m->dims + l->off, *rd = m->dims + r->off;
+	const uint64_t *ld = m->dims ? m->dims + l->off : NULL,
+	               *rd = m->dims ? m->dims + r->off : NULL;
 	for (int k = 0; k < 4; k++)
 		for (uint32_t j = 0; j < d->n[k]; j++)
 			if (d->d[k][j] < 0 || d->d[k][j] >= (k % 2 ? r->rank : l->rank))
@@ -98,7 +99,7 @@ static int dot_cost(const hlo_module *m, const hlo_inst *in, hlo_cost *c, et_err
 	if (a) {
 		const hlo_list *l[4] = {&a->lc, &a->rc, &a->lb, &a->rb};
 		for (int k = 0; k < 4; k++) {
-			d.d[k] = m->ints + l[k]->off;
+			d.d[k] = hlo_ints_at(m, l[k]->off);
 			d.n[k] = l[k]->n;
 		}
 	}

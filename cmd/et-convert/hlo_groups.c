@@ -73,7 +73,8 @@ static uint32_t *raw_groups(const hlo_module *m, const hlo_groups *g, uint32_t c
 		*ng = g->ngroups;
 		*size = g->size;
 		ids = et_xmalloc(((size_t)g->ngroups * g->size + 1) * sizeof *ids);
-		hlo_iota_expand(m->ints + g->dims.off, m->ints + g->perm.off, g->dims.n, ids);
+		hlo_iota_expand(hlo_ints_at(m, g->dims.off), hlo_ints_at(m, g->perm.off), g->dims.n,
+		                ids);
 		for (size_t k = 0; g->map.n && k < (size_t)g->ngroups * g->size; k++)
 			ids[k] = (uint32_t)m->ints[g->map.off + ids[k]];
 		for (size_t k = 0; k < (size_t)g->ngroups * g->size; k++)

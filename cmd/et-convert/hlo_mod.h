@@ -219,6 +219,12 @@ void hlo_mod_init(hlo_module *m, const char *name, const char *text, size_t len,
 void hlo_mod_free(hlo_module *m);
 /* Room for `more` elements of size sz in *v (len used, *cap allocated). */
 void hlo_grow(void **v, size_t *cap, size_t len, size_t more, size_t sz);
+/* The ints of a list starting at off (NULL while there are none at all:
+ * no arithmetic on a null pointer). */
+static inline const int64_t *hlo_ints_at(const hlo_module *m, uint32_t off)
+{
+	return m->ints ? m->ints + off : NULL;
+}
 /* Appends n ints; returns their list. */
 hlo_list hlo_ints(hlo_module *m, const int64_t *v, uint32_t n);
 /* The 1-based line and column (in bytes) of text offset off. */

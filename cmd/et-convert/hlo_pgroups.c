@@ -122,7 +122,7 @@ static int list_form(hlo_parser *p, hlo_groups *g)
 /* Checks an iota form: dims positive, perm a permutation, G*S = prod(dims). */
 static int check_iota(hlo_parser *p, const hlo_groups *g, size_t at)
 {
-	const int64_t *d = p->m->ints + g->dims.off, *perm = p->m->ints + g->perm.off;
+	const int64_t *d = hlo_ints_at(p->m, g->dims.off), *perm = hlo_ints_at(p->m, g->perm.off);
 	uint64_t n = 1;
 	bool seen[HLO_MAX_RANK] = {false};
 	if (g->dims.n == 0 || g->dims.n > HLO_MAX_RANK || g->perm.n != g->dims.n)
@@ -178,7 +178,7 @@ static int iota_form(hlo_parser *p, hlo_groups *g)
 	g->form = HLO_G_IOTA;
 	if (hlo_p_iota_tail(p, g, &lead) < 0)
 		return -1;
-	const int64_t *l = p->m->ints + lead.off;
+	const int64_t *l = hlo_ints_at(p->m, lead.off);
 	if (lead.n != 2 || l[0] < 1 || l[1] < 1 || l[0] > (int64_t)HLO_MAX_IDS ||
 	    l[1] > (int64_t)HLO_MAX_IDS)
 		return hlo_fail(p->m, p->e, at, "expected [groups,size] before '<='");

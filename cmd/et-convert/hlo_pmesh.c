@@ -144,7 +144,8 @@ static int parse_devices(hlo_parser *p, const mesh *ms, hlo_groups *g)
 		if (n != ms->devices || t.perm.n != t.dims.n || t.dims.n > HLO_MAX_RANK)
 			return hlo_fail(m, p->e, at, "device ids that do not fit the mesh");
 		uint32_t *v = et_xmalloc(n * sizeof *v);
-		hlo_iota_expand(m->ints + t.dims.off, m->ints + t.perm.off, t.dims.n, v);
+		hlo_iota_expand(hlo_ints_at(m, t.dims.off), hlo_ints_at(m, t.perm.off), t.dims.n,
+		                v);
 		g->map.off = (uint32_t)m->nints;
 		for (uint64_t k = 0; k < n; k++) {
 			int64_t id = v[k];
