@@ -61,6 +61,9 @@ int hlo_p_int_list(hlo_parser *p, hlo_list *l);
 /* '[' lead ']' '<=' '[' dims ']' ['T' '(' perm ')'] into g->dims and g->perm
  * (the identity without T) and *lead. */
 int hlo_p_iota_tail(hlo_parser *p, hlo_groups *g, hlo_list *lead);
+/* Checks g's iota form (dims from 1, perm a permutation of as many, their
+ * product ngroups * size, at most HLO_MAX_IDS); fails at text offset at. */
+int hlo_p_check_iota(hlo_parser *p, const hlo_groups *g, size_t at);
 /* hlo_pmesh.c: mesh[...] {...} into the iota form of g. */
 int hlo_p_mesh(hlo_parser *p, hlo_groups *g);
 

@@ -120,7 +120,7 @@ static int list_form(hlo_parser *p, hlo_groups *g)
 }
 
 /* Checks an iota form: dims positive, perm a permutation, G*S = prod(dims). */
-static int check_iota(hlo_parser *p, const hlo_groups *g, size_t at)
+int hlo_p_check_iota(hlo_parser *p, const hlo_groups *g, size_t at)
 {
 	const int64_t *d = hlo_ints_at(p->m, g->dims.off), *perm = hlo_ints_at(p->m, g->perm.off);
 	uint64_t n = 1;
@@ -184,7 +184,7 @@ static int iota_form(hlo_parser *p, hlo_groups *g)
 		return hlo_fail(p->m, p->e, at, "expected [groups,size] before '<='");
 	g->ngroups = (uint32_t)l[0];
 	g->size = (uint32_t)l[1];
-	return check_iota(p, g, at);
+	return hlo_p_check_iota(p, g, at);
 }
 
 int hlo_p_groups(hlo_parser *p, hlo_groups *g)

@@ -136,13 +136,11 @@ static int parse_devices(hlo_parser *p, const mesh *ms, hlo_groups *g)
 	if (p->t.kind == HLO_T_LBRACK) {
 		hlo_groups t = {0};
 		hlo_list lead;
-		if (hlo_p_iota_tail(p, &t, &lead) < 0)
+		t.ngroups = 1;
+		t.size = (uint32_t)ms->devices;
+		if (hlo_p_iota_tail(p, &t, &lead) < 0 || hlo_p_check_iota(p, &t, at) < 0)
 			return -1;
-		uint64_t n = 1;
-		for (uint32_t k = 0; k < t.dims.n && n <= HLO_MAX_IDS; k++)
-			n *= m->ints[t.dims.off + k] > 0 ? (uint64_t)m->ints[t.dims.off + k] : 0;
-		if (n != ms->devices || t.perm.n != t.dims.n || t.dims.n > HLO_MAX_RANK)
-			return hlo_fail(m, p->e, at, "device ids that do not fit the mesh");
+		uint64_t n = ms->devices;
 		uint32_t *v = et_xmalloc(n * sizeof *v);
 		hlo_iota_expand(hlo_ints_at(m, t.dims.off), hlo_ints_at(m, t.perm.off), t.dims.n,
 		                v);

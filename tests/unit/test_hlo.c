@@ -371,6 +371,10 @@ static void test_groups(void)
 	CHECK(groups_fail(1, 4, AR, FLAT "replica_groups=[2,3]<=[4]", "[2,3] groups from 4"));
 	CHECK(groups_fail(1, 4, AR, FLAT "replica_groups=[2,2]<=[2,2]T(0,0)", "T(...)"));
 	CHECK(groups_fail(1, 4, AR, FLAT "replica_groups=mesh['a'=4] {'b'}", "no such axis"));
+	CHECK(groups_fail(1, 4, AR,
+	                  FLAT
+	                  "replica_groups=mesh['a'=2,'b'=2], device_ids=([2,2]<=[2,2]T(1,9)) {'a'}",
+	                  "T(...)"));
 	CHECK(groups_fail(1, 8, AR, FLAT "replica_groups=mesh['x'=8] {'x':(2)2,'x':(1)4}",
 	                  "overlap"));
 	CHECK(groups_fail(1, 4, AR, "use_global_device_ids=true, replica_groups={{0,1}}",
