@@ -112,12 +112,17 @@ static const char *op_name(hlo_builder *b, uint32_t i)
 	uint32_t rep = b->reps[in->name]++;
 	if (rep == 0)
 		return b->iname[i];
-	char buf[32];
-	int n = snprintf(buf, sizeof buf, "#%u", rep);
-	size_t len = strlen(b->iname[i]);
-	char *s = et_arena_alloc(b->x->arena, len + (size_t)n + 1);
+	char digits[16]; /* "#rep", written backwards: snprintf is slow for this */
+	size_t n = 0, len = strlen(b->iname[i]);
+	do
+		digits[n++] = (char)('0' + rep % 10);
+	while ((rep /= 10) != 0);
+	char *s = et_arena_alloc(b->x->arena, len + n + 2);
 	memcpy(s, b->iname[i], len);
-	memcpy(s + len, buf, (size_t)n + 1);
+	s[len] = '#';
+	for (size_t k = 0; k < n; k++)
+		s[len + 1 + k] = digits[n - 1 - k];
+	s[len + 1 + n] = 0;
 	return s;
 }
 
@@ -204,10 +209,13 @@ static int emit(hlo_builder *b, uint32_t i, size_t base, uint32_t first, uint32_
 		b->opname[in->opname] = xir_str(b->x, hlo_name(m, in->opname), SIZE_MAX);
 	o.opcode = b->opname[in->opname];
 	o.name = op_name(b, i);
-	hlo_dset d = {.n = 0};
+	hlo_dset d;
+	d.n = 0; /* no initializer: it would clear all of v */
 	for (uint32_t k = 0; k < in->nopnd; k++)
 		hlo_val_deps(&b->vs, val(b, base, first, hlo_opnd(m, in, k)), &d);
-	hlo_dset self = {.v = {(uint32_t)xir_add(b->x, &o, d.v, d.n)}, .n = 1};
+	hlo_dset self;
+	self.v[0] = xir_add(b->x, &o, d.v, d.n);
+	self.n = 1;
 	*out = hlo_val_leaf(&b->vs, &self);
 	return 0;
 }
@@ -215,7 +223,8 @@ static int emit(hlo_builder *b, uint32_t i, size_t base, uint32_t first, uint32_
 /* The dependencies of all of i's operands, as one value. */
 static uint32_t pass_all(hlo_builder *b, const hlo_inst *in, size_t base, uint32_t first)
 {
-	hlo_dset d = {.n = 0};
+	hlo_dset d;
+	d.n = 0; /* no initializer: it would clear all of v */
 	for (uint32_t k = 0; k < in->nopnd; k++)
 		hlo_val_deps(&b->vs, val(b, base, first, hlo_opnd(b->m, in, k)), &d);
 	return d.n ? hlo_val_leaf(&b->vs, &d) : 0;
@@ -308,7 +317,8 @@ static int run_conditional(hlo_builder *b, uint32_t i, size_t base, uint32_t fir
 	if (in->nopnd != a->comps.n + 1)
 		return hlo_fail(m, b->e, in->pos, "a conditional with %u operands for %u branches",
 		                in->nopnd, a->comps.n);
-	hlo_dset pred = {.n = 0};
+	hlo_dset pred;
+	pred.n = 0; /* no initializer: it would clear all of v */
 	hlo_val_deps(&b->vs, val(b, base, first, hlo_opnd(m, in, 0)), &pred);
 	uint32_t arg = hlo_val_with(&b->vs, val(b, base, first, hlo_opnd(m, in, br + 1)), &pred);
 	size_t args = b->nargs;
@@ -364,7 +374,8 @@ static int eval(hlo_builder *b, uint32_t i, size_t base, uint32_t first, size_t 
 		*out = v0;
 		return 0;
 	case HLO_OP_ADD_DEPENDENCY: {
-		hlo_dset d = {.n = 0};
+		hlo_dset d;
+		d.n = 0; /* no initializer: it would clear all of v */
 		if (in->nopnd > 1)
 			hlo_val_deps(&b->vs, val(b, base, first, hlo_opnd(m, in, 1)), &d);
 		*out = hlo_val_with(&b->vs, v0, &d);

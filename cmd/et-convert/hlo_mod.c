@@ -40,10 +40,8 @@ void hlo_mod_free(hlo_module *m)
 	memset(m, 0, sizeof *m);
 }
 
-void hlo_grow(void **v, size_t *cap, size_t len, size_t more, size_t sz)
+void hlo_grow_slow(void **v, size_t *cap, size_t len, size_t more, size_t sz)
 {
-	if (len + more <= *cap)
-		return;
 	size_t c = *cap ? *cap : 16;
 	while (c < len + more)
 		c *= 2;

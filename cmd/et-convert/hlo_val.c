@@ -12,7 +12,8 @@
 void hlo_vals_init(hlo_vals *vs)
 {
 	memset(vs, 0, sizeof *vs);
-	hlo_dset none = {.n = 0};
+	hlo_dset none;
+	none.n = 0;                    /* no initializer: it would clear all of v */
 	(void)hlo_val_leaf(vs, &none); /* handle 0: no dependency */
 }
 
@@ -112,7 +113,8 @@ uint32_t hlo_val_tuple(hlo_vals *vs, const uint32_t *kids, uint32_t n)
 	for (uint32_t k = 0; k < n; k++) {
 		uint32_t kid = kids[k];
 		if (vs->v[kid].depth >= HLO_VAL_DEPTH) { /* too deep: its ops, flat */
-			hlo_dset d = {.n = 0};
+			hlo_dset d;
+			d.n = 0; /* no initializer: it would clear all of v */
 			hlo_val_deps(vs, kid, &d);
 			kid = hlo_val_leaf(vs, &d);
 		}
@@ -136,7 +138,9 @@ static uint32_t with_walk(hlo_vals *vs, uint32_t h, const hlo_dset *d)
 	vs->v[h].seen = vs->gen;
 	uint32_t r;
 	if (!vs->v[h].tuple) {
-		hlo_dset u = *d;
+		hlo_dset u; /* only the first n of v are set */
+		u.n = d->n;
+		memcpy(u.v, d->v, d->n * sizeof *d->v);
 		for (uint32_t k = 0; k < vs->v[h].n; k++)
 			hlo_dset_add(&u, vs->items[vs->v[h].off + k]);
 		r = hlo_val_leaf(vs, &u);
