@@ -2,6 +2,7 @@
 #include "et_buf.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
@@ -12,6 +13,8 @@ struct et_stream_writer {
 	uint8_t *obuf;
 	size_t ocap;
 	int in_rank;
+	bool open;       /* the rank's current frame has bytes not yet ended */
+	uint32_t frames; /* whole frames put into the rank (et_stream_put_frame_in_rank) */
 };
 
 static void put_le16(uint8_t *p, uint16_t v)
@@ -87,6 +90,8 @@ int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world, con
                          et_error *e)
 {
 	w->in_rank = 1;
+	w->open = false;
+	w->frames = 0;
 	ZSTD_CCtx_reset(w->cc, ZSTD_reset_session_only);
 	return put_header(w, rank, world, name, e);
 }
@@ -136,11 +141,26 @@ static int compress(et_stream_writer *w, const void *p, size_t n, ZSTD_EndDirect
 
 int et_stream_write(et_stream_writer *w, const void *p, size_t n, et_error *e)
 {
+	w->open = w->open || n;
 	return compress(w, p, n, ZSTD_e_continue, e);
+}
+
+int et_stream_put_frame_in_rank(et_stream_writer *w, const void *frame, size_t n, et_error *e)
+{
+	/* the rank's frame so far ends here: a rank may be several frames */
+	if (w->open && compress(w, "", 0, ZSTD_e_end, e) < 0)
+		return -1;
+	w->open = false;
+	w->frames++;
+	return write_out(w, frame, n, e);
 }
 
 int et_stream_end_rank(et_stream_writer *w, et_error *e)
 {
 	w->in_rank = 0;
+	/* nothing since the last whole frame: no empty frame after it */
+	if (!w->open && w->frames)
+		return 0;
+	w->open = false;
 	return compress(w, "", 0, ZSTD_e_end, e);
 }

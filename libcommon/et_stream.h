@@ -37,6 +37,12 @@ int et_stream_compress_frame(const void *p, size_t n, int level, int threads, et
 int et_stream_put_frame(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
                         const void *frame, size_t n, et_error *e);
 
+/* Inside a rank begun with et_stream_begin_rank: frame (from
+ * et_stream_compress_frame, of whole messages) as the rank's next bytes,
+ * written unchanged; what was written before it ends as a frame of its own.
+ * For pieces that many ranks share: compressed once, written as they are. */
+int et_stream_put_frame_in_rank(et_stream_writer *w, const void *frame, size_t n, et_error *e);
+
 /* Encode a section header payload into buf (>= 22+255 bytes), return its
  * length; used by the writer and by tests. */
 size_t et_stream_header_encode(uint8_t *buf, uint32_t rank, uint32_t world, const char *name);

@@ -14,6 +14,8 @@ void et_tpl_init(et_tpl *t)
 
 void et_tpl_free(et_tpl *t)
 {
+	for (size_t i = 0; i < t->np; i++)
+		et_writer_shared_free(&t->p[i].sh);
 	et_buf_free(&t->bytes);
 	et_buf_free(&t->rank);
 	free(t->p);
@@ -71,6 +73,15 @@ int et_tpl_write(et_tpl *t, et_writer *w, const et_rank_info *ri, const et_buf *
 		const et_tpl_piece *p = &t->p[i];
 		const uint8_t *src = t->bytes.data + p->off;
 		count += p->nodes;
+		if (p->slot == ET_TPL_FIXED && p->len >= ET_TPL_SHARE) {
+			et_tpl_piece *q = &t->p[i];
+			q->sh.data = src, q->sh.len = p->len, q->sh.nodes = p->nodes;
+			count -= p->nodes; /* the writer counts the piece's nodes */
+			rc = flush(t, w, &count, e);
+			if (rc == 0)
+				rc = et_writer_raw_shared(w, &q->sh, e);
+			continue;
+		}
 		if (p->slot == ET_TPL_FIXED) {
 			et_buf_append(o, src, p->len);
 		} else {

@@ -8,8 +8,12 @@
  * the node's last) and frames only those nodes; runs of other nodes are
  * copied as they are.
  *
- * Memory: the template's bytes, and one rank's output buffered up to 4 MiB
- * at a time. Allocation failure ends the process (et_mem.h). */
+ * Fixed runs of ET_TPL_SHARE bytes or more are handed to the writer as
+ * shared pieces (et_writer_raw_shared): a stream compresses each once, so a
+ * rank costs its few rank-dependent bytes and a copy, not a compression.
+ *
+ * Memory: the template's bytes and their compressed frames, and one rank's
+ * output buffered up to 4 MiB at a time. Allocation failure ends the process (et_mem.h). */
 #ifndef ET_TPL_H
 #define ET_TPL_H
 
@@ -20,11 +24,13 @@
 #include <stdint.h>
 
 #define ET_TPL_FIXED UINT32_MAX
+#define ET_TPL_SHARE ((size_t)1 << 20)
 
 typedef struct et_tpl_piece {
-	size_t off, len; /* framed nodes, or one node's unframed bytes */
-	uint32_t nodes;  /* a fixed run: how many nodes it holds */
-	uint32_t slot;   /* ET_TPL_FIXED: a run of framed nodes */
+	size_t off, len;     /* framed nodes, or one node's unframed bytes */
+	uint32_t nodes;      /* a fixed run: how many nodes it holds */
+	uint32_t slot;       /* ET_TPL_FIXED: a run of framed nodes */
+	et_writer_shared sh; /* a fixed run long enough: compressed once for every rank */
 } et_tpl_piece;
 
 typedef struct et_tpl {

@@ -417,6 +417,20 @@ int et_writer_rank_shared(et_writer *w, const et_rank_info *ri, et_writer_shared
 	return 0;
 }
 
+int et_writer_raw_shared(et_writer *w, et_writer_shared *s, et_error *e)
+{
+	if (!w->sw)
+		return et_writer_raw(w, s->data, s->len, s->nodes, e);
+	if (!s->frame.len &&
+	    et_stream_compress_frame(s->data, s->len, w->c.level, w->c.threads, &s->frame, e) < 0)
+		return -1;
+	count_nodes(w, s->nodes);
+	if (flush(w, e) < 0)
+		return -1;
+	w->offset += s->len;
+	return et_stream_put_frame_in_rank(w->sw, s->frame.data, s->frame.len, e);
+}
+
 void et_writer_shared_free(et_writer_shared *s)
 {
 	et_buf_free(&s->frame);

@@ -110,6 +110,11 @@ typedef struct et_writer_shared {
 	et_buf frame;   /* the compressed frame, made by the writer */
 } et_writer_shared;
 int et_writer_rank_shared(et_writer *w, const et_rank_info *ri, et_writer_shared *s, et_error *e);
+/* A piece of a rank (length-prefixed messages, no GlobalMetadata) that many
+ * ranks share, continuing the current rank as et_writer_raw would: the
+ * stream output compresses it once, on first use, and writes that frame
+ * into every rank that uses it. */
+int et_writer_raw_shared(et_writer *w, et_writer_shared *s, et_error *e);
 void et_writer_shared_free(et_writer_shared *s);
 
 /* ok: finish the output (closing a JSON document, copying held output)

@@ -1,6 +1,7 @@
 /* et-convert: between ET formats. Reads every input the suite reads
  * (streams, raw/gzip/zstd .et, per-rank sets, our JSON/JSONL) and writes a
  * stream, raw ETs, JSON, JSONL or the reference jsonizer's layout. */
+#include "et-convert/compile.h"
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
@@ -17,7 +18,8 @@ static const char usage[] =
     "Usage: et-convert [OPTIONS] [INPUT...]\n"
     "Convert Chakra execution traces between formats. INPUT is a stream (.etz), a\n"
     "raw/gzip/zstd .et file, a per-rank set PREFIX (PREFIX.0.et, PREFIX.1.et, ...),\n"
-    "our JSON or JSONL, a PyTorch host trace, or - for stdin (the default).\n"
+    "our JSON or JSONL, a PyTorch host trace, an XLA HLO or StableHLO program, an\n"
+    "ASTRA-sim 1.0 text workload, or - for stdin (the default).\n"
     "\n";
 
 static const char footer[] = "Exit status: 0 ok, 2 usage, 3 bad input data, 4 I/O error.\n"
@@ -30,6 +32,8 @@ typedef struct conf {
 	pt_opts pt;
 	const char **kineto;
 	int nkineto;
+	compile_opts cp;
+	uint32_t max_unroll; /* --max-unroll, into cp */
 } conf;
 
 static int opt_kineto(et_cli *cli, const et_opt *o, const char *arg)
@@ -91,6 +95,18 @@ static void parse_args(conf *c, int argc, char **argv)
 	     &c->pt.force_schema, .flags = 0},
 	    {'v', "verbose", ET_ARG_FN, NULL, "linking coverage and other details on stderr",
 	     &c->pt.verbose, .fn = opt_verbose},
+	    ET_OPT_HEADING("\nCompiled programs (--from hlo, stablehlo) and ASTRA-sim 1.0 text "
+	                   "workloads (--from astra-text):"),
+	    {0, "max-unroll", ET_ARG_U32, "N",
+	     "unroll a while loop at most N times (default 100000)", &c->max_unroll, .min = 1,
+	     .max = UINT32_MAX, .flags = 0},
+	    {0, "peak-tflops", ET_ARG_DOUBLE, "T",
+	     "with --mem-gbps: COMP durations by a roofline of T TFLOP/s", &c->cp.peak_tflops,
+	     .flags = 0},
+	    {0, "mem-gbps", ET_ARG_DOUBLE, "B", "the roofline's memory bandwidth, GB/s (10^9 B/s)",
+	     &c->cp.mem_gbps, .flags = 0},
+	    {0, "passes", ET_ARG_U32, "P", "astra-text: training passes (default 1)", &c->cp.passes,
+	     .min = 1, .max = 1000000, .flags = 0},
 	    ET_OPTS_COMMON(&c->cli),
 	    ET_OPT_END,
 	};
@@ -104,6 +120,11 @@ static void parse_args(conf *c, int argc, char **argv)
 	if (c->pt.compat && c->pt.for_astra)
 		et_cli_usage_error(&c->cli,
 		                   "--compat chakra and --for astra-sim exclude each other");
+	c->cp.max_unroll = c->max_unroll;
+	if ((c->cp.peak_tflops > 0) != (c->cp.mem_gbps > 0) || c->cp.peak_tflops < 0 ||
+	    c->cp.mem_gbps < 0)
+		et_cli_usage_error(
+		    &c->cli, "--peak-tflops and --mem-gbps: give both, each above 0 (a roofline)");
 }
 
 /* PyTorch input: forced, or every input (or the first, for a directory)
@@ -152,8 +173,53 @@ static int run_pytorch(conf *c, int argc, char **argv, et_error *e)
 	return et_writer_finish(w, r, e);
 }
 
+/* A compiled program or an ASTRA-sim text workload: forced, or sniffed
+ * from a single input's first line. */
+static et_format compiler_format(const conf *c, int argc, char **argv)
+{
+	if ((int)c->in.o.format >= ET_FMT_HLO)
+		return c->in.o.format;
+	if (c->in.o.format != ET_FMT_AUTO || argc != 1)
+		return ET_FMT_AUTO;
+	return compile_sniff(argv[0]);
+}
+
+static int run_compile(conf *c, et_format f, int argc, char **argv, et_error *e)
+{
+	if (argc > 1)
+		return et_fail(e, ET_EXIT_USAGE, "--from %s: one program at a time",
+		               et_format_name(f));
+	if (c->in.ranks.n)
+		return et_fail(e, ET_EXIT_USAGE, "--ranks does not apply to --from %s",
+		               et_format_name(f));
+	bool astra = f == ET_FMT_ASTRA_TEXT;
+	if (astra && (c->pt.comm_groups_out || c->cp.peak_tflops > 0 || c->cp.max_unroll))
+		return et_fail(
+		    e, ET_EXIT_USAGE,
+		    "--from astra-text: a layer table has its own durations and no process "
+		    "groups (no --write-comm-groups, --peak-tflops, --max-unroll)");
+	if (!astra && (c->cp.passes || c->pt.compat))
+		return et_fail(e, ET_EXIT_USAGE,
+		               "--passes and --compat chakra apply to --from astra-text");
+	compile_opts o = c->cp;
+	o.format = f;
+	o.world = c->in.o.world;
+	o.compat = c->pt.compat;
+	o.groups = c->pt.comm_groups_out;
+	o.progress = c->cli.progress;
+	o.quiet = c->cli.progress < 0;
+	return compile_run(argc ? argv[0] : "-", &o, &c->out.w, e);
+}
+
 static int run(conf *c, int argc, char **argv, et_error *e)
 {
+	et_format cf = compiler_format(c, argc, argv);
+	if (cf != ET_FMT_AUTO)
+		return run_compile(c, cf, argc, argv, e);
+	if (c->cp.passes || c->cp.max_unroll || c->cp.peak_tflops > 0)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "--passes, --max-unroll, --peak-tflops and --mem-gbps apply to "
+		               "compiled programs and ASTRA-sim text workloads");
 	if (is_pytorch(c, argc, argv))
 		return run_pytorch(c, argc, argv, e);
 	et_input *in;

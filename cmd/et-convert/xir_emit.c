@@ -182,6 +182,11 @@ static void add_coll(build *b, et_tpl *tpl, const xir_op *op, uint32_t ndeps)
 	et_node *n = node_new(b, op, ET_NODE_COLL, NULL, ndeps);
 	et_attr_set_int64(b->a, n, "comm_type", op->coll);
 	et_attr_set_int64(b->a, n, "comm_size", comm_size(op));
+	if (!b->t->gid_varies[op->set]) { /* one group of every rank: "0" everywhere */
+		et_attr_set_str(b->a, n, "pg_name", "0");
+		et_tpl_add(tpl, n, ET_TPL_FIXED);
+		return;
+	}
 	et_tpl_add(tpl, n, 3 * op->set);
 }
 

@@ -132,15 +132,18 @@ int xir_sets_build(xir_sets *t, const xir *x, uint32_t nranks, const char *input
 	t->gid = et_xcalloc(ns, sizeof *t->gid);
 	t->dst = et_xcalloc(ns, sizeof *t->dst);
 	t->src = et_xcalloc(ns, sizeof *t->src);
+	t->gid_varies = et_xcalloc(ns, sizeof *t->gid_varies);
 	registry r = {0};
 	int rc = 0;
 	for (size_t i = 0; i < x->nop && rc == 0; i++) {
 		const xir_op *op = &x->op[i];
 		if (op->kind == XIR_COMP || op->set >= x->nset)
 			continue;
-		if (op->kind == XIR_COLL && !t->gid[op->set])
+		if (op->kind == XIR_COLL && !t->gid[op->set]) {
 			rc = build_groups(t, &r, x, op->set, op, input, e);
-		else if (op->kind != XIR_COLL && !t->dst[op->set])
+			for (uint32_t k = 0; rc == 0 && k < nranks && !t->gid_varies[op->set]; k++)
+				t->gid_varies[op->set] = t->gid[op->set][k] != 0;
+		} else if (op->kind != XIR_COLL && !t->dst[op->set])
 			rc = build_pairs(t, x, op->set, op, input, e);
 	}
 	et_hmap_free(&r.ids);
@@ -156,6 +159,7 @@ void xir_sets_free(xir_sets *t, uint32_t nset)
 		free(t->src[i]);
 	}
 	free(t->gid);
+	free(t->gid_varies);
 	free(t->dst);
 	free(t->src);
 	free(t->goff);

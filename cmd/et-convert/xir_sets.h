@@ -9,9 +9,12 @@
 #include "et-convert/xir.h"
 #include "et_err.h"
 
+#include <stdbool.h>
+
 typedef struct xir_sets {
 	uint32_t nranks;
 	int32_t **gid;    /* [set][rank]: group id, -1 not in the set (NULL: not a group set) */
+	bool *gid_varies; /* [set]: not every rank in the all-ranks group 0 */
 	int32_t **dst;    /* [set][rank]: send target, -1 none (NULL: not a pair set) */
 	int32_t **src;    /* [set][rank]: receive source, -1 none */
 	uint32_t ngroups; /* ids 1..ngroups */
