@@ -28,9 +28,9 @@ readme_commands() {
 
 @test "README: the command list is what we think it is" {
 	run -0 readme_commands
-	# 6 et-convert, 3 et-validate, 7 et-sim, 4 et-synth, 6 et-stage, 6 layerdag-sample
-	# (one of them et-convert), the gallery input, 6 gallery rows
-	[ "${#lines[@]}" -eq 39 ] || fail "${#lines[@]} commands, not 39: $output"
+	# 9 et-convert and 1 et-sim on its output, 3 et-validate, 7 et-sim, 4 et-synth, 6 et-stage,
+	# 6 layerdag-sample (one of them et-convert), the gallery input, 6 gallery rows
+	[ "${#lines[@]}" -eq 42 ] || fail "${#lines[@]} commands, not 42: $output"
 	assert_line "et-convert samples/all_reduce_8/all_reduce -o ar.etz"
 	assert_line "et-viz --timeline --schedule s.jsonl -o gantt.svg"
 	assert_line "et-stage --list-models"
@@ -59,4 +59,5 @@ $output"
 	[ "$(et-validate -q shareable.etz --format json | jq .ranks)" = 256 ]
 	[ "$(grep -c "^g " samples.txt)" = 630 ] && [ -s diffusion.bin ] && [ -s ar.txt ]
 	[ "$(wc -l <links.csv)" = $((2 * 288 + 1)) ]
+	[ "$(jq length sm.json)" = 0 ] && [ "$(et-validate -q rn.etz --format json | jq .ranks)" = 4 ]
 }
