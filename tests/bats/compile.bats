@@ -157,3 +157,17 @@ convert_ok() {
 	et-convert -q --from stablehlo - <"$CD/hespas_split_replica_groups.mlir" -o b.etz
 	cmp a.etz b.etz
 }
+
+@test "every compiler dump of the test data converts (or is refused as not partitioned), validates clean and simulates" {
+	n=0
+	for f in "$CD"/*.hlo "$CD"/*.txt "$CD"/*.mlir; do
+		if [ "$(basename "$f")" = clarkechong_gspmd.stablehlo.mlir ]; then
+			run -3 et-convert -q "$f" -o x.etz
+			continue
+		fi
+		convert_ok "$f"
+		grep -q '^simulated iteration time: ' s.txt || fail "$f: no simulated time"
+		n=$((n + 1))
+	done
+	[ "$n" = 12 ]
+}
