@@ -33,25 +33,19 @@ static bool has_global_flag(uint16_t op)
 	return op == HLO_OP_ALL_REDUCE || op == HLO_OP_ALL_GATHER || op == HLO_OP_REDUCE_SCATTER;
 }
 
-int hlo_group_mode(const hlo_module *m, uint32_t i, enum hlo_gmode *mode, et_error *e)
+int hlo_group_mode(const hlo_module *m, uint32_t i, enum xir_gmode *mode, et_error *e)
 {
 	const hlo_inst *in = &m->inst[i];
 	bool channel = in->flags & HLO_F_CHANNEL, global = in->flags & HLO_F_GLOBAL;
 	if (!has_global_flag(in->op))
-		*mode = channel ? HLO_MODE_PARTITION : HLO_MODE_REPLICA;
+		*mode = channel ? XIR_CROSS_PARTITION : XIR_CROSS_REPLICA;
 	else if (!channel && global)
 		return hlo_fail(m, e, in->pos, "use_global_device_ids=true needs a channel_id");
 	else
-		*mode = !channel ? HLO_MODE_REPLICA
-		        : global ? HLO_MODE_FLAT
-		                 : HLO_MODE_REPLICA_PARTITION;
+		*mode = !channel ? XIR_CROSS_REPLICA
+		        : global ? XIR_FLATTENED
+		                 : XIR_REPLICA_AND_PARTITION;
 	return 0;
-}
-
-/* How many ids the groups of a mode number (replicas, partitions or both). */
-static uint32_t id_count(enum hlo_gmode mode, uint32_t r, uint32_t p)
-{
-	return mode == HLO_MODE_PARTITION ? p : mode == HLO_MODE_FLAT ? r * p : r;
 }
 
 /* The groups as written, g->ngroups * g->size ids (freed by the caller). */
@@ -107,38 +101,6 @@ static int check_ids(const hlo_module *m, size_t pos, const uint32_t *ids, size_
 	return r;
 }
 
-/* The groups of a mode in flattened ids (out: ng2 groups of size2). */
-static uint32_t *flatten(enum hlo_gmode mode, const uint32_t *ids, uint32_t ng, uint32_t size,
-                         uint32_t R, uint32_t P, uint32_t *ng2, uint32_t *size2)
-{
-	uint32_t outer = mode == HLO_MODE_REPLICA ? P : mode == HLO_MODE_PARTITION ? R : 1;
-	uint32_t inner = mode == HLO_MODE_REPLICA_PARTITION ? P : 1;
-	*ng2 = ng * outer;
-	*size2 = size * inner;
-	uint32_t *out = et_xmalloc(((size_t)*ng2 * *size2 + 1) * sizeof *out), *o = out;
-	for (uint32_t g = 0; g < ng; g++)
-		for (uint32_t c = 0; c < outer; c++)
-			for (uint32_t k = 0; k < size; k++)
-				for (uint32_t q = 0; q < inner; q++) {
-					uint32_t id = ids[(size_t)g * size + k];
-					*o++ = mode == HLO_MODE_REPLICA     ? id * P + c
-					       : mode == HLO_MODE_PARTITION ? c * P + id
-					       : mode == HLO_MODE_FLAT      ? id
-					                                    : id * P + q;
-				}
-	return out;
-}
-
-static bool is_everyone(const uint32_t *ids, uint32_t ng, uint32_t size, uint32_t ranks)
-{
-	if (ng != 1 || size != ranks)
-		return false;
-	for (uint32_t k = 0; k < size; k++)
-		if (ids[k] != k)
-			return false;
-	return true;
-}
-
 int hlo_group_set(const hlo_module *m, uint32_t i, xir *x, uint32_t *set, et_error *e)
 {
 	const hlo_inst *in = &m->inst[i];
@@ -146,22 +108,22 @@ int hlo_group_set(const hlo_module *m, uint32_t i, xir *x, uint32_t *set, et_err
 	hlo_groups none = {.form = HLO_G_ALL, .pos = in->pos};
 	const hlo_groups *g = a && a->groups.form != HLO_G_NONE ? &a->groups : &none;
 	uint32_t R = x->replicas ? x->replicas : 1, P = x->partitions ? x->partitions : 1;
-	enum hlo_gmode mode;
+	enum xir_gmode mode;
 	if (hlo_group_mode(m, i, &mode, e) < 0)
 		return -1;
-	if (mode == HLO_MODE_FLAT && g->form == HLO_G_ALL)
+	if (mode == XIR_FLATTENED && g->form == HLO_G_ALL)
 		return hlo_fail(m, e, g->pos,
 		                "use_global_device_ids=true needs the replica groups "
 		                "listed, not {}");
-	uint32_t count = id_count(mode, R, P), ng, size, ng2, size2;
+	uint32_t count = xir_gmode_ids(mode, R, P), ng, size, ng2, size2;
 	uint32_t *ids = raw_groups(m, g, count, &ng, &size);
 	if (check_ids(m, g->pos, ids, (size_t)ng * size, count, "replica_groups", e) < 0) {
 		free(ids);
 		return -1;
 	}
-	uint32_t *flat = flatten(mode, ids, ng, size, R, P, &ng2, &size2);
-	*set = is_everyone(flat, ng2, size2, R * P) ? xir_groups(x, 1, 0, NULL)
-	                                            : xir_groups(x, ng2, size2, flat);
+	uint32_t *flat = et_xmalloc(((size_t)ng * size * (R > P ? R : P) + 1) * sizeof *flat);
+	xir_gmode_flatten(mode, ids, ng, size, R, P, flat, &ng2, &size2);
+	*set = xir_groups_flat(x, ng2, size2, flat);
 	free(ids);
 	free(flat);
 	return 0;

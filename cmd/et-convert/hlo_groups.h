@@ -21,15 +21,13 @@
 #include "hlo_mod.h"
 #include "xir.h"
 
-enum hlo_gmode { HLO_MODE_REPLICA, HLO_MODE_PARTITION, HLO_MODE_REPLICA_PARTITION, HLO_MODE_FLAT };
-
 /* The n = prod(dims) values of iota(n) reshaped to dims and transposed by
  * perm, in row-major order of the result, into out[0..n). */
 void hlo_iota_expand(const int64_t *dims, const int64_t *perm, uint32_t rank, uint32_t *out);
 
 /* The group mode of collective instruction i; fails on use_global_device_ids
  * without channel_id, as XLA does. */
-int hlo_group_mode(const hlo_module *m, uint32_t i, enum hlo_gmode *mode, et_error *e);
+int hlo_group_mode(const hlo_module *m, uint32_t i, enum xir_gmode *mode, et_error *e);
 
 /* The group set of collective instruction i in x (replicas R, partitions P). */
 int hlo_group_set(const hlo_module *m, uint32_t i, xir *x, uint32_t *set, et_error *e);

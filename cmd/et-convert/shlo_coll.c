@@ -8,13 +8,14 @@
 
 #include <string.h>
 
-enum mode {
-	CROSS_REPLICA,    /* groups of replicas, within each partition */
-	CROSS_PARTITION,  /* groups of partitions, within each replica */
-	REPLICA_AND_PART, /* each replica group x every partition */
-	FLATTENED,        /* the ids as written */
-};
-
+/* The modes are xir's (xir.h), in StableHLO's words: cross-replica groups
+ * of replicas within each partition, cross-partition groups of partitions
+ * within each replica, each replica group x every partition, the ids as
+ * written. */
+#define CROSS_REPLICA XIR_CROSS_REPLICA
+#define CROSS_PARTITION XIR_CROSS_PARTITION
+#define REPLICA_AND_PART XIR_REPLICA_AND_PARTITION
+#define FLATTENED XIR_FLATTENED
 static const char *const id_kind[] = {"replica", "partition", "replica", "device"};
 
 static int channel(shlo_b *b, const shlo_op *o, int64_t *ch, bool *has)
@@ -87,7 +88,7 @@ static int matrix(shlo_b *b, const shlo_op *o, const char *key, uint32_t *rows, 
 	return 0;
 }
 
-static int check_ids(shlo_b *b, const shlo_op *o, enum mode md, uint32_t n)
+static int check_ids(shlo_b *b, const shlo_op *o, enum xir_gmode md, uint32_t n)
 {
 	for (size_t i = 0; i < b->m.n; i++)
 		if (b->m.v[i] < 0 || (uint64_t)b->m.v[i] >= n)
@@ -107,13 +108,10 @@ static void ids_reserve(shlo_b *b, uint64_t n)
 }
 
 /* The groups of b->m (rows x cols) under mode md, flattened into b->ids. */
-static int expand(shlo_b *b, const shlo_op *o, enum mode md, uint32_t rows, uint32_t cols,
+static int expand(shlo_b *b, const shlo_op *o, enum xir_gmode md, uint32_t rows, uint32_t cols,
                   uint32_t *ngroups, uint32_t *size)
 {
-	uint64_t R = b->replicas, P = b->partitions;
-	uint32_t n = md == CROSS_PARTITION ? (uint32_t)P
-	             : md == FLATTENED     ? (uint32_t)(R * P)
-	                                   : (uint32_t)R;
+	uint32_t R = b->replicas, P = b->partitions, n = xir_gmode_ids(md, R, P);
 	if (rows == 0) { /* empty: everyone */
 		b->m.n = 0;
 		for (uint32_t i = 0; i < n; i++)
@@ -124,27 +122,18 @@ static int expand(shlo_b *b, const shlo_op *o, enum mode md, uint32_t rows, uint
 	if (check_ids(b, o, md, n) < 0)
 		return -1;
 	uint64_t copies = md == CROSS_REPLICA ? P : md == CROSS_PARTITION ? R : 1;
-	uint64_t width = md == REPLICA_AND_PART ? cols * P : cols;
+	uint64_t width = md == REPLICA_AND_PART ? (uint64_t)cols * P : cols;
 	if ((uint64_t)rows * copies * width > SHLO_MAX_MEMBERS)
 		return shlo_b_fail(b, o->off, "groups of more than %u members in all",
 		                   SHLO_MAX_MEMBERS);
-	ids_reserve(b, (uint64_t)rows * copies * width);
-	for (uint32_t g = 0; g < rows; g++) {
-		const int64_t *row = b->m.v + (size_t)g * cols;
-		for (uint64_t c = 0; c < copies; c++)
-			for (uint64_t k = 0; k < width; k++) {
-				uint64_t id = (uint64_t)row[k % cols];
-				if (md == CROSS_REPLICA)
-					id = id * P + c;
-				else if (md == CROSS_PARTITION)
-					id = c * P + id;
-				else if (md == REPLICA_AND_PART)
-					id = id * P + k / cols;
-				b->ids[b->nids++] = (uint32_t)id;
-			}
-	}
-	*ngroups = (uint32_t)(rows * copies);
-	*size = (uint32_t)width;
+	/* the written ids, checked in range above, then flattened after them */
+	size_t written = (size_t)rows * cols;
+	ids_reserve(b, written + (uint64_t)rows * copies * width);
+	for (size_t i = 0; i < written; i++)
+		b->ids[i] = (uint32_t)b->m.v[i];
+	xir_gmode_flatten(md, b->ids, rows, cols, R, P, b->ids + written, ngroups, size);
+	memmove(b->ids, b->ids + written, (size_t)*ngroups * *size * sizeof *b->ids);
+	b->nids = (size_t)*ngroups * *size;
 	return 0;
 }
 
@@ -157,23 +146,14 @@ static int room(shlo_b *b, const shlo_op *o, uint64_t n)
 	return 0;
 }
 
-/* One group of every rank in order is the set "everyone". */
-static uint32_t group_set(shlo_b *b, uint32_t ngroups, uint32_t size)
-{
-	bool all = ngroups == 1 && size == xir_ranks(b->x);
-	for (uint32_t i = 0; all && i < size; i++)
-		all = b->ids[i] == i;
-	return all ? xir_groups(b->x, 1, 0, NULL) : xir_groups(b->x, ngroups, size, b->ids);
-}
-
-static int groups(shlo_b *b, const shlo_op *o, enum mode md, xir_op *xo)
+static int groups(shlo_b *b, const shlo_op *o, enum xir_gmode md, xir_op *xo)
 {
 	uint32_t rows, cols, ng = 0, size = 0;
 	if (matrix(b, o, "replica_groups", &rows, &cols) < 0 ||
 	    expand(b, o, md, rows, cols, &ng, &size) < 0 || room(b, o, (uint64_t)ng * size) < 0)
 		return -1;
 	xo->kind = XIR_COLL;
-	xo->set = b->dry ? 0 : group_set(b, ng, size);
+	xo->set = b->dry ? 0 : xir_groups_flat(b->x, ng, size, b->ids);
 	return 0;
 }
 
@@ -237,8 +217,8 @@ int shlo_coll(shlo_b *b, uint32_t id, xir_op *xo, bool *skip)
 		return -1;
 	xo->channel = has && ch > 0 ? ch : -1; /* handle <= 0 is no channel */
 	xo->bytes = payload(b, o, false);
-	enum mode three = global ? FLATTENED : ch > 0 ? REPLICA_AND_PART : CROSS_REPLICA;
-	enum mode two = ch > 0 ? CROSS_PARTITION : CROSS_REPLICA;
+	enum xir_gmode three = global ? FLATTENED : ch > 0 ? REPLICA_AND_PART : CROSS_REPLICA;
+	enum xir_gmode two = ch > 0 ? CROSS_PARTITION : CROSS_REPLICA;
 	switch (o->kind) {
 	case SHLO_OP_ALL_REDUCE:
 		xo->coll = ET_COLL_ALL_REDUCE;

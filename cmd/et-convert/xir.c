@@ -150,3 +150,47 @@ void xir_dump(FILE *f, const xir *x)
 		putc('\n', f);
 	}
 }
+
+uint32_t xir_gmode_ids(enum xir_gmode m, uint32_t replicas, uint32_t partitions)
+{
+	return m == XIR_CROSS_PARTITION ? partitions
+	       : m == XIR_FLATTENED     ? replicas * partitions
+	                                : replicas;
+}
+
+void xir_gmode_flatten(enum xir_gmode m, const uint32_t *ids, uint32_t ng, uint32_t size,
+                       uint32_t replicas, uint32_t partitions, uint32_t *out, uint32_t *ng2,
+                       uint32_t *size2)
+{
+	uint32_t P = partitions;
+	uint32_t copies = m == XIR_CROSS_REPLICA ? P : m == XIR_CROSS_PARTITION ? replicas : 1;
+	uint32_t span = m == XIR_REPLICA_AND_PARTITION ? P : 1;
+	*ng2 = ng * copies;
+	*size2 = size * span;
+	/* a replica-and-partition group lists partition by partition, its
+	 * replicas within each (XLA's and StableHLO's order) */
+	for (uint32_t g = 0; g < ng; g++)
+		for (uint32_t c = 0; c < copies; c++)
+			for (uint32_t q = 0; q < span; q++)
+				for (uint32_t k = 0; k < size; k++) {
+					uint32_t id = ids[(size_t)g * size + k];
+					*out++ = m == XIR_CROSS_REPLICA     ? id * P + c
+					         : m == XIR_CROSS_PARTITION ? c * P + id
+					         : m == XIR_FLATTENED       ? id
+					                                    : id * P + q;
+				}
+}
+
+uint32_t xir_groups_flat(xir *x, uint32_t ngroups, uint32_t size, const uint32_t *ids)
+{
+	/* in any order: a group is a set of ranks (the trace's pg_name) */
+	bool all = ngroups == 1 && size == xir_ranks(x);
+	uint8_t *seen = all ? et_xcalloc(size, 1) : NULL;
+	for (uint32_t i = 0; all && i < size; i++) {
+		all = ids[i] < size && !seen[ids[i]];
+		if (all)
+			seen[ids[i]] = 1;
+	}
+	free(seen);
+	return all ? xir_groups(x, 1, 0, NULL) : xir_groups(x, ngroups, size, ids);
+}

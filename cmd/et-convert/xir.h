@@ -88,6 +88,30 @@ uint32_t xir_add(xir *x, const xir_op *op, const uint32_t *deps, uint32_t n);
 uint32_t xir_groups(xir *x, uint32_t ngroups, uint32_t size, const uint32_t *ids);
 /* The index of a pair set (pairs[2 * i] -> pairs[2 * i + 1]). */
 uint32_t xir_pairs(xir *x, uint32_t npairs, const uint32_t *pairs);
+/* How a collective's written groups name devices: XLA's CollectiveOpGroupMode
+ * and StableHLO's process-group rules, one vocabulary for both readers.
+ * Ids as written are replica ids (cross-replica: a copy of every group in
+ * each partition), partition ids (cross-partition: a copy in each replica),
+ * replica ids spanning every partition (replica-and-partition: each group
+ * of replicas takes all their partitions), or flattened ids. */
+enum xir_gmode {
+	XIR_CROSS_REPLICA,
+	XIR_CROSS_PARTITION,
+	XIR_REPLICA_AND_PARTITION,
+	XIR_FLATTENED,
+};
+/* How many ids the written groups of a mode number (R, P or R * P). */
+uint32_t xir_gmode_ids(enum xir_gmode m, uint32_t replicas, uint32_t partitions);
+/* ng groups of `size` written ids (each below xir_gmode_ids) in flattened
+ * ids (replica * partitions + partition): *ng2 groups of *size2, in out
+ * (room for ng * size * max(replicas, partitions) ids: the caller checks
+ * that product against its limits before calling). */
+void xir_gmode_flatten(enum xir_gmode m, const uint32_t *ids, uint32_t ng, uint32_t size,
+                       uint32_t replicas, uint32_t partitions, uint32_t *out, uint32_t *ng2,
+                       uint32_t *size2);
+/* xir_groups of flattened groups, or of "every rank" when they are one
+ * group of every rank (in any order). */
+uint32_t xir_groups_flat(xir *x, uint32_t ngroups, uint32_t size, const uint32_t *ids);
 /* The ranks of the program (replicas * partitions, at least 1). */
 uint32_t xir_ranks(const xir *x);
 /* A text dump for tests and debugging: a header line, then one line per op
