@@ -95,6 +95,7 @@ typedef struct build {
 	uint32_t *stamp;
 	uint32_t now;
 	uint64_t next_id;
+	uint64_t last_coll; /* the rank's previous collective node, UINT64_MAX: none */
 } build;
 
 static void pool_push(build *b, uint64_t id)
@@ -177,9 +178,25 @@ static int64_t comm_size(const xir_op *op)
 
 /* Slots: per set, its pg_name (3s), its send target (3s + 1) and its
  * receive source (3s + 2). */
+/* Collectives run in program order, as the compiler scheduled them: each
+ * after the rank's previous one (a control dependency). Without it ranks
+ * whose transfers take different times could issue two independent
+ * collectives in different orders, and a simulator pairs the k-th
+ * collective of a group across its members. */
+static void order_after_last(build *b, et_node *n)
+{
+	if (b->last_coll != UINT64_MAX) {
+		n->n_ctrl_deps = 1;
+		n->ctrl_deps = et_arena_alloc(b->a, sizeof *n->ctrl_deps);
+		n->ctrl_deps[0] = b->last_coll;
+	}
+	b->last_coll = n->id;
+}
+
 static void add_coll(build *b, et_tpl *tpl, const xir_op *op, uint32_t ndeps)
 {
 	et_node *n = node_new(b, op, ET_NODE_COLL, NULL, ndeps);
+	order_after_last(b, n);
 	et_attr_set_int64(b->a, n, "comm_type", op->coll);
 	et_attr_set_int64(b->a, n, "comm_size", comm_size(op));
 	if (!b->t->gid_varies[op->set]) { /* one group of every rank: "0" everywhere */
@@ -233,6 +250,7 @@ static void build_class(build *b, et_tpl *tpl, uint32_t rep)
 {
 	b->npool = 0;
 	b->next_id = 0;
+	b->last_coll = UINT64_MAX;
 	for (size_t i = 0; i < b->x->nop; i++)
 		add_op(b, tpl, i, rep);
 }

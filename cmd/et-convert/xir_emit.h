@@ -13,7 +13,10 @@
  * - XIR_PERMUTE / SEND / RECV -> a COMM_RECV_NODE from the rank's source and
  *   a COMM_SEND_NODE to its target, comm_tag the channel id (else 2^30 +
  *   the op's index), the op's consumers depending on both;
- * - every node is_cpu_op false; data dependencies only, node ids from 0.
+ * - every node is_cpu_op false; node ids from 0; data dependencies, and a
+ *   control dependency of each collective on the rank's previous one
+ *   (program order: every member issues a group's collectives in the same
+ *   order, as the compiled program does).
  * Ranks that take part in the same ops share one serialized template and
  * differ only in pg_name and peers (et_tpl.h): a rank costs its bytes, not
  * a rebuild. Memory: the templates, plus a group and a peer per rank for

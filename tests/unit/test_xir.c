@@ -162,6 +162,8 @@ int main(void)
 		CHECK(has(t, r, "ar.1", r < 2 ? "\"stringVal\":\"1\"" : "\"stringVal\":\"2\""));
 		CHECK(has(t, r, "ag.1", "\"pg_name\",\"stringVal\":\"0\""));
 		CHECK(has(t, r, "ag.1", "\"dataDeps\":[1]"));
+		/* collectives in program order: ag.1 after ar.1 */
+		CHECK(has(t, r, "ag.1", "\"ctrlDeps\":[1]"));
 	}
 	/* the permute: rank 0 sends to 1, rank 3 receives from 2, 1 and 2 both */
 	CHECK(has(t, 0, "cp.1.send", "\"comm_dst\",\"int32Val\":1"));
@@ -173,6 +175,7 @@ int main(void)
 	/* ar.2 on ranks 0 and 1 only; add.1 waits for the permute's nodes and ar.2,
 	 * or on a rank that skips ar.2, for what ar.2 waited for (ag.1, id 2) */
 	CHECK(has(t, 0, "ar.2", "\"stringVal\":\"1\""));
+	CHECK(has(t, 0, "ar.2", "\"ctrlDeps\":[2]"));
 	CHECK(!node_line(t, 2, "ar.2", (char[64]){0}, 64));
 	CHECK(has(t, 0, "add.1", "\"dataDeps\":[3,4]"));
 	CHECK(has(t, 1, "add.1", "\"dataDeps\":[3,4,5]"));
