@@ -73,6 +73,10 @@ unit_test() {
 	unit_test test_graph
 }
 
+@test "unit: test_hlo" {
+	unit_test test_hlo
+}
+
 @test "unit: test_hmap" {
 	unit_test test_hmap
 }
