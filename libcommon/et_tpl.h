@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #define ET_TPL_FIXED UINT32_MAX
-#define ET_TPL_SHARE ((size_t)1 << 20)
+#define ET_TPL_SHARE ((size_t)256 << 10)
 
 typedef struct et_tpl_piece {
 	size_t off, len;     /* framed nodes, or one node's unframed bytes */
