@@ -1,4 +1,4 @@
-/* The discrete diffusion of LayerDAG (../shared/specs/layerdag.md): marginal
+/* The discrete diffusion of LayerDAG (doc/layerdag.md, "The reference model"): marginal
  * transitions Q_t = α_t·I + (1 − α_t)·1·mᵀ over K categories (m the data
  * marginal; for edges K = 2 and m = (1 − ρ, ρ)), a cosine schedule, and the
  * exact posterior q(x_{t−1} | x_t, x̂_0) the sampler draws from.
