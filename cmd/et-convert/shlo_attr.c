@@ -72,25 +72,32 @@ static int cur_int(shlo_lex *l, int64_t *v)
 	return next(l);
 }
 
-/* [a, b, ...] at cur. */
-static int cur_list(shlo_lex *l, shlo_i64s *v)
+/* Integers up to `close` (left at cur), comma-separated; at most MAX_MATRIX
+ * in v, so a long list cannot grow memory without bound. */
+static int cur_ints(shlo_lex *l, shlo_i64s *v, char close)
 {
-	if (shlo_expect(l, '[') < 0)
-		return -1;
-	while (!shlo_is(l, ']')) {
+	while (!shlo_is(l, close)) {
 		int64_t x;
 		if (v->n >= MAX_MATRIX)
-			return shlo_fail(l, "a list longer than %u", MAX_MATRIX);
+			return shlo_fail(l, "more than %u elements", MAX_MATRIX);
 		if (cur_int(l, &x) < 0)
 			return -1;
 		shlo_i64s_push(v, x);
 		if (shlo_is(l, ',')) {
 			if (next(l) < 0)
 				return -1;
-		} else if (!shlo_is(l, ']')) {
-			return shlo_fail(l, "expected ',' or ']'");
+		} else if (!shlo_is(l, close)) {
+			return shlo_fail(l, "expected ',' or '%c'", close);
 		}
 	}
+	return 0;
+}
+
+/* [a, b, ...] at cur. */
+static int cur_list(shlo_lex *l, shlo_i64s *v)
+{
+	if (shlo_expect(l, '[') < 0 || cur_ints(l, v, ']') < 0)
+		return -1;
 	return next(l);
 }
 
@@ -101,16 +108,8 @@ static int cur_rows(shlo_lex *l, shlo_i64s *m, uint32_t *rows, uint32_t *cols)
 	if (shlo_expect(l, '[') < 0)
 		return -1;
 	if (!shlo_is(l, '[')) { /* one row */
-		while (!shlo_is(l, ']')) {
-			int64_t x;
-			if (m->n >= MAX_MATRIX)
-				return shlo_fail(l, "a matrix larger than %u elements", MAX_MATRIX);
-			if (cur_int(l, &x) < 0)
-				return -1;
-			shlo_i64s_push(m, x);
-			if (shlo_is(l, ',') && next(l) < 0)
-				return -1;
-		}
+		if (cur_ints(l, m, ']') < 0)
+			return -1;
 		*rows = m->n ? 1 : 0;
 		*cols = (uint32_t)m->n;
 		return next(l);
@@ -261,17 +260,7 @@ int shlo_attr_list(shlo_lex *l, size_t off, shlo_i64s *v)
 			return -1;
 		if (shlo_is(l, ':') && next(l) < 0)
 			return -1;
-		while (!shlo_is(l, '>')) {
-			int64_t x;
-			if (v->n >= MAX_MATRIX)
-				return shlo_fail(l, "a list longer than %u", MAX_MATRIX);
-			if (cur_int(l, &x) < 0)
-				return -1;
-			shlo_i64s_push(v, x);
-			if (shlo_is(l, ',') && next(l) < 0)
-				return -1;
-		}
-		return 0;
+		return cur_ints(l, v, '>');
 	}
 	uint32_t r, c;
 	return shlo_attr_matrix(l, off, v, &r, &c);

@@ -555,6 +555,9 @@ static void test_groups(void)
 	                 "and 1)"));
 	CHECK(coll_fails("all_reduce", "replica_groups = dense<[[0, 1], [2]]> : tensor<2x2xi64>",
 	                 "t.mlir: line 3, column 74: rows of different lengths (2 and 1)"));
+	/* a list's elements need their commas, in every list syntax */
+	CHECK(coll_fails("all_reduce", "replica_groups = dense<[0 1]> : tensor<1x2xi64>",
+	                 "t.mlir: line 3, column 65: expected ',' or ']'"));
 	/* permute: channel <= 0 pairs replicas in each partition, else partitions */
 	CHECK(groups_are("collective_permute",
 	                 "source_target_pairs = dense<[[0, 1]]> : tensor<1x2xi64>", 2, 2,
