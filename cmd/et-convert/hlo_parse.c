@@ -47,6 +47,13 @@ int hlo_p_eat(hlo_parser *p, uint8_t k, const char *what)
 	return hlo_p_next(p);
 }
 
+int hlo_p_sep(hlo_parser *p, uint8_t close, const char *what)
+{
+	if (p->t.kind == HLO_T_COMMA)
+		return hlo_p_next(p);
+	return p->t.kind == close ? 0 : hlo_p_expected(p, what);
+}
+
 bool hlo_p_is(const hlo_parser *p, const char *w)
 {
 	return hlo_tok_is(&p->lx, &p->t, w);
@@ -171,12 +178,8 @@ static int parse_operands(hlo_parser *p, hlo_inst *in)
 	while (p->t.kind != HLO_T_RPAREN) {
 		if (parse_operand(p) < 0)
 			return -1;
-		if (p->t.kind == HLO_T_COMMA) {
-			if (hlo_p_next(p) < 0)
-				return -1;
-		} else if (p->t.kind != HLO_T_RPAREN) {
-			return hlo_p_expected(p, "',' or ')' after an operand");
-		}
+		if (hlo_p_sep(p, HLO_T_RPAREN, "',' or ')' after an operand") < 0)
+			return -1;
 	}
 	return hlo_p_next(p);
 }

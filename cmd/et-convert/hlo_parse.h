@@ -28,6 +28,9 @@ hlo_tok hlo_p_peek(const hlo_parser *p);
 int hlo_p_expected(hlo_parser *p, const char *what);
 /* Consumes a token of kind k or fails saying what was expected. */
 int hlo_p_eat(hlo_parser *p, uint8_t k, const char *what);
+/* Between list elements: a ',' (consumed) or `close` (left at cur), else
+ * an error saying `what` was expected. */
+int hlo_p_sep(hlo_parser *p, uint8_t close, const char *what);
 /* Whether the current token is the word w. */
 bool hlo_p_is(const hlo_parser *p, const char *w);
 /* Consumes an integer word into *v, or fails. */

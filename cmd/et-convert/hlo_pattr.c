@@ -65,12 +65,8 @@ static int parse_refs(hlo_parser *p, hlo_list *l)
 	while (p->t.kind != HLO_T_RBRACE) {
 		if (parse_ref(p) < 0)
 			return -1;
-		if (p->t.kind == HLO_T_COMMA) {
-			if (hlo_p_next(p) < 0)
-				return -1;
-		} else if (p->t.kind != HLO_T_RBRACE) {
-			return hlo_p_expected(p, "',' or '}' in a list of computations");
-		}
+		if (hlo_p_sep(p, HLO_T_RBRACE, "',' or '}' in a list of computations") < 0)
+			return -1;
 	}
 	l->n = (uint32_t)p->m->nrefs - l->off;
 	return hlo_p_next(p);

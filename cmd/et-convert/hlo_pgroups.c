@@ -37,14 +37,11 @@ static int int_braces(hlo_parser *p, uint8_t open, uint8_t close, uint32_t *n)
 			return -1;
 		hlo_ints(p->m, &v, 1);
 		++*n;
-		if (p->t.kind == HLO_T_COMMA) {
-			if (hlo_p_next(p) < 0)
-				return -1;
-		} else if (p->t.kind != close) {
-			return hlo_p_expected(p, close == HLO_T_RBRACE   ? "',' or '}'"
-			                         : close == HLO_T_RBRACK ? "',' or ']'"
-			                                                 : "',' or ')'");
-		}
+		if (hlo_p_sep(p, close,
+		              close == HLO_T_RBRACE   ? "',' or '}'"
+		              : close == HLO_T_RBRACK ? "',' or ']'"
+		                                      : "',' or ')'") < 0)
+			return -1;
 	}
 	return hlo_p_next(p);
 }
@@ -83,12 +80,8 @@ static int nested_lists(hlo_parser *p, uint32_t *size, bool exact, uint32_t *cou
 		if (total > HLO_MAX_IDS)
 			return hlo_fail(p->m, p->e, at, "more than %u ids", HLO_MAX_IDS);
 		++*count;
-		if (p->t.kind == HLO_T_COMMA) {
-			if (hlo_p_next(p) < 0)
-				return -1;
-		} else if (p->t.kind != HLO_T_RBRACE) {
-			return hlo_p_expected(p, "',' or '}'");
-		}
+		if (hlo_p_sep(p, HLO_T_RBRACE, "',' or '}'") < 0)
+			return -1;
 	}
 	return hlo_p_next(p);
 }

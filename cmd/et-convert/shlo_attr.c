@@ -83,12 +83,8 @@ static int cur_ints(shlo_lex *l, shlo_i64s *v, char close)
 		if (cur_int(l, &x) < 0)
 			return -1;
 		shlo_i64s_push(v, x);
-		if (shlo_is(l, ',')) {
-			if (next(l) < 0)
-				return -1;
-		} else if (!shlo_is(l, close)) {
-			return shlo_fail(l, "expected ',' or '%c'", close);
-		}
+		if (shlo_sep(l, close, "") < 0)
+			return -1;
 	}
 	return 0;
 }

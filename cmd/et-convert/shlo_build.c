@@ -230,23 +230,35 @@ int shlo_b_push_uses(shlo_b *b, const shlo_op *o)
 	return 0;
 }
 
-void shlo_b_bind_results(shlo_b *b, const shlo_op *o, const uint32_t *vals)
+/* Binds o's results to copies of vals' values, else of *same, else of an
+ * empty value. */
+static void bind_each(shlo_b *b, const shlo_op *o, const uint32_t *vals, const shlo_val *same)
 {
 	uint32_t k = 0;
 	for (uint32_t g = 0; g < o->nres; g++) {
 		const shlo_res *r = &b->p->res[o->res + g];
 		uint32_t first = (uint32_t)b->nval;
 		for (uint32_t j = 0; j < r->n; j++) {
-			shlo_val v = vals ? b->val[vals[k++]] : (shlo_val){0};
+			shlo_val v = vals ? b->val[vals[k++]] : same ? *same : (shlo_val){0};
 			shlo_b_val_add(b, &v);
 		}
 		shlo_b_bind(b, r->sym, first, r->n);
 	}
 }
 
+void shlo_b_bind_results(shlo_b *b, const shlo_op *o, const uint32_t *vals)
+{
+	bind_each(b, o, vals, NULL);
+}
+
+void shlo_b_bind_all(shlo_b *b, const shlo_op *o, const shlo_val *v)
+{
+	bind_each(b, o, NULL, v);
+}
+
 void shlo_b_bind_empty(shlo_b *b, const shlo_op *o)
 {
-	shlo_b_bind_results(b, o, NULL);
+	bind_each(b, o, NULL, NULL);
 }
 
 /* ---- dependency unions ---- */
@@ -312,13 +324,7 @@ int shlo_b_bind_union(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
 		v.el = b->val[vid].el;
 		v.nel = b->val[vid].nel;
 	}
-	for (uint32_t g = 0; g < o->nres; g++) {
-		const shlo_res *r = &b->p->res[o->res + g];
-		uint32_t first = (uint32_t)b->nval;
-		for (uint32_t j = 0; j < r->n; j++)
-			shlo_b_val_add(b, &v);
-		shlo_b_bind(b, r->sym, first, r->n);
-	}
+	shlo_b_bind_all(b, o, &v);
 	return 0;
 }
 
@@ -341,13 +347,7 @@ int shlo_b_emit(shlo_b *b, uint32_t id, xir_op *xo)
 	shlo_val v = {0};
 	v.dep = shlo_b_deps_add(b, &k, 1);
 	v.ndep = 1;
-	for (uint32_t g = 0; g < o->nres; g++) {
-		const shlo_res *r = &b->p->res[o->res + g];
-		uint32_t first = (uint32_t)b->nval;
-		for (uint32_t j = 0; j < r->n; j++)
-			shlo_b_val_add(b, &v);
-		shlo_b_bind(b, r->sym, first, r->n);
-	}
+	shlo_b_bind_all(b, o, &v);
 	return 0;
 }
 

@@ -107,6 +107,8 @@ int shlo_b_use(shlo_b *b, const shlo_op *o, uint32_t i, uint32_t *vid);
 int shlo_b_push_uses(shlo_b *b, const shlo_op *o);
 /* Binds o's results to copies of vals[0..o->nval). */
 void shlo_b_bind_results(shlo_b *b, const shlo_op *o, const uint32_t *vals);
+/* Binds each of o's results to a new copy of *v. */
+void shlo_b_bind_all(shlo_b *b, const shlo_op *o, const shlo_val *v);
 /* Binds o's results to new values with no dependencies. */
 void shlo_b_bind_empty(shlo_b *b, const shlo_op *o);
 void shlo_b_bind(shlo_b *b, uint32_t sym, uint32_t first, uint32_t n);

@@ -350,6 +350,13 @@ int shlo_expect(shlo_lex *l, char c)
 	return shlo_lex_next(l);
 }
 
+int shlo_sep(shlo_lex *l, char close, const char *where)
+{
+	if (shlo_is(l, ','))
+		return shlo_lex_next(l);
+	return shlo_is(l, close) ? 0 : shlo_fail(l, "expected ',' or '%c'%s", close, where);
+}
+
 static char closer(char c)
 {
 	switch (c) {

@@ -82,6 +82,9 @@ bool shlo_is_word(const shlo_lex *l, const char *w);
 bool shlo_tok_is(const shlo_tok *t, const char *w);
 /* cur is the punctuation c: consume it; else fail with "expected 'c'". */
 int shlo_expect(shlo_lex *l, char c);
+/* Between list elements: a ',' (consumed) or `close` (left at cur), else
+ * "expected ',' or 'close'" followed by `where` ("" or " in ..."). */
+int shlo_sep(shlo_lex *l, char close, const char *where);
 /* cur opens a bracket ( [ { <: consume through its match (nesting checked,
  * at most SHLO_MAX_NEST deep), leaving the token after it current. */
 int shlo_skip_balanced(shlo_lex *l);

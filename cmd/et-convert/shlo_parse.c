@@ -155,14 +155,21 @@ int shlo_ps_dict(shlo_ps *ps)
 				return -1;
 		}
 		add_attr(ps, &key, val);
-		if (is(ps, ',')) {
-			if (next(ps) < 0)
-				return -1;
-		} else if (!is(ps, '}')) {
-			return shlo_fail(&ps->l, "expected ',' or '}' in an attribute dictionary");
-		}
+		if (shlo_sep(&ps->l, '}', " in an attribute dictionary") < 0)
+			return -1;
 	}
 	return next(ps);
+}
+
+int shlo_ps_attributes(shlo_ps *ps)
+{
+	if (!shlo_is_word(&ps->l, "attributes"))
+		return 0;
+	if (next(ps) < 0)
+		return -1;
+	if (!is(ps, '{'))
+		return shlo_fail(&ps->l, "expected '{' after attributes");
+	return shlo_ps_dict(ps) < 0 ? -1 : 1;
 }
 
 /* Whether the '{' at cur opens a region rather than a dictionary: a region
@@ -316,15 +323,11 @@ static bool is_region_keyword(shlo_ps *ps)
 static int trailing(shlo_ps *ps, size_t pb)
 {
 	for (;;) {
-		if (shlo_is_word(&ps->l, "attributes")) { /* while's `: T attributes {...}` */
-			if (next(ps) < 0)
-				return -1;
-			if (!is(ps, '{'))
-				return shlo_fail(&ps->l, "expected '{' after attributes");
-			if (shlo_ps_dict(ps) < 0)
-				return -1;
+		int a = shlo_ps_attributes(ps); /* while's `: T attributes {...}` */
+		if (a < 0)
+			return -1;
+		if (a)
 			continue;
-		}
 		if (!is_region_keyword(ps))
 			return 0;
 		if (next(ps) < 0)

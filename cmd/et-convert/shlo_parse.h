@@ -40,6 +40,8 @@ int shlo_ps_stmt(shlo_ps *ps, uint32_t *id);
 int shlo_ps_region(shlo_ps *ps, size_t pb, uint32_t *rid);
 /* An attribute dictionary at cur ('{'): each entry goes on ps->astk. */
 int shlo_ps_dict(shlo_ps *ps);
+/* `attributes {...}` at cur, parsed: 1; another token: 0 (nothing read). */
+int shlo_ps_attributes(shlo_ps *ps);
 /* Skips tokens to the next ',' or closing bracket at this level. */
 int shlo_ps_skip_to_comma(shlo_ps *ps);
 /* A pretty func.func / module after its name. */

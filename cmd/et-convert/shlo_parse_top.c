@@ -54,12 +54,8 @@ static int func_args(shlo_ps *ps)
 		                 shlo_ps_sym(ps, &ps->l.cur, &idx));
 		if (next(ps) < 0 || shlo_expect(&ps->l, ':') < 0 || shlo_ps_skip_to_comma(ps) < 0)
 			return -1;
-		if (is(ps, ',')) {
-			if (next(ps) < 0)
-				return -1;
-		} else if (!is(ps, ')')) {
-			return shlo_fail(&ps->l, "expected ',' or ')'");
-		}
+		if (shlo_sep(&ps->l, ')', "") < 0)
+			return -1;
 	}
 	return next(ps);
 }
@@ -91,14 +87,12 @@ int shlo_ps_func(shlo_ps *ps, shlo_op *o)
 		}
 		if (t->kind == SHLO_T_EOF || is(ps, '}') || (t->nl && shlo_ps_stmt_start(ps)))
 			return 0; /* a declaration */
-		if (shlo_is_word(&ps->l, "attributes")) {
-			if (next(ps) < 0)
-				return -1;
-			if (!is(ps, '{'))
-				return shlo_fail(&ps->l, "expected '{' after attributes");
-			if (shlo_ps_dict(ps) < 0)
-				return -1;
-		} else if (is(ps, '(') || is(ps, '<') || is(ps, '[')) {
+		int a = shlo_ps_attributes(ps);
+		if (a < 0)
+			return -1;
+		if (a > 0)
+			continue;
+		if (is(ps, '(') || is(ps, '<') || is(ps, '[')) {
 			if (shlo_skip_balanced(&ps->l) < 0)
 				return -1;
 		} else if (is(ps, ')') || is(ps, ']') || is(ps, '>')) {
@@ -116,14 +110,8 @@ int shlo_ps_module(shlo_ps *ps, shlo_op *o)
 		if (next(ps) < 0)
 			return -1;
 	}
-	if (shlo_is_word(&ps->l, "attributes")) {
-		if (next(ps) < 0)
-			return -1;
-		if (!is(ps, '{'))
-			return shlo_fail(&ps->l, "expected '{' after attributes");
-		if (shlo_ps_dict(ps) < 0)
-			return -1;
-	}
+	if (shlo_ps_attributes(ps) < 0)
+		return -1;
 	if (!is(ps, '{'))
 		return shlo_fail(&ps->l, "expected '{' and the module's body");
 	uint32_t rid;

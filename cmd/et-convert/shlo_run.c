@@ -20,13 +20,7 @@ static int constant(shlo_b *b, uint32_t id)
 	    shlo_attr_scalar(&b->l, a && a->val != SIZE_MAX ? a->val : o->name, &v.cst, &ok) < 0)
 		return -1;
 	v.has_cst = ok;
-	for (uint32_t g = 0; g < o->nres; g++) {
-		const shlo_res *r = &b->p->res[o->res + g];
-		uint32_t first = (uint32_t)b->nval;
-		for (uint32_t j = 0; j < r->n; j++)
-			shlo_b_val_add(b, &v);
-		shlo_b_bind(b, r->sym, first, r->n);
-	}
+	shlo_b_bind_all(b, o, &v);
 	return 0;
 }
 
