@@ -157,24 +157,3 @@ double ld_attrdiff_range(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer,
 	}
 	return total;
 }
-
-double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count)
-{
-	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
-	uint32_t L = ld_layers(g, layer);
-	double total = ld_attrdiff_range(a, g, layer, L, 0, L, r, count);
-	free(layer);
-	return total;
-}
-
-double ld_attrdiff_epoch(ld_attrdiff *a, const ld_corpus *c, double lr, et_rng *r)
-{
-	double total = 0;
-	size_t count = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		ld_attrdiff_zero_grad(a);
-		total += ld_attrdiff_graph(a, &c->g[i], r, &count);
-		ld_attrdiff_adam(a, lr);
-	}
-	return count ? total / (double)count : 0;
-}

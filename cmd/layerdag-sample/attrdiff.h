@@ -37,14 +37,10 @@ double ld_attrdiff_example(ld_attrdiff *a, const ld_dag *g, const uint32_t *laye
  * last: layer l is the graph's last. */
 void ld_attrdiff_predict(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t l, int t,
                          int last, const uint32_t *noisy, double *probs);
-/* Every layer of g at a random step: the summed loss, layers added to *count. */
-double ld_attrdiff_graph(ld_attrdiff *a, const ld_dag *g, et_rng *r, size_t *count);
 /* The same for layers l0 .. l1 − 1 of g's L (layer[] its Kahn layers). */
 double ld_attrdiff_range(ld_attrdiff *a, const ld_dag *g, const uint32_t *layer, uint32_t L,
                          uint32_t l0, uint32_t l1, et_rng *r, size_t *count);
 void ld_attrdiff_zero_grad(ld_attrdiff *a);
 void ld_attrdiff_adam(ld_attrdiff *a, double lr);
-/* One epoch: every layer of every graph at a random step, Adam per graph. */
-double ld_attrdiff_epoch(ld_attrdiff *a, const ld_corpus *c, double lr, et_rng *r);
 
 #endif

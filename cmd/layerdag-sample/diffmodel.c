@@ -94,10 +94,8 @@ static void graph(ld_diffusion *m, const ld_dag *g, const ld_diff_conf *cf, doub
 	free(layer);
 }
 
-/* One pass over the corpus in a random order, Adam every batch graphs (and
- * every chunk layers); the three mean losses into loss[3]. */
-static void epoch(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, double lr, et_rng *r,
-                  double *loss)
+void ld_diff_epoch(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, double lr,
+                   et_rng *r, double *loss)
 {
 	size_t *ord = et_xcalloc(c->n, sizeof *ord), cnt[3] = {0};
 	shuffle(ord, c->n, r);
@@ -113,7 +111,7 @@ static void epoch(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, d
 	free(ord);
 }
 
-void ld_diff_fit(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
+void ld_diff_init(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
 {
 	openblas_set_num_threads(1); /* the same sums in the same order: the same bytes */
 	memset(m, 0, sizeof *m);
@@ -133,11 +131,16 @@ void ld_diff_fit(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *
 	for (size_t i = 0; i < c->n; i++)
 		for (uint32_t k = 0; k < c->g[i].ne; k++)
 			m->sink[c->g[i].attr[c->g[i].edge[k][0]]] = 0;
+}
+
+void ld_diff_fit(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
+{
+	ld_diff_init(m, c, cf, r);
 	for (int ep = 0; ep < cf->epochs; ep++) {
 		/* cosine decay: large steps first, small ones to settle */
 		double f = cf->epochs > 1 ? (double)ep / (cf->epochs - 1) : 0;
 		double lr = cf->lr * (0.05 + 0.95 * 0.5 * (1 + cos(M_PI * f))), loss[3];
-		epoch(m, c, cf, lr, r, loss);
+		ld_diff_epoch(m, c, cf, lr, r, loss);
 		if (cf->progress)
 			fprintf(stderr,
 			        "layerdag-sample fit: epoch %d of %d: size %.3f, attributes %.3f, "

@@ -43,8 +43,17 @@ void ld_diff_conf_default(ld_diff_conf *c);
  * of at most LD_MAX_NODES), else the error naming name (exit 3): a model
  * the reader would refuse is not worth its training. */
 int ld_diff_check(const ld_corpus *c, const char *name, et_error *e);
-/* Trains the three networks on c (seed r); with a window, c's graphs are
- * first put in layer order (ld_dag_layer_sort). m->et is left empty. */
+/* The three networks of cf's sizes, untrained, with c's marginals, arities
+ * and sink roles (seed r); with a window, c's graphs are first put in layer
+ * order (ld_dag_layer_sort). m->et is left empty; ld_diff_free frees. */
+void ld_diff_init(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *r);
+/* One pass over c in a random order: every layer of every graph at a
+ * random step, an Adam step every cf->batch graphs (and every cf->chunk
+ * layers); the sizer's, attribute and edge denoisers' mean losses into
+ * loss[0..2]. */
+void ld_diff_epoch(ld_diffusion *m, const ld_corpus *c, const ld_diff_conf *cf, double lr,
+                   et_rng *r, double *loss);
+/* ld_diff_init, then cf->epochs epochs with a cosine decay of cf->lr. */
 void ld_diff_fit(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *r);
 void ld_diff_free(ld_diffusion *m);
 int ld_diff_write(const ld_diffusion *m, FILE *f);

@@ -188,24 +188,3 @@ double ld_edgediff_range(ld_edgediff *d, const ld_dag *g, const uint32_t *layer,
 	}
 	return total;
 }
-
-double ld_edgediff_graph(ld_edgediff *d, const ld_dag *g, et_rng *r, size_t *count)
-{
-	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
-	uint32_t L = ld_layers(g, layer);
-	double total = ld_edgediff_range(d, g, layer, L, 0, L, r, count);
-	free(layer);
-	return total;
-}
-
-double ld_edgediff_epoch(ld_edgediff *d, const ld_corpus *c, double lr, et_rng *r)
-{
-	double total = 0;
-	size_t count = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		ld_edgediff_zero_grad(d);
-		total += ld_edgediff_graph(d, &c->g[i], r, &count);
-		ld_edgediff_adam(d, lr);
-	}
-	return count ? total / (double)count : 0;
-}

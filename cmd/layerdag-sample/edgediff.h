@@ -45,13 +45,10 @@ void ld_edgediff_predict(ld_edgediff *d, const ld_dag *g, const uint32_t *layer,
                          const uint8_t *noisy, double *probs);
 /* The Bernoulli marginal for B candidates. */
 double ld_edgediff_rho(const ld_edgediff *d, uint32_t B);
-/* Every layer l >= 1 of g at a random step: summed loss, layers to *count. */
-double ld_edgediff_graph(ld_edgediff *d, const ld_dag *g, et_rng *r, size_t *count);
 /* The same for layers max(l0, 1) .. l1 − 1 of g's L (layer[] its Kahn layers). */
 double ld_edgediff_range(ld_edgediff *d, const ld_dag *g, const uint32_t *layer, uint32_t L,
                          uint32_t l0, uint32_t l1, et_rng *r, size_t *count);
 void ld_edgediff_zero_grad(ld_edgediff *d);
 void ld_edgediff_adam(ld_edgediff *d, double lr);
-double ld_edgediff_epoch(ld_edgediff *d, const ld_corpus *c, double lr, et_rng *r);
 
 #endif

@@ -80,24 +80,3 @@ double ld_sizer_range(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint3
 	free(logits);
 	return total;
 }
-
-double ld_sizer_graph(ld_sizer *z, const ld_dag *g, size_t *count)
-{
-	uint32_t *layer = et_xcalloc(g->n + 1, sizeof *layer);
-	uint32_t L = ld_layers(g, layer);
-	double total = ld_sizer_range(z, g, layer, L, 0, L, count);
-	free(layer);
-	return total;
-}
-
-double ld_sizer_epoch(ld_sizer *z, const ld_corpus *c, double lr)
-{
-	double total = 0;
-	size_t count = 0;
-	for (size_t i = 0; i < c->n; i++) {
-		ld_sizer_zero_grad(z);
-		total += ld_sizer_graph(z, &c->g[i], &count);
-		ld_sizer_adam(z, lr);
-	}
-	return count ? total / (double)count : 0;
-}

@@ -31,16 +31,10 @@ void ld_sizer_free(ld_sizer *z);
  * into the gradients. Returns the loss (0 without a target). */
 double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32_t l, int target,
                      double *logits);
-/* The gradients of every layer of g (its L decisions) summed;
- * returns the summed loss and adds the decisions to *count. */
-double ld_sizer_graph(ld_sizer *z, const ld_dag *g, size_t *count);
 /* The same for layers l0 .. l1 − 1 of g's L (layer[] its Kahn layers). */
 double ld_sizer_range(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32_t L, uint32_t l0,
                       uint32_t l1, size_t *count);
 void ld_sizer_zero_grad(ld_sizer *z);
 void ld_sizer_adam(ld_sizer *z, double lr);
-/* One epoch over the corpus: every prefix of every graph, Adam after each
- * graph; returns the mean loss. */
-double ld_sizer_epoch(ld_sizer *z, const ld_corpus *c, double lr);
 
 #endif

@@ -3,7 +3,7 @@
  * entropy of the attribute marginal, which is what a model that ignored
  * both the noisy input and the prefix would reach. */
 #include "check.h"
-#include "layerdag-sample/attrdiff.h"
+#include "layerdag-sample/diffmodel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,19 +20,26 @@ int main(int argc, char **argv)
 	sub.n = 100;
 	et_rng r;
 	et_rng_seed(&r, 2, 0);
-	ld_attrdiff a;
-	ld_attrdiff_init(&a, &c, 64, 16, 2, 32, &r);
-	double H = 0;
-	for (uint32_t k = 0; k < a.vocab; k++)
-		if (a.marginal[k] > 0)
-			H -= a.marginal[k] * log(a.marginal[k]);
-	double first = ld_attrdiff_epoch(&a, &sub, 3e-3, &r), last = first;
-	for (int ep = 0; ep < 10; ep++)
-		last = ld_attrdiff_epoch(&a, &sub, 3e-3, &r);
+	ld_diff_conf cf;
+	ld_diff_conf_default(&cf);
+	cf.D = 16, cf.K = 2, cf.H = 32, cf.T = 64;
+	ld_diffusion m;
+	ld_diff_init(&m, &sub, &cf, &r);
+	const ld_attrdiff *a = &m.a;
+	double H = 0, loss[3];
+	for (uint32_t k = 0; k < a->vocab; k++)
+		if (a->marginal[k] > 0)
+			H -= a->marginal[k] * log(a->marginal[k]);
+	ld_diff_epoch(&m, &sub, &cf, 3e-3, &r, loss);
+	double first = loss[1], last = first;
+	for (int ep = 0; ep < 10; ep++) {
+		ld_diff_epoch(&m, &sub, &cf, 3e-3, &r, loss);
+		last = loss[1];
+	}
 	fprintf(stderr, "attrdiff: marginal entropy %.3f, epoch 1 %.3f, epoch 11 %.3f\n", H, first,
 	        last);
 	CHECK(last < first && last < 0.7 * H);
-	ld_attrdiff_free(&a);
+	ld_diff_free(&m);
 	ld_corpus_free(&c);
 	return check_failures();
 }

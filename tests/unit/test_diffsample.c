@@ -2,29 +2,19 @@
  * valid DAG whose Kahn layers are the ones it was generated in, and the
  * same seed gives the same graphs. */
 #include "check.h"
-#include "layerdag-sample/diffsample.h"
+#include "layerdag-sample/diffmodel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void train(ld_diffusion *m, const ld_corpus *c, et_rng *r)
+/* A short training: small networks, 4 epochs. */
+static void train(ld_diffusion *m, ld_corpus *c, et_rng *r)
 {
-	uint32_t V = c->vocab;
-	ld_sizer_init(&m->z, V, 24, 16, 2, 32, r);
-	ld_cond_fit(&m->z.cond, c);
-	ld_attrdiff_init(&m->a, c, 16, 16, 2, 32, r);
-	ld_edgediff_init(&m->e, c, 8, 16, 2, 32, r);
-	m->sink = calloc(V, 1);
-	memset(m->sink, 1, V);
-	for (size_t i = 0; i < c->n; i++)
-		for (uint32_t k = 0; k < c->g[i].ne; k++)
-			m->sink[c->g[i].attr[c->g[i].edge[k][0]]] = 0;
-	for (int ep = 0; ep < 4; ep++) {
-		ld_sizer_epoch(&m->z, c, 3e-3);
-		ld_attrdiff_epoch(&m->a, c, 3e-3, r);
-		ld_edgediff_epoch(&m->e, c, 3e-3, r);
-	}
+	ld_diff_conf cf;
+	ld_diff_conf_default(&cf);
+	cf.D = 16, cf.K = 2, cf.H = 32, cf.T = 16, cf.Te = 8, cf.epochs = 4;
+	ld_diff_fit(m, c, &cf, r);
 }
 
 static void sample_all(ld_diffusion *m, uint64_t seed, ld_dag *out, int n)
@@ -70,10 +60,7 @@ int main(int argc, char **argv)
 		ld_dag_free(&a[i]);
 		ld_dag_free(&b[i]);
 	}
-	ld_sizer_free(&m.z);
-	ld_attrdiff_free(&m.a);
-	ld_edgediff_free(&m.e);
-	free(m.sink);
+	ld_diff_free(&m);
 	ld_corpus_free(&c);
 	return check_failures();
 }

@@ -2,10 +2,11 @@
  * below the loss of predicting the marginal of its classes (a layer's size
  * and whether it is the graph's last). */
 #include "check.h"
-#include "layerdag-sample/sizer.h"
+#include "layerdag-sample/diffmodel.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int main(int argc, char **argv)
@@ -19,30 +20,43 @@ int main(int argc, char **argv)
 	/* the first 120 graphs, for a quick test */
 	ld_corpus sub = c;
 	sub.n = 120;
-	/* the loss of the marginal of the classes: the baseline to beat */
-	double cnt[64] = {0}, tot = 0;
+	et_rng r;
+	et_rng_seed(&r, 1, 0);
+	ld_diff_conf cf;
+	ld_diff_conf_default(&cf);
+	cf.D = 16, cf.K = 2, cf.H = 32;
+	ld_diffusion m;
+	ld_diff_init(&m, &sub, &cf, &r);
+	/* the loss of the marginal of the classes: the baseline to beat. A
+	 * class is a layer's size (the widest is the corpus's) and whether the
+	 * layer is the last. */
+	uint32_t S = m.z.S;
+	CHECK(S >= 2);
+	double *cnt = calloc(2 * (size_t)S, sizeof *cnt), tot = 0;
 	for (size_t i = 0; i < sub.n; i++) {
 		uint32_t layer[200], w[200] = {0};
 		uint32_t L = ld_layers(&sub.g[i], layer);
 		for (uint32_t v = 0; v < sub.g[i].n; v++)
 			w[layer[v]]++;
 		for (uint32_t l = 0; l < L; l++)
-			cnt[(w[l] < 31 ? w[l] : 31) + 32 * (l + 1 == L)] += 1, tot += 1;
+			cnt[(w[l] < S ? w[l] : S - 1) + S * (l + 1 == L)] += 1, tot += 1;
 	}
 	double base = 0;
-	for (int s = 0; s < 64; s++)
+	for (uint32_t s = 0; s < 2 * S; s++)
 		if (cnt[s] > 0)
 			base -= cnt[s] / tot * log(cnt[s] / tot);
-	et_rng r;
-	et_rng_seed(&r, 1, 0);
-	ld_sizer z;
-	ld_sizer_init(&z, c.vocab, 32, 16, 2, 32, &r);
-	double first = ld_sizer_epoch(&z, &sub, 3e-3), last = first;
-	for (int ep = 0; ep < 12; ep++)
-		last = ld_sizer_epoch(&z, &sub, 3e-3);
-	fprintf(stderr, "sizer: marginal %.3f, epoch 1 %.3f, epoch 13 %.3f\n", base, first, last);
+	free(cnt);
+	double loss[3];
+	ld_diff_epoch(&m, &sub, &cf, 3e-3, &r, loss);
+	double first = loss[0], last = first;
+	for (int ep = 0; ep < 12; ep++) {
+		ld_diff_epoch(&m, &sub, &cf, 3e-3, &r, loss);
+		last = loss[0];
+	}
+	fprintf(stderr, "sizer: %u sizes, marginal %.3f, epoch 1 %.3f, epoch 13 %.3f\n", S, base,
+	        first, last);
 	CHECK(last < first && last < 0.8 * base);
-	ld_sizer_free(&z);
+	ld_diff_free(&m);
 	ld_corpus_free(&c);
 	return check_failures();
 }
