@@ -1,5 +1,6 @@
 #include "et_src.h"
 #include "et_buf.h"
+#include "et_codec.h"
 #include "et_stream.h"
 
 #include <errno.h>
@@ -34,7 +35,21 @@ struct et_src {
 	bool in_frame;
 	z_stream gz;
 	bool gz_live;
-	bool gz_between; /* between gzip members */
+	bool gz_between;  /* between gzip members */
+	uint16_t version; /* of the current section */
+	/* the stream's bases (etkit-stream(5)), by id, allocated at the first */
+	struct src_base {
+		et_buf b;
+		bool def;
+	} *bases;
+	uint64_t base_bytes;
+	/* the delta frame being expanded: ops[opos..), a literal or a copy
+	 * under way, the frame's file offset and its base */
+	et_buf ops;
+	size_t opos;
+	uint64_t lit_left, cp_off, cp_left, dat;
+	const struct src_base *dbase;
+	bool delta;
 };
 
 static int src_fail(et_src *s, et_error *e, int code, uint64_t off, const char *what)
@@ -66,6 +81,11 @@ void et_src_close(et_src *s)
 	if (s->gz_live)
 		inflateEnd(&s->gz);
 	ZSTD_freeDCtx(s->zd);
+	if (s->bases)
+		for (uint32_t i = 0; i < ET_STREAM_BASE_IDS; i++)
+			et_buf_free(&s->bases[i].b);
+	free(s->bases);
+	et_buf_free(&s->ops);
 	free(s->fbuf);
 	free(s->w);
 	free(s->name);
@@ -146,9 +166,123 @@ static bool is_skippable(uint32_t magic)
 	return (magic & 0xFFFFFFF0u) == 0x184D2A50u;
 }
 
-/* At a frame boundary: skip foreign skippable frames. Returns 1 if a zstd
- * frame follows, 0 at the end of the section (end of file or an ETSTREAM
- * header), -1 on error. */
+/* The zstd frame that is the rest of a base or delta frame's payload (left
+ * bytes) decompressed into out, at most cap bytes. */
+static int read_nested(et_src *s, uint64_t left, et_buf *out, uint64_t cap, uint64_t at,
+                       const char *what, et_error *e)
+{
+	char msg[200];
+	if (!s->zd)
+		s->zd = ZSTD_createDCtx();
+	ZSTD_DCtx_reset(s->zd, ZSTD_reset_session_only);
+	out->len = 0;
+	size_t r = 1;
+	while (left > 0 && r != 0) {
+		int64_t a = file_fill(s, 1, e);
+		if (a < 0)
+			return -1;
+		if (a == 0)
+			break;
+		if (out->cap - out->len < (1u << 16))
+			et_buf_reserve(out, out->len + (out->len < (1u << 20) ? 1u << 16 : out->len / 2));
+		size_t room = out->cap - out->len;
+		if (room > cap - out->len + 1)
+			room = (size_t)(cap - out->len + 1); /* one byte over the cap shows it */
+		ZSTD_outBuffer ob = {out->data + out->len, room, 0};
+		ZSTD_inBuffer in = {s->fbuf + s->fpos, (uint64_t)a < left ? (size_t)a : (size_t)left, 0};
+		r = ZSTD_decompressStream(s->zd, &ob, &in);
+		if (ZSTD_isError(r)) {
+			snprintf(msg, sizeof msg, "%s: corrupt zstd data (%s)", what,
+			         ZSTD_getErrorName(r));
+			return src_fail(s, e, 3, at, msg);
+		}
+		s->fpos += in.pos;
+		left -= in.pos;
+		out->len += ob.pos;
+		if (out->len > cap) {
+			snprintf(msg, sizeof msg, "%s: over %llu bytes decompressed", what,
+			         (unsigned long long)cap);
+			return src_fail(s, e, 3, at, msg);
+		}
+	}
+	if (r != 0 || left != 0) {
+		snprintf(msg, sizeof msg, "%s: expected exactly one zstd frame in its payload", what);
+		return src_fail(s, e, 3, at, msg);
+	}
+	ZSTD_DCtx_reset(s->zd, ZSTD_reset_session_only);
+	return 0;
+}
+
+static int take_base(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_error *e)
+{
+	if (!s->bases)
+		s->bases = et_xcalloc(ET_STREAM_BASE_IDS, sizeof *s->bases);
+	struct src_base *b = &s->bases[id];
+	s->base_bytes -= b->b.len; /* a base redefined replaces the old one */
+	b->def = false;
+	if (read_nested(s, left, &b->b, ET_STREAM_BASE_MAX - s->base_bytes, at,
+	                "base frame (the stream's bases are limited to 256 MiB)", e) < 0)
+		return -1;
+	s->base_bytes += b->b.len;
+	b->def = true;
+	return 0;
+}
+
+static int take_delta(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_error *e)
+{
+	if (s->mode != ET_SRC_SECTION || s->version != ET_STREAM_VERSION_DELTA)
+		return src_fail(s, e, 3, at, "delta frame outside a version-2 stream section");
+	if (!s->bases || !s->bases[id].def) {
+		char what[96];
+		snprintf(what, sizeof what, "delta frame: base %u is not defined before it", id);
+		return src_fail(s, e, 3, at, what);
+	}
+	if (read_nested(s, left, &s->ops, ET_STREAM_DELTA_MAX, at, "delta frame", e) < 0)
+		return -1;
+	s->dbase = &s->bases[id];
+	s->opos = 0;
+	s->lit_left = s->cp_left = 0;
+	s->dat = at;
+	s->delta = true;
+	return 0;
+}
+
+/* At a skippable frame (not a section header): a base is kept, a delta
+ * begins (returns 2), anything else is skipped (returns 0); -1 on error. */
+static int take_skippable(et_src *s, et_error *e)
+{
+	uint64_t at = et_src_file_offset(s);
+	int64_t a = file_fill(s, 20, e);
+	if (a < 0)
+		return -1;
+	if (a < 8)
+		return src_fail(s, e, 3, at, "truncated skippable frame");
+	const uint8_t *p = s->fbuf + s->fpos;
+	uint32_t len = le32(p + 4);
+	bool base = le32(p) == ET_STREAM_MAGIC && len >= 12 && a >= 20 &&
+	            memcmp(p + 8, ET_STREAM_TAG_BASE, 8) == 0;
+	bool delta = le32(p) == ET_STREAM_MAGIC && len >= 12 && a >= 20 &&
+	             memcmp(p + 8, ET_STREAM_TAG_DELTA, 8) == 0;
+	if (!base && !delta) {
+		s->fpos += 8;
+		return file_skip(s, len, e);
+	}
+	uint32_t id = le32(p + 16);
+	if (id >= ET_STREAM_BASE_IDS) {
+		char what[96];
+		snprintf(what, sizeof what, "%s frame: base id %u, expected below %u",
+		         base ? "base" : "delta", id, ET_STREAM_BASE_IDS);
+		return src_fail(s, e, 3, at, what);
+	}
+	s->fpos += 20;
+	if (base)
+		return take_base(s, id, len - 12, at, e);
+	return take_delta(s, id, len - 12, at, e) < 0 ? -1 : 2;
+}
+
+/* At a frame boundary: take skippable frames. Returns 1 if a zstd frame
+ * follows, 2 if a delta frame began, 0 at the end of the section (end of
+ * file or an ETSTREAM header), -1 on error. */
 static int zstd_boundary(et_src *s, et_error *e)
 {
 	for (;;) {
@@ -168,23 +302,74 @@ static int zstd_boundary(et_src *s, et_error *e)
 			                "expected a zstd frame or a stream section header");
 		if (at_stream_header(s))
 			return 0;
-		if (a < 8)
-			return src_fail(s, e, 3, et_src_file_offset(s),
-			                "truncated skippable frame");
-		uint32_t len = le32(s->fbuf + s->fpos + 4);
-		s->fpos += 8;
-		if (file_skip(s, len, e) < 0)
-			return -1;
+		int r = take_skippable(s, e);
+		if (r != 0)
+			return r;
 	}
+}
+
+/* Expand the current delta frame into dst; 0 once it is done. */
+static int64_t delta_run(et_src *s, uint8_t *dst, size_t cap, et_error *e)
+{
+	size_t out = 0;
+	const uint8_t *ops = s->ops.data;
+	while (out < cap) {
+		if (s->lit_left || s->cp_left) {
+			bool lit = s->lit_left > 0;
+			uint64_t left = lit ? s->lit_left : s->cp_left;
+			size_t k = left < cap - out ? (size_t)left : cap - out;
+			memcpy(dst + out, lit ? ops + s->opos : s->dbase->b.data + s->cp_off, k);
+			out += k;
+			if (lit)
+				s->opos += k, s->lit_left -= k;
+			else
+				s->cp_off += k, s->cp_left -= k;
+			continue;
+		}
+		if (s->opos == s->ops.len) {
+			s->delta = false;
+			break;
+		}
+		uint64_t tag, off = 0;
+		int k = et_varint_get(ops + s->opos, s->ops.len - s->opos, &tag);
+		int k2 = k > 0 && (tag & 1) ? et_varint_get(ops + s->opos + k,
+		                                            s->ops.len - s->opos - (size_t)k, &off)
+		                            : 1;
+		uint64_t n = tag >> 1, have = s->ops.len - s->opos - (size_t)(k > 0 ? k : 0);
+		uint64_t bn = s->dbase->b.len;
+		if (k <= 0 || k2 <= 0 || (!(tag & 1) && n > have) || ((tag & 1) && (off > bn || n > bn - off))) {
+			char what[160];
+			snprintf(what, sizeof what,
+			         "delta frame: operation at byte %zu: %s", s->opos,
+			         k <= 0 || k2 <= 0 ? "truncated or malformed"
+			         : (tag & 1) ? "copies past the end of its base"
+			                     : "literal longer than the operations left");
+			return src_fail(s, e, 3, s->dat, what);
+		}
+		s->opos += (size_t)k;
+		if (tag & 1) {
+			s->opos += (size_t)k2;
+			s->cp_off = off, s->cp_left = n;
+		} else {
+			s->lit_left = n;
+		}
+	}
+	return (int64_t)out;
 }
 
 static int64_t decode_zstd(et_src *s, uint8_t *dst, size_t cap, et_error *e)
 {
-	if (!s->in_frame) {
+	while (!s->in_frame) {
+		if (s->delta) {
+			int64_t k = delta_run(s, dst, cap, e);
+			if (k != 0)
+				return k;
+			continue;
+		}
 		int r = zstd_boundary(s, e);
 		if (r <= 0)
 			return r;
-		s->in_frame = true;
+		s->in_frame = r == 1;
 	}
 	ZSTD_outBuffer out = {dst, cap, 0};
 	while (out.pos == 0) {
@@ -345,13 +530,9 @@ int et_src_sniff_container(et_src *s, et_src_mode *mode, et_error *e)
 			return src_fail(s, e, 3, 0,
 			                "empty input: expected a stream, an ET or JSON");
 		if (a >= 4 && is_skippable(le32(p)) && !at_stream_header(s)) {
-			/* A foreign skippable frame first: skip it and look again. */
-			if (a < 8)
-				return src_fail(s, e, 3, et_src_file_offset(s),
-				                "truncated skippable frame");
-			uint32_t len = le32(p + 4);
-			s->fpos += 8;
-			if (file_skip(s, len, e) < 0)
+			/* A skippable frame first (a base, or foreign): take it and
+			 * look again. */
+			if (take_skippable(s, e) < 0)
 				return -1;
 			continue;
 		}
@@ -373,6 +554,7 @@ static void window_reset(et_src *s)
 	s->woff = 0;
 	s->dec_eof = false;
 	s->in_frame = false;
+	s->delta = false;
 }
 
 void et_src_set_mode(et_src *s, et_src_mode mode)
@@ -411,10 +593,10 @@ static int read_header(et_src *s, et_stream_hdr *h, et_error *e)
 	h->rank = le32(p + 20);
 	h->world_size = le32(p + 24);
 	uint16_t nlen = le16(p + 28);
-	if (h->version != ET_STREAM_VERSION) {
+	if (h->version != ET_STREAM_VERSION && h->version != ET_STREAM_VERSION_DELTA) {
 		char what[96];
-		snprintf(what, sizeof what, "stream header version %u, expected %u", h->version,
-		         ET_STREAM_VERSION);
+		snprintf(what, sizeof what, "stream header version %u, expected %u or %u",
+		         h->version, ET_STREAM_VERSION, ET_STREAM_VERSION_DELTA);
 		return src_fail(s, e, 3, at, what);
 	}
 	if (nlen > 255 || 22u + nlen > plen || (uint64_t)a < 8u + 22 + nlen)
@@ -435,25 +617,24 @@ int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e)
 				return -1;
 		}
 	}
-	int64_t a = file_fill(s, 16, e);
-	if (a < 0)
-		return -1;
-	if (a == 0)
-		return 0;
-	if (!at_stream_header(s)) {
-		/* Foreign skippable frames between sections are allowed. */
-		if (a >= 8 && is_skippable(le32(s->fbuf + s->fpos))) {
-			uint32_t len = le32(s->fbuf + s->fpos + 4);
-			s->fpos += 8;
-			if (file_skip(s, len, e) < 0)
-				return -1;
-			return et_src_next_section(s, h, e);
-		}
-		return src_fail(s, e, 3, et_src_file_offset(s),
-		                "expected an ETSTREAM section header");
+	/* Bases and foreign skippable frames may come between sections. */
+	for (;;) {
+		int64_t a = file_fill(s, 16, e);
+		if (a < 0)
+			return -1;
+		if (a == 0)
+			return 0;
+		if (at_stream_header(s))
+			break;
+		if (a < 8 || !is_skippable(le32(s->fbuf + s->fpos)))
+			return src_fail(s, e, 3, et_src_file_offset(s),
+			                "expected an ETSTREAM section header");
+		if (take_skippable(s, e) < 0)
+			return -1;
 	}
 	if (read_header(s, h, e) < 0)
 		return -1;
 	et_src_set_mode(s, ET_SRC_SECTION);
+	s->version = h->version;
 	return 1;
 }

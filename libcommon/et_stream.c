@@ -1,5 +1,6 @@
 #include "et_stream.h"
 #include "et_buf.h"
+#include "et_codec.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -13,8 +14,10 @@ struct et_stream_writer {
 	uint8_t *obuf;
 	size_t ocap;
 	int in_rank;
-	bool open;       /* the rank's current frame has bytes not yet ended */
-	uint32_t frames; /* whole frames put into the rank (et_stream_put_frame_in_rank) */
+	bool open;        /* the rank's current frame has bytes not yet ended */
+	uint32_t frames;  /* delta frames put into the rank */
+	uint16_t version; /* of the sections written from now on */
+	et_buf tmp;       /* a base or delta frame being made */
 };
 
 static void put_le16(uint8_t *p, uint16_t v)
@@ -29,13 +32,14 @@ static void put_le32(uint8_t *p, uint32_t v)
 	put_le16(p + 2, (uint16_t)(v >> 16));
 }
 
-size_t et_stream_header_encode(uint8_t *buf, uint32_t rank, uint32_t world, const char *name)
+size_t et_stream_header_encode(uint8_t *buf, uint16_t version, uint32_t rank, uint32_t world,
+                               const char *name)
 {
 	size_t n = name ? strlen(name) : 0;
 	if (n > 255)
 		n = 255;
 	memcpy(buf, "ETSTREAM", 8);
-	put_le16(buf + 8, ET_STREAM_VERSION);
+	put_le16(buf + 8, version);
 	put_le16(buf + 10, 0);
 	put_le32(buf + 12, rank);
 	put_le32(buf + 16, world);
@@ -49,6 +53,7 @@ et_stream_writer *et_stream_writer_new(FILE *out, int level, int threads)
 {
 	et_stream_writer *w = et_xcalloc(1, sizeof *w);
 	w->out = out;
+	w->version = ET_STREAM_VERSION;
 	w->cc = ZSTD_createCCtx();
 	ZSTD_CCtx_setParameter(w->cc, ZSTD_c_compressionLevel, level);
 	ZSTD_CCtx_setParameter(w->cc, ZSTD_c_checksumFlag, 1);
@@ -64,6 +69,7 @@ void et_stream_writer_free(et_stream_writer *w)
 	if (!w)
 		return;
 	ZSTD_freeCCtx(w->cc);
+	et_buf_free(&w->tmp);
 	free(w->obuf);
 	free(w);
 }
@@ -80,7 +86,7 @@ static int put_header(et_stream_writer *w, uint32_t rank, uint32_t world, const 
                       et_error *e)
 {
 	uint8_t frame[8 + 22 + 255];
-	size_t n = et_stream_header_encode(frame + 8, rank, world, name);
+	size_t n = et_stream_header_encode(frame + 8, w->version, rank, world, name);
 	put_le32(frame, ET_STREAM_MAGIC);
 	put_le32(frame + 4, (uint32_t)n);
 	return write_out(w, frame, 8 + n, e);
@@ -145,20 +151,70 @@ int et_stream_write(et_stream_writer *w, const void *p, size_t n, et_error *e)
 	return compress(w, p, n, ZSTD_e_continue, e);
 }
 
-int et_stream_put_frame_in_rank(et_stream_writer *w, const void *frame, size_t n, et_error *e)
+/* The rank's frame so far ends here: a rank may be several frames. */
+static int end_open_frame(et_stream_writer *w, et_error *e)
 {
-	/* the rank's frame so far ends here: a rank may be several frames */
 	if (w->open && compress(w, "", 0, ZSTD_e_end, e) < 0)
 		return -1;
 	w->open = false;
+	return 0;
+}
+
+/* A skippable frame: tag, id, then p[0..n) as one zstd frame. */
+static int put_tagged(et_stream_writer *w, const char *tag, uint32_t id, const void *p, size_t n,
+                      et_error *e)
+{
+	if (end_open_frame(w, e) < 0)
+		return -1;
+	size_t cap = ZSTD_compressBound(n);
+	w->tmp.len = 0;
+	et_buf_reserve(&w->tmp, 20 + cap);
+	size_t k = ZSTD_compress2(w->cc, w->tmp.data + 20, cap, p, n);
+	if (ZSTD_isError(k))
+		return et_fail(e, ET_EXIT_IO, "zstd compression failed: %s", ZSTD_getErrorName(k));
+	if (k > UINT32_MAX - 12)
+		return et_fail(e, ET_EXIT_IO, "a base or delta frame over 4 GiB compressed");
+	put_le32(w->tmp.data, ET_STREAM_MAGIC);
+	put_le32(w->tmp.data + 4, (uint32_t)(12 + k));
+	memcpy(w->tmp.data + 8, tag, 8);
+	put_le32(w->tmp.data + 16, id);
+	return write_out(w, w->tmp.data, 20 + k, e);
+}
+
+int et_stream_put_base(et_stream_writer *w, uint32_t id, const void *p, size_t n, et_error *e)
+{
+	w->version = ET_STREAM_VERSION_DELTA;
+	return put_tagged(w, ET_STREAM_TAG_BASE, id, p, n, e);
+}
+
+int et_stream_put_delta(et_stream_writer *w, uint32_t id, const et_buf *ops, et_error *e)
+{
 	w->frames++;
-	return write_out(w, frame, n, e);
+	return put_tagged(w, ET_STREAM_TAG_DELTA, id, ops->data, ops->len, e);
+}
+
+static void put_op(et_buf *ops, uint64_t tag)
+{
+	uint8_t v[10];
+	et_buf_append(ops, v, (size_t)et_varint_put(v, tag));
+}
+
+void et_stream_delta_add(et_buf *ops, const void *p, size_t n)
+{
+	put_op(ops, (uint64_t)n << 1);
+	et_buf_append(ops, p, n);
+}
+
+void et_stream_delta_copy(et_buf *ops, uint64_t off, uint64_t n)
+{
+	put_op(ops, n << 1 | 1);
+	put_op(ops, off);
 }
 
 int et_stream_end_rank(et_stream_writer *w, et_error *e)
 {
 	w->in_rank = 0;
-	/* nothing since the last whole frame: no empty frame after it */
+	/* nothing since the last delta frame: no empty frame after it */
 	if (!w->open && w->frames)
 		return 0;
 	w->open = false;

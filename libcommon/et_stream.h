@@ -13,6 +13,15 @@
 
 #define ET_STREAM_MAGIC 0x184D2A5Eu
 #define ET_STREAM_VERSION 1
+/* A section that may hold delta frames: readers that know only version 1
+ * refuse it rather than skip the deltas. */
+#define ET_STREAM_VERSION_DELTA 2
+/* Bases: ids below ET_STREAM_BASE_IDS; a reader holds at most
+ * ET_STREAM_BASE_MAX bytes of them (decompressed), and one delta frame's
+ * operations decompress to at most ET_STREAM_DELTA_MAX bytes. */
+#define ET_STREAM_BASE_IDS 4096u
+#define ET_STREAM_BASE_MAX ((uint64_t)256 << 20)
+#define ET_STREAM_DELTA_MAX ((uint64_t)64 << 20)
 
 typedef struct et_stream_writer et_stream_writer;
 
@@ -37,14 +46,28 @@ int et_stream_compress_frame(const void *p, size_t n, int level, int threads, et
 int et_stream_put_frame(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
                         const void *frame, size_t n, et_error *e);
 
-/* Inside a rank begun with et_stream_begin_rank: frame (from
- * et_stream_compress_frame, of whole messages) as the rank's next bytes,
- * written unchanged; what was written before it ends as a frame of its own.
- * For pieces that many ranks share: compressed once, written as they are. */
-int et_stream_put_frame_in_rank(et_stream_writer *w, const void *frame, size_t n, et_error *e);
+/* Delta ranks (etkit-stream(5), DELTA FRAMES): ranks that differ from
+ * each other in a few bytes are written as copies from a base the stream
+ * holds once. et_stream_put_base defines base `id` (< ET_STREAM_BASE_IDS,
+ * p[0..n), n <= ET_STREAM_BASE_MAX; the caller keeps the total of the
+ * bases it defines within that too), outside a rank or inside one (the
+ * rank's open frame ends first). From then on the writer's sections are
+ * version ET_STREAM_VERSION_DELTA. */
+int et_stream_put_base(et_stream_writer *w, uint32_t id, const void *p, size_t n, et_error *e);
+/* Inside a rank: the rank's next bytes are what ops (built with the two
+ * functions below, at most ET_STREAM_DELTA_MAX bytes) make from base id;
+ * the rank's open frame ends first. */
+int et_stream_put_delta(et_stream_writer *w, uint32_t id, const et_buf *ops, et_error *e);
+/* Append an operation: n literal bytes, or n bytes of the base from off. */
+void et_stream_delta_add(et_buf *ops, const void *p, size_t n);
+void et_stream_delta_copy(et_buf *ops, uint64_t off, uint64_t n);
 
 /* Encode a section header payload into buf (>= 22+255 bytes), return its
  * length; used by the writer and by tests. */
-size_t et_stream_header_encode(uint8_t *buf, uint32_t rank, uint32_t world, const char *name);
+size_t et_stream_header_encode(uint8_t *buf, uint16_t version, uint32_t rank, uint32_t world,
+                               const char *name);
+/* A base or delta frame's payload tag (8 bytes). */
+#define ET_STREAM_TAG_BASE "ETBASE\0\0"
+#define ET_STREAM_TAG_DELTA "ETDELTA\0"
 
 #endif

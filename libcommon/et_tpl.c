@@ -3,6 +3,7 @@
 #include "et_arena.h"
 #include "et_attr.h"
 #include "et_mem.h"
+#include "et_stream.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,9 @@ void et_tpl_init(et_tpl *t)
 
 void et_tpl_free(et_tpl *t)
 {
-	for (size_t i = 0; i < t->np; i++)
-		et_writer_shared_free(&t->p[i].sh);
 	et_buf_free(&t->bytes);
 	et_buf_free(&t->rank);
+	et_buf_free(&t->lit);
 	free(t->p);
 	memset(t, 0, sizeof *t);
 }
@@ -50,56 +50,108 @@ void et_tpl_add(et_tpl *t, const et_node *n, uint32_t slot)
 	p->nodes = 1;
 }
 
-/* The rank's bytes so far, handed to the writer (whole messages). */
-static int flush(et_tpl *t, et_writer *w, uint64_t *count, et_error *e)
+/* One rank being written: its bytes (t->rank), or in delta mode its
+ * operations (t->rank) and the literal bytes not yet put in them (t->lit). */
+typedef struct tpl_out {
+	et_tpl *t;
+	et_writer *w;
+	bool delta;
+	uint64_t len, msgs, nodes; /* of what is buffered */
+} tpl_out;
+
+static void out_lit(tpl_out *o, const void *p, size_t n)
 {
-	int r = t->rank.len ? et_writer_raw(w, t->rank.data, t->rank.len, *count, e) : 0;
+	et_buf_append(o->delta ? &o->t->lit : &o->t->rank, p, n);
+	o->len += n;
+}
+
+static void put_lit(tpl_out *o)
+{
+	if (o->t->lit.len)
+		et_stream_delta_add(&o->t->rank, o->t->lit.data, o->t->lit.len);
+	o->t->lit.len = 0;
+}
+
+static void out_copy(tpl_out *o, size_t off, size_t n)
+{
+	if (o->delta) {
+		put_lit(o);
+		et_stream_delta_copy(&o->t->rank, off, n);
+	} else {
+		et_buf_append(&o->t->rank, o->t->bytes.data + off, n);
+	}
+	o->len += n;
+}
+
+/* What is buffered, handed to the writer (whole messages). */
+static int out_flush(tpl_out *o, et_error *e)
+{
+	et_tpl *t = o->t;
+	int r = 0;
+	if (o->delta) {
+		put_lit(o);
+		if (t->rank.len)
+			r = et_writer_delta(o->w, t->base_id, &t->rank, o->len, o->msgs, o->nodes, e);
+	} else if (t->rank.len) {
+		r = et_writer_raw(o->w, t->rank.data, t->rank.len, o->nodes, e);
+	}
 	t->rank.len = 0;
-	*count = 0;
+	o->len = o->msgs = o->nodes = 0;
 	return r;
+}
+
+/* The first write of a template is in full; at the second, the writer is
+ * offered the template as a base. */
+static int offer_base(et_tpl *t, et_writer *w, et_error *e)
+{
+	if (t->written++ != 1 || t->base != 0)
+		return 0;
+	int r = et_writer_base(w, t->bytes.data, t->bytes.len, &t->base_id, e);
+	if (r < 0)
+		return -1;
+	t->base = r ? 1 : -1;
+	return 0;
 }
 
 int et_tpl_write(et_tpl *t, et_writer *w, const et_rank_info *ri, const et_buf *meta,
                  et_tpl_var_fn var, void *ctx, et_error *e)
 {
-	et_msg msg = {meta->data, meta->len, 0, 0};
-	if (et_writer_rank_begin(w, ri, e) < 0 || et_writer_msg(w, &msg, e) < 0)
+	if (offer_base(t, w, e) < 0 || et_writer_rank_begin(w, ri, e) < 0)
 		return -1;
-	et_buf *o = &t->rank;
-	o->len = 0;
-	uint64_t count = 0;
+	tpl_out o = {.t = t, .w = w, .delta = t->base == 1};
+	t->rank.len = t->lit.len = 0;
+	if (o.delta) {
+		uint8_t pre[10];
+		out_lit(&o, pre, (size_t)et_varint_put(pre, meta->len));
+		out_lit(&o, meta->data, meta->len);
+		o.msgs = 1;
+	} else {
+		et_msg msg = {meta->data, meta->len, 0, 0};
+		if (et_writer_msg(w, &msg, e) < 0)
+			return -1;
+	}
 	int rc = 0;
 	for (size_t i = 0; i < t->np && rc == 0; i++) {
 		const et_tpl_piece *p = &t->p[i];
-		const uint8_t *src = t->bytes.data + p->off;
-		count += p->nodes;
-		if (p->slot == ET_TPL_FIXED && p->len >= ET_TPL_SHARE) {
-			et_tpl_piece *q = &t->p[i];
-			q->sh.data = src, q->sh.len = p->len, q->sh.nodes = p->nodes;
-			count -= p->nodes; /* the writer counts the piece's nodes */
-			rc = flush(t, w, &count, e);
-			if (rc == 0)
-				rc = et_writer_raw_shared(w, &q->sh, e);
-			continue;
-		}
+		o.nodes += p->nodes;
+		o.msgs += p->nodes;
 		if (p->slot == ET_TPL_FIXED) {
-			et_buf_append(o, src, p->len);
+			out_copy(&o, p->off, p->len);
 		} else {
 			const et_buf *v = var(ctx, p->slot);
 			size_t vn = v ? v->len : 0;
 			uint8_t pre[10];
-			int np = et_varint_put(pre, p->len + vn);
-			et_buf_append(o, pre, (size_t)np);
-			et_buf_append(o, src, p->len);
+			out_lit(&o, pre, (size_t)et_varint_put(pre, p->len + vn));
+			out_copy(&o, p->off, p->len);
 			if (vn)
-				et_buf_append(o, v->data, vn);
+				out_lit(&o, v->data, vn);
 		}
-		/* a big rank goes out in pieces: the buffer stays small */
-		if (o->len >= ((size_t)4 << 20))
-			rc = flush(t, w, &count, e);
+		/* a big rank goes out in pieces: the buffers stay small */
+		if (t->rank.len + t->lit.len >= ((size_t)4 << 20))
+			rc = out_flush(&o, e);
 	}
 	if (rc == 0)
-		rc = flush(t, w, &count, e);
+		rc = out_flush(&o, e);
 	return rc == 0 ? et_writer_rank_end(w, e) : -1;
 }
 

@@ -8,12 +8,14 @@
  * the node's last) and frames only those nodes; runs of other nodes are
  * copied as they are.
  *
- * Fixed runs of ET_TPL_SHARE bytes or more are handed to the writer as
- * shared pieces (et_writer_raw_shared): a stream compresses each once, so a
- * rank costs its few rank-dependent bytes and a copy, not a compression.
+ * In a stream, every rank after a template's first is a delta (etkit-
+ * stream(5)): the template's bytes go to the stream once as a base, and a
+ * rank is copies from it plus its few rank-dependent bytes, so a rank
+ * costs those bytes, not a compression of the whole rank. The first rank,
+ * and every rank of the other outputs, is written out in full.
  *
- * Memory: the template's bytes and their compressed frames, and one rank's
- * output buffered up to 4 MiB at a time. Allocation failure ends the process (et_mem.h). */
+ * Memory: the template's bytes, and one rank's output (or delta) buffered
+ * up to 4 MiB at a time. Allocation failure ends the process (et_mem.h). */
 #ifndef ET_TPL_H
 #define ET_TPL_H
 
@@ -24,13 +26,11 @@
 #include <stdint.h>
 
 #define ET_TPL_FIXED UINT32_MAX
-#define ET_TPL_SHARE ((size_t)256 << 10)
 
 typedef struct et_tpl_piece {
 	size_t off, len;     /* framed nodes, or one node's unframed bytes */
 	uint32_t nodes;      /* a fixed run: how many nodes it holds */
 	uint32_t slot;       /* ET_TPL_FIXED: a run of framed nodes */
-	et_writer_shared sh; /* a fixed run long enough: compressed once for every rank */
 } et_tpl_piece;
 
 typedef struct et_tpl {
@@ -38,7 +38,10 @@ typedef struct et_tpl {
 	et_tpl_piece *p;
 	size_t np, cap;
 	uint64_t nodes;
-	et_buf rank; /* one rank's output, reused */
+	uint32_t written; /* ranks written */
+	int base;         /* 1: the writer holds the bytes as base base_id; -1: it cannot */
+	uint32_t base_id;
+	et_buf rank, lit; /* one rank's output (or delta operations) and literal bytes, reused */
 } et_tpl;
 
 /* A zeroed et_tpl is empty too. */

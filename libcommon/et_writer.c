@@ -28,6 +28,8 @@ struct et_writer {
 	et_buf scratch;       /* a node's bytes, for the text outputs */
 	et_progress pg;
 	uint64_t nodes; /* written so far, all ranks */
+	uint32_t bases; /* stream: base ids defined */
+	uint64_t base_bytes;
 	/* the current rank */
 	uint32_t rank, world;
 	char name[256];
@@ -417,18 +419,26 @@ int et_writer_rank_shared(et_writer *w, const et_rank_info *ri, et_writer_shared
 	return 0;
 }
 
-int et_writer_raw_shared(et_writer *w, et_writer_shared *s, et_error *e)
+int et_writer_base(et_writer *w, const void *p, size_t n, uint32_t *id, et_error *e)
 {
-	if (!w->sw)
-		return et_writer_raw(w, s->data, s->len, s->nodes, e);
-	if (!s->frame.len &&
-	    et_stream_compress_frame(s->data, s->len, w->c.level, w->c.threads, &s->frame, e) < 0)
+	if (!w->sw || w->bases >= ET_STREAM_BASE_IDS || n > ET_STREAM_BASE_MAX - w->base_bytes)
+		return 0;
+	if (et_stream_put_base(w->sw, w->bases, p, n, e) < 0)
 		return -1;
-	count_nodes(w, s->nodes);
+	w->base_bytes += n;
+	*id = w->bases++;
+	return 1;
+}
+
+int et_writer_delta(et_writer *w, uint32_t id, const et_buf *ops, uint64_t len, uint64_t msgs,
+                    uint64_t nodes, et_error *e)
+{
+	count_nodes(w, nodes);
 	if (flush(w, e) < 0)
 		return -1;
-	w->offset += s->len;
-	return et_stream_put_frame_in_rank(w->sw, s->frame.data, s->frame.len, e);
+	w->msgs += msgs;
+	w->offset += len;
+	return et_stream_put_delta(w->sw, id, ops, e);
 }
 
 void et_writer_shared_free(et_writer_shared *s)

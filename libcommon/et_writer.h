@@ -110,12 +110,20 @@ typedef struct et_writer_shared {
 	et_buf frame;   /* the compressed frame, made by the writer */
 } et_writer_shared;
 int et_writer_rank_shared(et_writer *w, const et_rank_info *ri, et_writer_shared *s, et_error *e);
-/* A piece of a rank (length-prefixed messages, no GlobalMetadata) that many
- * ranks share, continuing the current rank as et_writer_raw would: the
- * stream output compresses it once, on first use, and writes that frame
- * into every rank that uses it. */
-int et_writer_raw_shared(et_writer *w, et_writer_shared *s, et_error *e);
 void et_writer_shared_free(et_writer_shared *s);
+
+/* Ranks that differ in a few bytes (etkit-stream(5), DELTA FRAMES): the
+ * stream output holds a base once, and such ranks as copies from it plus
+ * their own bytes. et_writer_base, outside a rank, defines p[0..n) as a
+ * base and sets *id: returns 1, or 0 when this output takes no bases
+ * (other formats, or the stream's ids or ET_STREAM_BASE_MAX used up; the
+ * caller then writes bytes), or -1 on a write error. */
+int et_writer_base(et_writer *w, const void *p, size_t n, uint32_t *id, et_error *e);
+/* Inside a rank, with an id et_writer_base gave: the rank's next len bytes
+ * are what ops (et_stream_delta_add / _copy) make from the base: whole
+ * length-prefixed messages, msgs of them, nodes of them Nodes. */
+int et_writer_delta(et_writer *w, uint32_t id, const et_buf *ops, uint64_t len, uint64_t msgs,
+                    uint64_t nodes, et_error *e);
 
 /* ok: finish the output (closing a JSON document, copying held output)
  * and commit it; returns -1 with e set if that fails, and then nothing is

@@ -161,6 +161,10 @@ unit_test() {
 	unit_test test_strmap
 }
 
+@test "unit: test_tpl" {
+	unit_test test_tpl
+}
+
 @test "unit: test_writer" {
 	unit_test test_writer
 }

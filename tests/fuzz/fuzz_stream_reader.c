@@ -14,7 +14,7 @@
 static void put_header(et_buf *b, uint32_t rank)
 {
 	uint8_t frame[8 + 22 + 255];
-	size_t n = et_stream_header_encode(frame + 8, rank, 2, "fuzz");
+	size_t n = et_stream_header_encode(frame + 8, ET_STREAM_VERSION_DELTA, rank, 2, "fuzz");
 	uint32_t magic = ET_STREAM_MAGIC;
 	for (int i = 0; i < 4; i++) {
 		frame[i] = (uint8_t)(magic >> (8 * i));

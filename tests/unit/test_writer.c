@@ -307,73 +307,6 @@ static void test_shared(void)
 	et_buf_free(&b);
 }
 
-/* Pieces shared by ranks inside ranks (et_writer_raw_shared): a rank made
- * of plain bytes, a shared piece, plain bytes, a shared piece at its end,
- * reads back as the same rank written plainly, in every format; the stream
- * holds each piece as a frame of its own. */
-static void test_shared_pieces(void)
-{
-	et_buf meta = {0}, a = {0}, b = {0}, c = {0}, tmp = {0};
-	meta_bytes(&meta);
-	et_buf *part[3] = {&a, &b, &c};
-	for (int i = 0; i < NODES; i++) {
-		tmp.len = 0;
-		node_bytes(0, i, &tmp);
-		et_frame_put(part[i * 3 / NODES], tmp.data, tmp.len);
-	}
-	uint64_t na = 0, nb = 0, nc = 0;
-	for (int i = 0; i < NODES; i++)
-		*(i * 3 / NODES == 0 ? &na : i * 3 / NODES == 1 ? &nb : &nc) += 1;
-	for (int f = ET_WRITER_STREAM; f <= ET_WRITER_JSONL; f++) {
-		if (f == ET_WRITER_ET)
-			continue; /* one rank only */
-		et_writer_cfg cf;
-		et_writer_cfg_init(&cf);
-		cf.format = (et_writer_format)f;
-		et_error e = {0};
-		et_writer *w;
-		et_writer_shared sb = {b.data, b.len, nb, {0}}, sc = {c.data, c.len, nc, {0}};
-		cf.path = path_of("pieces");
-		CHECK(et_writer_open(&w, &cf, &e) == 0);
-		for (uint32_t r = 0; r < 3; r++) {
-			et_rank_info ri = rank_info(r);
-			et_msg m = {meta.data, meta.len, 0, 0};
-			CHECK(et_writer_rank_begin(w, &ri, &e) == 0 &&
-			      et_writer_msg(w, &m, &e) == 0);
-			CHECK(et_writer_raw(w, a.data, a.len, na, &e) == 0);
-			CHECK(et_writer_raw_shared(w, &sb, &e) == 0);
-			CHECK(et_writer_raw_shared(w, &sc, &e) == 0);
-			CHECK(et_writer_rank_end(w, &e) == 0);
-		}
-		CHECK(et_writer_close(w, true, &e) == 0);
-		et_writer_shared_free(&sb);
-		et_writer_shared_free(&sc);
-		cf.path = path_of("plain");
-		CHECK(et_writer_open(&w, &cf, &e) == 0);
-		for (uint32_t r = 0; r < 3; r++) {
-			et_rank_info ri = rank_info(r);
-			et_msg m = {meta.data, meta.len, 0, 0};
-			CHECK(et_writer_rank_begin(w, &ri, &e) == 0 &&
-			      et_writer_msg(w, &m, &e) == 0);
-			CHECK(et_writer_raw(w, a.data, a.len, na, &e) == 0);
-			CHECK(et_writer_raw(w, b.data, b.len, nb, &e) == 0);
-			CHECK(et_writer_raw(w, c.data, c.len, nc, &e) == 0);
-			CHECK(et_writer_rank_end(w, &e) == 0);
-		}
-		CHECK(et_writer_close(w, true, &e) == 0);
-		if (f == ET_WRITER_STREAM)
-			CHECK(same_content(path_of("pieces"), path_of("plain")));
-		else
-			CHECK(same_file(path_of("pieces"), path_of("plain")));
-		clear_dir();
-	}
-	et_buf_free(&meta);
-	et_buf_free(&a);
-	et_buf_free(&b);
-	et_buf_free(&c);
-	et_buf_free(&tmp);
-}
-
 /* ok = false, and a failed write: no file, no temporary file. */
 static void test_failure_leaves_nothing(void)
 {
@@ -449,7 +382,6 @@ int main(void)
 	}
 	test_formats();
 	test_shared();
-	test_shared_pieces();
 	test_failure_leaves_nothing();
 	clear_dir();
 	rmdir(dir);
