@@ -6,12 +6,14 @@
 #  - MaxText Llama-3-8B (HLO, 670 KB, 4 partitions): its all-reduce and
 #    all-gather groups become one group of every rank and its
 #    collective-permute ring a ring of N (1.1 MB at N = 4,096). Its while
-#    loop runs 32 layers, so a rank is 28,228 nodes (2.7 MB of ET), and
-#    every rank differs from the next in 704 send/receive peers; also
-#    converted with --max-unroll 1 (the loop body once).
+#    loop runs 32 layers, so a rank is 28,228 nodes (2.7 MB of ET, 11 GB
+#    for 4,096 ranks), and every rank differs from the next in 704
+#    send/receive peers: rank 0 is written in full, the others as delta
+#    frames of it (etkit-stream(5)); also converted with --max-unroll 1
+#    (the loop body once).
 #  - Hespas ResNet-50 training step (StableHLO, 1.07 MB, pmap over 4
 #    replicas): its 375 all-reduces become all-rank groups; every rank is
-#    the same 9,069 nodes, so each is made and compressed once.
+#    the same 9,069 nodes.
 # Medians of BENCH_RUNS runs under /usr/bin/time -v. Run after `make`.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -370,7 +370,8 @@ int main(int argc, char **argv)
 	if (stream)
 		s.sw = et_stream_writer_new(s.f, 3, 0);
 	for (uint32_t r = 0; r < ranks; r++) {
-		if (s.sw && et_stream_begin_rank(s.sw, r, ranks, "bench", &e) < 0)
+		if (s.sw &&
+		    et_stream_begin_rank(s.sw, ET_STREAM_VERSION, r, ranks, "bench", &e) < 0)
 			et_die(e.code, "%s", e.msg);
 		gen_rank(&s, r, (uint64_t)nodes, (uint64_t)seed);
 		if (s.sw && et_stream_end_rank(s.sw, &e) < 0)

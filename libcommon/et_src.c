@@ -41,7 +41,7 @@ struct et_src {
 	struct src_base {
 		et_buf b;
 		bool def;
-	} *bases;
+	} * bases;
 	uint64_t base_bytes;
 	/* the delta frame being expanded: ops[opos..), a literal or a copy
 	 * under way, the frame's file offset and its base */
@@ -184,12 +184,14 @@ static int read_nested(et_src *s, uint64_t left, et_buf *out, uint64_t cap, uint
 		if (a == 0)
 			break;
 		if (out->cap - out->len < (1u << 16))
-			et_buf_reserve(out, out->len + (out->len < (1u << 20) ? 1u << 16 : out->len / 2));
+			et_buf_reserve(out, out->len +
+			                        (out->len < (1u << 20) ? 1u << 16 : out->len / 2));
 		size_t room = out->cap - out->len;
 		if (room > cap - out->len + 1)
 			room = (size_t)(cap - out->len + 1); /* one byte over the cap shows it */
 		ZSTD_outBuffer ob = {out->data + out->len, room, 0};
-		ZSTD_inBuffer in = {s->fbuf + s->fpos, (uint64_t)a < left ? (size_t)a : (size_t)left, 0};
+		ZSTD_inBuffer in = {s->fbuf + s->fpos,
+		                    (uint64_t)a < left ? (size_t)a : (size_t)left, 0};
 		r = ZSTD_decompressStream(s->zd, &ob, &in);
 		if (ZSTD_isError(r)) {
 			snprintf(msg, sizeof msg, "%s: corrupt zstd data (%s)", what,
@@ -206,7 +208,8 @@ static int read_nested(et_src *s, uint64_t left, et_buf *out, uint64_t cap, uint
 		}
 	}
 	if (r != 0 || left != 0) {
-		snprintf(msg, sizeof msg, "%s: expected exactly one zstd frame in its payload", what);
+		snprintf(msg, sizeof msg, "%s: expected exactly one zstd frame in its payload",
+		         what);
 		return src_fail(s, e, 3, at, msg);
 	}
 	ZSTD_DCtx_reset(s->zd, ZSTD_reset_session_only);
@@ -217,6 +220,12 @@ static int take_base(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_erro
 {
 	if (!s->bases)
 		s->bases = et_xcalloc(ET_STREAM_BASE_IDS, sizeof *s->bases);
+	if (id == 0) /* a writer's first base: the bases before it are done with */
+		for (uint32_t i = 1; i < ET_STREAM_BASE_IDS; i++) {
+			s->base_bytes -= s->bases[i].b.len;
+			et_buf_free(&s->bases[i].b);
+			s->bases[i].def = false;
+		}
 	struct src_base *b = &s->bases[id];
 	s->base_bytes -= b->b.len; /* a base redefined replaces the old one */
 	b->def = false;
@@ -337,13 +346,14 @@ static int64_t delta_run(et_src *s, uint8_t *dst, size_t cap, et_error *e)
 		                            : 1;
 		uint64_t n = tag >> 1, have = s->ops.len - s->opos - (size_t)(k > 0 ? k : 0);
 		uint64_t bn = s->dbase->b.len;
-		if (k <= 0 || k2 <= 0 || (!(tag & 1) && n > have) || ((tag & 1) && (off > bn || n > bn - off))) {
+		if (k <= 0 || k2 <= 0 || (!(tag & 1) && n > have) ||
+		    ((tag & 1) && (off > bn || n > bn - off))) {
 			char what[160];
-			snprintf(what, sizeof what,
-			         "delta frame: operation at byte %zu: %s", s->opos,
+			snprintf(what, sizeof what, "delta frame: operation at byte %zu: %s",
+			         s->opos,
 			         k <= 0 || k2 <= 0 ? "truncated or malformed"
-			         : (tag & 1) ? "copies past the end of its base"
-			                     : "literal longer than the operations left");
+			         : (tag & 1)       ? "copies past the end of its base"
+			                           : "literal longer than the operations left");
 			return src_fail(s, e, 3, s->dat, what);
 		}
 		s->opos += (size_t)k;

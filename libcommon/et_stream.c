@@ -14,10 +14,9 @@ struct et_stream_writer {
 	uint8_t *obuf;
 	size_t ocap;
 	int in_rank;
-	bool open;        /* the rank's current frame has bytes not yet ended */
-	uint32_t frames;  /* delta frames put into the rank */
-	uint16_t version; /* of the sections written from now on */
-	et_buf tmp;       /* a base or delta frame being made */
+	bool open;       /* the rank's current frame has bytes not yet ended */
+	uint32_t frames; /* delta frames put into the rank */
+	et_buf tmp;      /* a base or delta frame being made */
 };
 
 static void put_le16(uint8_t *p, uint16_t v)
@@ -53,7 +52,6 @@ et_stream_writer *et_stream_writer_new(FILE *out, int level, int threads)
 {
 	et_stream_writer *w = et_xcalloc(1, sizeof *w);
 	w->out = out;
-	w->version = ET_STREAM_VERSION;
 	w->cc = ZSTD_createCCtx();
 	ZSTD_CCtx_setParameter(w->cc, ZSTD_c_compressionLevel, level);
 	ZSTD_CCtx_setParameter(w->cc, ZSTD_c_checksumFlag, 1);
@@ -82,30 +80,30 @@ static int write_out(et_stream_writer *w, const void *p, size_t n, et_error *e)
 }
 
 /* The section's header as a skippable frame. */
-static int put_header(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
-                      et_error *e)
+static int put_header(et_stream_writer *w, uint16_t version, uint32_t rank, uint32_t world,
+                      const char *name, et_error *e)
 {
 	uint8_t frame[8 + 22 + 255];
-	size_t n = et_stream_header_encode(frame + 8, w->version, rank, world, name);
+	size_t n = et_stream_header_encode(frame + 8, version, rank, world, name);
 	put_le32(frame, ET_STREAM_MAGIC);
 	put_le32(frame + 4, (uint32_t)n);
 	return write_out(w, frame, 8 + n, e);
 }
 
-int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
-                         et_error *e)
+int et_stream_begin_rank(et_stream_writer *w, uint16_t version, uint32_t rank, uint32_t world,
+                         const char *name, et_error *e)
 {
 	w->in_rank = 1;
 	w->open = false;
 	w->frames = 0;
 	ZSTD_CCtx_reset(w->cc, ZSTD_reset_session_only);
-	return put_header(w, rank, world, name, e);
+	return put_header(w, version, rank, world, name, e);
 }
 
 int et_stream_put_frame(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
                         const void *frame, size_t n, et_error *e)
 {
-	if (put_header(w, rank, world, name, e) < 0)
+	if (put_header(w, ET_STREAM_VERSION, rank, world, name, e) < 0)
 		return -1;
 	return write_out(w, frame, n, e);
 }
@@ -183,7 +181,6 @@ static int put_tagged(et_stream_writer *w, const char *tag, uint32_t id, const v
 
 int et_stream_put_base(et_stream_writer *w, uint32_t id, const void *p, size_t n, et_error *e)
 {
-	w->version = ET_STREAM_VERSION_DELTA;
 	return put_tagged(w, ET_STREAM_TAG_BASE, id, p, n, e);
 }
 

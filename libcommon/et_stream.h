@@ -28,8 +28,10 @@ typedef struct et_stream_writer et_stream_writer;
 /* out is owned by the caller (see et_output); it is written with fwrite. */
 et_stream_writer *et_stream_writer_new(FILE *out, int level, int threads);
 void et_stream_writer_free(et_stream_writer *w);
-int et_stream_begin_rank(et_stream_writer *w, uint32_t rank, uint32_t world, const char *name,
-                         et_error *e);
+/* version: ET_STREAM_VERSION, or ET_STREAM_VERSION_DELTA for a section that
+ * may hold delta frames. */
+int et_stream_begin_rank(et_stream_writer *w, uint16_t version, uint32_t rank, uint32_t world,
+                         const char *name, et_error *e);
 /* Raw ET bytes of the current rank (length-prefixed messages). */
 int et_stream_write(et_stream_writer *w, const void *p, size_t n, et_error *e);
 int et_stream_end_rank(et_stream_writer *w, et_error *e);
@@ -50,11 +52,11 @@ int et_stream_put_frame(et_stream_writer *w, uint32_t rank, uint32_t world, cons
  * each other in a few bytes are written as copies from a base the stream
  * holds once. et_stream_put_base defines base `id` (< ET_STREAM_BASE_IDS,
  * p[0..n), n <= ET_STREAM_BASE_MAX; the caller keeps the total of the
- * bases it defines within that too), outside a rank or inside one (the
- * rank's open frame ends first). From then on the writer's sections are
- * version ET_STREAM_VERSION_DELTA. */
+ * bases it defines within that too, and numbers them from 0: base 0 drops
+ * every other), outside a rank or inside one (the rank's open frame ends
+ * first). */
 int et_stream_put_base(et_stream_writer *w, uint32_t id, const void *p, size_t n, et_error *e);
-/* Inside a rank: the rank's next bytes are what ops (built with the two
+/* Inside a version-2 rank: the rank's next bytes are what ops (built with the two
  * functions below, at most ET_STREAM_DELTA_MAX bytes) make from base id;
  * the rank's open frame ends first. */
 int et_stream_put_delta(et_stream_writer *w, uint32_t id, const et_buf *ops, et_error *e);

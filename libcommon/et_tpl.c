@@ -91,7 +91,8 @@ static int out_flush(tpl_out *o, et_error *e)
 	if (o->delta) {
 		put_lit(o);
 		if (t->rank.len)
-			r = et_writer_delta(o->w, t->base_id, &t->rank, o->len, o->msgs, o->nodes, e);
+			r = et_writer_delta(o->w, t->base_id, &t->rank, o->len, o->msgs, o->nodes,
+			                    e);
 	} else if (t->rank.len) {
 		r = et_writer_raw(o->w, t->rank.data, t->rank.len, o->nodes, e);
 	}
@@ -100,11 +101,11 @@ static int out_flush(tpl_out *o, et_error *e)
 	return r;
 }
 
-/* The first write of a template is in full; at the second, the writer is
- * offered the template as a base. */
+/* The first write of a template is in full; at the second, if the caller
+ * allows deltas, the writer is offered the template as a base. */
 static int offer_base(et_tpl *t, et_writer *w, et_error *e)
 {
-	if (t->written++ != 1 || t->base != 0)
+	if (t->written++ != 1 || t->base != 0 || !t->deltas)
 		return 0;
 	int r = et_writer_base(w, t->bytes.data, t->bytes.len, &t->base_id, e);
 	if (r < 0)
@@ -116,9 +117,11 @@ static int offer_base(et_tpl *t, et_writer *w, et_error *e)
 int et_tpl_write(et_tpl *t, et_writer *w, const et_rank_info *ri, const et_buf *meta,
                  et_tpl_var_fn var, void *ctx, et_error *e)
 {
-	if (offer_base(t, w, e) < 0 || et_writer_rank_begin(w, ri, e) < 0)
+	if (offer_base(t, w, e) < 0)
 		return -1;
 	tpl_out o = {.t = t, .w = w, .delta = t->base == 1};
+	if ((o.delta ? et_writer_rank_begin_delta : et_writer_rank_begin)(w, ri, e) < 0)
+		return -1;
 	t->rank.len = t->lit.len = 0;
 	if (o.delta) {
 		uint8_t pre[10];

@@ -8,11 +8,14 @@
  * the node's last) and frames only those nodes; runs of other nodes are
  * copied as they are.
  *
- * In a stream, every rank after a template's first is a delta (etkit-
- * stream(5)): the template's bytes go to the stream once as a base, and a
- * rank is copies from it plus its few rank-dependent bytes, so a rank
- * costs those bytes, not a compression of the whole rank. The first rank,
- * and every rank of the other outputs, is written out in full.
+ * With deltas set, every rank after a template's first is, in a stream, a
+ * delta (etkit-stream(5)): the template's bytes go to the stream once as a
+ * base, and a rank is copies from it plus its few rank-dependent bytes, so
+ * a rank costs those bytes, not a compression of the whole rank. The first
+ * rank, and every rank of the other outputs, is written out in full. A
+ * delta rank's bytes depend on what the stream held before it: a caller
+ * whose shards must concatenate to its whole stream (et-stage --ranks)
+ * leaves deltas unset.
  *
  * Memory: the template's bytes, and one rank's output (or delta) buffered
  * up to 4 MiB at a time. Allocation failure ends the process (et_mem.h). */
@@ -28,9 +31,9 @@
 #define ET_TPL_FIXED UINT32_MAX
 
 typedef struct et_tpl_piece {
-	size_t off, len;     /* framed nodes, or one node's unframed bytes */
-	uint32_t nodes;      /* a fixed run: how many nodes it holds */
-	uint32_t slot;       /* ET_TPL_FIXED: a run of framed nodes */
+	size_t off, len; /* framed nodes, or one node's unframed bytes */
+	uint32_t nodes;  /* a fixed run: how many nodes it holds */
+	uint32_t slot;   /* ET_TPL_FIXED: a run of framed nodes */
 } et_tpl_piece;
 
 typedef struct et_tpl {
@@ -38,6 +41,7 @@ typedef struct et_tpl {
 	et_tpl_piece *p;
 	size_t np, cap;
 	uint64_t nodes;
+	bool deltas;      /* the caller allows delta ranks (set after et_tpl_init) */
 	uint32_t written; /* ranks written */
 	int base;         /* 1: the writer holds the bytes as base base_id; -1: it cannot */
 	uint32_t base_id;

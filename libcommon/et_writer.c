@@ -30,6 +30,7 @@ struct et_writer {
 	uint64_t nodes; /* written so far, all ranks */
 	uint32_t bases; /* stream: base ids defined */
 	uint64_t base_bytes;
+	bool delta_rank; /* the rank being begun may hold delta frames */
 	/* the current rank */
 	uint32_t rank, world;
 	char name[256];
@@ -206,7 +207,9 @@ static int begin_format(et_writer *w, et_error *e)
 {
 	switch (w->c.format) {
 	case ET_WRITER_STREAM:
-		return et_stream_begin_rank(w->sw, w->rank, w->world, w->name, e);
+		return et_stream_begin_rank(
+		    w->sw, w->delta_rank ? ET_STREAM_VERSION_DELTA : ET_STREAM_VERSION, w->rank,
+		    w->world, w->name, e);
 	case ET_WRITER_ET:
 		if (w->c.split)
 			return split_open(w, e);
@@ -417,6 +420,14 @@ int et_writer_rank_shared(et_writer *w, const et_rank_info *ri, et_writer_shared
 	w->ranks_done++;
 	count_nodes(w, s->nodes);
 	return 0;
+}
+
+int et_writer_rank_begin_delta(et_writer *w, const et_rank_info *ri, et_error *e)
+{
+	w->delta_rank = w->sw != NULL;
+	int r = et_writer_rank_begin(w, ri, e);
+	w->delta_rank = false;
+	return r;
 }
 
 int et_writer_base(et_writer *w, const void *p, size_t n, uint32_t *id, et_error *e)

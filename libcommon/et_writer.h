@@ -119,7 +119,10 @@ void et_writer_shared_free(et_writer_shared *s);
  * (other formats, or the stream's ids or ET_STREAM_BASE_MAX used up; the
  * caller then writes bytes), or -1 on a write error. */
 int et_writer_base(et_writer *w, const void *p, size_t n, uint32_t *id, et_error *e);
-/* Inside a rank, with an id et_writer_base gave: the rank's next len bytes
+/* et_writer_rank_begin for a rank that will hold deltas (the stream's
+ * section header says so: version 2). */
+int et_writer_rank_begin_delta(et_writer *w, const et_rank_info *ri, et_error *e);
+/* Inside a rank begun so, with an id et_writer_base gave: the rank's next len bytes
  * are what ops (et_stream_delta_add / _copy) make from the base: whole
  * length-prefixed messages, msgs of them, nodes of them Nodes. */
 int et_writer_delta(et_writer *w, uint32_t id, const et_buf *ops, uint64_t len, uint64_t msgs,

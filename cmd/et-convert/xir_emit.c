@@ -317,8 +317,11 @@ static int write_ranks(const xir *x, const xir_emit_opts *o, const xir_sets *t, 
 	b.deps = et_xcalloc(2 * x->nop + 1, sizeof *b.deps);
 	b.stamp = et_xcalloc(2 * x->nop + 1, sizeof *b.stamp);
 	et_tpl *tpl = et_xcalloc(c.n, sizeof *tpl);
-	for (uint32_t k = 0; k < c.n; k++)
+	for (uint32_t k = 0; k < c.n; k++) {
 		build_class(&b, &tpl[k], c.rep[k]);
+		/* one stream, never sharded: later ranks as deltas of the first */
+		tpl[k].deltas = true;
+	}
 	et_buf meta = {0};
 	pack_meta(&meta);
 	uint32_t nslot = 3 * (x->nset ? x->nset : 1);

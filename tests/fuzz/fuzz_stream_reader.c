@@ -5,10 +5,18 @@
  *   1  header + zstd(R)             (valid frames, fuzzed ET content)
  *   2  header + zstd(R1) + zstd(R2) (messages split across two frames)
  *   3  header + zstd(R1) + header(rank 1) + zstd(R2)  (two sections)
- * where R1/R2 split R at the fraction given by R's first byte. */
+ *   4  header + base(zstd(R1)) + delta(zstd(R2))  (fuzzed operations on a
+ *      fuzzed base)
+ *   5  base(zstd(R1)) + header + delta(zstd(R2)) + zstd(R1)
+ *   6  header + base(R) + delta(zstd(R))  (the base's payload raw)
+ *   7  header + base(zstd(R1)) + delta(R2)  (the delta's payload raw)
+ * where R1/R2 split R at the fraction given by R's first byte, base(P) is a
+ * base frame of id 0 with payload P after its tag and id, delta(P) a delta
+ * frame from base 0. */
 #include "et_stream.h"
 #include "fuzz_util.h"
 
+#include <string.h>
 #include <zstd.h>
 
 static void put_header(et_buf *b, uint32_t rank)
@@ -37,15 +45,36 @@ static void put_zstd(et_buf *b, const uint8_t *p, size_t n)
 	b->len += r;
 }
 
+static void put_tagged(et_buf *b, const char *tag, const uint8_t *p, size_t n, bool z)
+{
+	et_buf pl = {0};
+	if (z)
+		put_zstd(&pl, p, n);
+	else
+		et_buf_append(&pl, p, n);
+	uint8_t h[20] = {0};
+	uint32_t magic = ET_STREAM_MAGIC, len = (uint32_t)(12 + pl.len);
+	for (int i = 0; i < 4; i++) {
+		h[i] = (uint8_t)(magic >> (8 * i));
+		h[4 + i] = (uint8_t)(len >> (8 * i));
+	}
+	memcpy(h + 8, tag, 8);
+	et_buf_append(b, h, sizeof h);
+	et_buf_append(b, pl.data, pl.len);
+	et_buf_free(&pl);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	int layout = data[0] & 3;
+	int layout = data[0] & 7;
 	const uint8_t *rest = data + 1;
 	size_t n = size - 1;
 	size_t cut = n ? (size_t)rest[0] * n / 256 : 0;
 	et_buf b = {0};
+	if (layout == 5)
+		put_tagged(&b, ET_STREAM_TAG_BASE, rest, cut, true);
 	put_header(&b, 0);
 	switch (layout) {
 	case 0:
@@ -58,10 +87,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		put_zstd(&b, rest, cut);
 		put_zstd(&b, rest + cut, n - cut);
 		break;
-	default:
+	case 3:
 		put_zstd(&b, rest, cut);
 		put_header(&b, 1);
 		put_zstd(&b, rest + cut, n - cut);
+		break;
+	case 4:
+	case 7:
+		put_tagged(&b, ET_STREAM_TAG_BASE, rest, cut, true);
+		put_tagged(&b, ET_STREAM_TAG_DELTA, rest + cut, n - cut, layout == 4);
+		break;
+	case 5:
+		put_tagged(&b, ET_STREAM_TAG_DELTA, rest + cut, n - cut, true);
+		put_zstd(&b, rest, cut);
+		break;
+	default:
+		put_tagged(&b, ET_STREAM_TAG_BASE, rest, n, false);
+		put_tagged(&b, ET_STREAM_TAG_DELTA, rest, n, true);
 		break;
 	}
 	fuzz_read_all(fuzz_file(b.data, b.len), ET_FMT_STREAM, false);

@@ -49,6 +49,18 @@ T=$S/fuzz_stream_reader
 # Layout 0 with a 2-rank stream, its first header replaced by ours.
 plen=$(od -An -tu4 -j4 -N4 "$tmp/allreduce2.etz" | tr -d ' ')
 { printf '\0'; tail -c +"$((8 + plen + 1))" "$tmp/allreduce2.etz"; } >"$T/l0-stream"
+# Layout 0 with a compiled program's 8 ranks: a base and 7 delta ranks.
+"$BIN/et-convert" -q samples/clarkechong_shardmap.after_spmd_partitioner.txt -o "$tmp/sm.etz"
+plen=$(od -An -tu4 -j4 -N4 "$tmp/sm.etz" | tr -d ' ')
+{ printf '\0'; tail -c +"$((8 + plen + 1))" "$tmp/sm.etz"; } >"$T/l0-deltas"
+# Layout 4: a 100-byte base (its first byte, 64, cuts R at 100 of 400) and
+# 300 bytes of operations: copy the base whole, then 295 literal bytes.
+{
+	printf '\4\100'
+	head -c 99 /dev/zero | tr '\0' a
+	printf '\311\001\000\316\004'
+	head -c 295 /dev/zero | tr '\0' b
+} >"$T/l4-ops"
 
 # JSON reader: our JSON and JSONL of a few ETs.
 J=$S/fuzz_json_reader

@@ -67,10 +67,11 @@ static const et_buf *var(void *ctx, uint32_t slot)
 	return &v->b;
 }
 
-static void write_tpl(et_writer_format f, const char *path)
+static void write_tpl(et_writer_format f, const char *path, bool deltas)
 {
 	et_tpl t;
 	build(&t);
+	t.deltas = deltas;
 	et_buf meta = {0};
 	et_meta m = CHAKRA_PROTO_MSG__GLOBAL_METADATA__INIT;
 	m.version = "0.0.4";
@@ -181,28 +182,37 @@ static void frames_of(const char *path, char *versions, int *bases, int *deltas)
 
 static void test_tpl_outputs(void)
 {
-	write_tpl(ET_WRITER_STREAM, path_of("t.etz"));
-	check_ranks(path_of("t.etz"));
 	char v[8];
 	int bases, deltas;
+	write_tpl(ET_WRITER_STREAM, path_of("t.etz"), true);
+	check_ranks(path_of("t.etz"));
 	frames_of(path_of("t.etz"), v, &bases, &deltas);
 	CHECK(strcmp(v, "122") == 0 && bases == 1 && deltas == RANKS - 1);
-	write_tpl(ET_WRITER_JSONL, path_of("t.jsonl"));
+	/* deltas not allowed: every rank in full */
+	write_tpl(ET_WRITER_STREAM, path_of("t.etz"), false);
+	check_ranks(path_of("t.etz"));
+	frames_of(path_of("t.etz"), v, &bases, &deltas);
+	CHECK(strcmp(v, "111") == 0 && bases == 0 && deltas == 0);
+	write_tpl(ET_WRITER_JSONL, path_of("t.jsonl"), true);
 	check_ranks(path_of("t.jsonl"));
 }
 
-/* A stream made by hand with et_stream_writer: base 0 = "abcdef" when
- * base_len > 0, one rank (version 2 when a base was defined), one delta
- * from base `id` with ops. Reading it fails with exit 3 and `want`. */
-static void check_bad(const char *want, int base_len, uint32_t id, const et_buf *ops)
+/* A stream made by hand with et_stream_writer: base 1 = "abcdef" when
+ * base1, then base 0 = the first base_len bytes of it when base_len > 0,
+ * one rank (version 2 when a base was defined), one delta from base `id`
+ * with ops. Reading it fails with exit 3 and `want`. */
+static void check_bad(const char *want, bool base1, int base_len, uint32_t id, const et_buf *ops)
 {
 	const char *path = path_of("bad.etz");
 	FILE *f = fopen(path, "wb");
 	et_stream_writer *w = et_stream_writer_new(f, 3, 0);
 	et_error e = {0};
+	if (base1)
+		CHECK(et_stream_put_base(w, 1, "abcdef", 6, &e) == 0);
 	if (base_len)
 		CHECK(et_stream_put_base(w, 0, "abcdef", (size_t)base_len, &e) == 0);
-	CHECK(et_stream_begin_rank(w, 0, 1, "bad", &e) == 0);
+	uint16_t version = base_len ? ET_STREAM_VERSION_DELTA : ET_STREAM_VERSION;
+	CHECK(et_stream_begin_rank(w, version, 0, 1, "bad", &e) == 0);
 	CHECK(et_stream_put_delta(w, id, ops, &e) == 0);
 	CHECK(et_stream_end_rank(w, &e) == 0);
 	et_stream_writer_free(w);
@@ -231,20 +241,23 @@ static void test_bad_deltas(void)
 {
 	et_buf ops = {0};
 	et_stream_delta_copy(&ops, 0, 2);
-	check_bad("delta frame outside a version-2 stream section", 0, 0, &ops);
-	check_bad("base 7 is not defined before it", 6, 7, &ops);
-	check_bad("base id 5000, expected below 4096", 6, 5000, &ops);
+	check_bad("delta frame outside a version-2 stream section", false, 0, 0, &ops);
+	check_bad("base 7 is not defined before it", false, 6, 7, &ops);
+	check_bad("base id 5000, expected below 4096", false, 6, 5000, &ops);
+	/* base 0 drops the bases defined before it */
+	check_bad("base 1 is not defined before it", true, 6, 1, &ops);
 	ops.len = 0;
 	et_stream_delta_copy(&ops, 4, 3);
-	check_bad("operation at byte 0: copies past the end of its base", 6, 0, &ops);
+	check_bad("operation at byte 0: copies past the end of its base", false, 6, 0, &ops);
 	ops.len = 0;
 	et_stream_delta_copy(&ops, 0, 6);
 	et_stream_delta_add(&ops, "xyz", 3);
 	ops.len--;
-	check_bad("operation at byte 2: literal longer than the operations left", 6, 0, &ops);
+	check_bad("operation at byte 2: literal longer than the operations left", false, 6, 0,
+	          &ops);
 	ops.len = 0;
 	et_buf_append(&ops, "\x81", 1);
-	check_bad("operation at byte 0: truncated or malformed", 6, 0, &ops);
+	check_bad("operation at byte 0: truncated or malformed", false, 6, 0, &ops);
 	et_buf_free(&ops);
 }
 
