@@ -627,21 +627,16 @@ int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e)
 				return -1;
 		}
 	}
-	/* Bases and foreign skippable frames may come between sections. */
-	for (;;) {
-		int64_t a = file_fill(s, 16, e);
-		if (a < 0)
-			return -1;
-		if (a == 0)
-			return 0;
-		if (at_stream_header(s))
-			break;
-		if (a < 8 || !is_skippable(le32(s->fbuf + s->fpos)))
-			return src_fail(s, e, 3, et_src_file_offset(s),
-			                "expected an ETSTREAM section header");
-		if (take_skippable(s, e) < 0)
-			return -1;
-	}
+	int64_t a = file_fill(s, 16, e);
+	if (a < 0)
+		return -1;
+	if (a == 0)
+		return 0;
+	/* The sniff, and then each section's decoding, took every skippable
+	 * frame before a header: anything else here is not a stream. */
+	if (!at_stream_header(s))
+		return src_fail(s, e, 3, et_src_file_offset(s),
+		                "expected an ETSTREAM section header");
 	if (read_header(s, h, e) < 0)
 		return -1;
 	et_src_set_mode(s, ET_SRC_SECTION);

@@ -201,6 +201,12 @@ corpus_ets() {
 	{ printf '\x50\x2a\x4d\x18\x04\x00\x00\x00abcd'; cat a.etz; } >skip.etz
 	et-convert --to et skip.etz -o back.et
 	cmp back.et "$f"
+	# between sections and at the end too: two ranks read back whole
+	et-convert "$MB/all_reduce/4npus_1MB/all_reduce.1.et" -o b.etz
+	fr() { printf '\x5f\x2a\x4d\x18\x02\x00\x00\x00xy'; }
+	{ cat a.etz; fr; cat b.etz; fr; } >skip2.etz
+	et-convert --to et --split two skip2.etz
+	cmp two.0.et "$f" && cmp two.1.et "$MB/all_reduce/4npus_1MB/all_reduce.1.et"
 }
 
 @test "a GlobalMetadata that does not parse is an error; an empty ET too" {
