@@ -12,6 +12,7 @@
 #include "et_stream.h"
 #include "et_tpl.h"
 #include "et_writer.h"
+#include "tmpdir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,17 +21,6 @@
 #include <zstd.h>
 
 enum { NODES = 6, RANKS = 3 };
-
-static char dir[64];
-
-static const char *path_of(const char *name)
-{
-	static char p[2][512];
-	static int k;
-	k ^= 1;
-	snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-	return p[k];
-}
 
 /* Node 1 holds slot 0 (comm_dst), node 4 slot 1 (comm_src). */
 static uint32_t slot_of(int i)
@@ -135,18 +125,6 @@ static void check_ranks(const char *path)
 	et_input_close(in);
 }
 
-static uint8_t *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	CHECK(f != NULL);
-	if (!f)
-		return NULL;
-	uint8_t *p = malloc(1 << 20);
-	*n = fread(p, 1, 1 << 20, f);
-	fclose(f);
-	return p;
-}
-
 static uint32_t rd32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -155,10 +133,13 @@ static uint32_t rd32(const uint8_t *p)
 /* Walks the stream's frames: section versions in order, bases, deltas. */
 static void frames_of(const char *path, char *versions, int *bases, int *deltas)
 {
-	size_t n = 0, at = 0;
-	uint8_t *p = slurp(path, &n);
+	et_buf f = {0};
+	et_error e = {0};
+	CHECK(et_buf_read_file(&f, path, 1 << 20, &e) == 0);
+	const uint8_t *p = f.data;
+	size_t n = f.len, at = 0;
 	*bases = *deltas = 0;
-	while (p && at + 8 <= n) {
+	while (at + 8 <= n) {
 		if (rd32(p + at) == ZSTD_MAGICNUMBER) {
 			size_t k = ZSTD_findFrameCompressedSize(p + at, n - at);
 			CHECK(!ZSTD_isError(k));
@@ -177,24 +158,47 @@ static void frames_of(const char *path, char *versions, int *bases, int *deltas)
 	}
 	*versions = 0;
 	CHECK(at == n);
-	free(p);
+	et_buf_free(&f);
 }
 
 static void test_tpl_outputs(void)
 {
 	char v[8];
 	int bases, deltas;
-	write_tpl(ET_WRITER_STREAM, path_of("t.etz"), true);
-	check_ranks(path_of("t.etz"));
-	frames_of(path_of("t.etz"), v, &bases, &deltas);
+	write_tpl(ET_WRITER_STREAM, tmpdir_path("t.etz"), true);
+	check_ranks(tmpdir_path("t.etz"));
+	frames_of(tmpdir_path("t.etz"), v, &bases, &deltas);
 	CHECK(strcmp(v, "122") == 0 && bases == 1 && deltas == RANKS - 1);
 	/* deltas not allowed: every rank in full */
-	write_tpl(ET_WRITER_STREAM, path_of("t.etz"), false);
-	check_ranks(path_of("t.etz"));
-	frames_of(path_of("t.etz"), v, &bases, &deltas);
+	write_tpl(ET_WRITER_STREAM, tmpdir_path("t.etz"), false);
+	check_ranks(tmpdir_path("t.etz"));
+	frames_of(tmpdir_path("t.etz"), v, &bases, &deltas);
 	CHECK(strcmp(v, "111") == 0 && bases == 0 && deltas == 0);
-	write_tpl(ET_WRITER_JSONL, path_of("t.jsonl"), true);
-	check_ranks(path_of("t.jsonl"));
+	write_tpl(ET_WRITER_JSONL, tmpdir_path("t.jsonl"), true);
+	check_ranks(tmpdir_path("t.jsonl"));
+}
+
+/* Reading path (every rank, every message) stops with exit 3 and want. */
+static void expect_refused(const char *path, const char *want)
+{
+	et_error e = {0};
+	et_input *in;
+	et_input_opts o;
+	et_input_opts_init(&o);
+	char *argv[] = {(char *)path};
+	int r = et_input_open(&in, 1, argv, &o, &e);
+	if (r == 0) {
+		et_rank_info ri;
+		et_msg m;
+		int k = 1;
+		while (k >= 0 && et_input_next_rank(in, &ri, &e) == 1)
+			while ((k = et_input_next_msg(in, &m, &e)) == 1)
+				;
+		et_input_close(in);
+	}
+	CHECK(e.code == 3 && strstr(e.msg, want));
+	if (e.code != 3 || !strstr(e.msg, want))
+		fprintf(stderr, "want %s, got: %s\n", want, e.msg);
 }
 
 /* A stream made by hand with et_stream_writer: base 1 = "abcdef" when
@@ -203,7 +207,7 @@ static void test_tpl_outputs(void)
  * with ops. Reading it fails with exit 3 and `want`. */
 static void check_bad(const char *want, bool base1, int base_len, uint32_t id, const et_buf *ops)
 {
-	const char *path = path_of("bad.etz");
+	const char *path = tmpdir_path("bad.etz");
 	FILE *f = fopen(path, "wb");
 	et_stream_writer *w = et_stream_writer_new(f, 3, 0);
 	et_error e = {0};
@@ -217,24 +221,77 @@ static void check_bad(const char *want, bool base1, int base_len, uint32_t id, c
 	CHECK(et_stream_end_rank(w, &e) == 0);
 	et_stream_writer_free(w);
 	fclose(f);
-	et_input *in;
-	et_input_opts o;
-	et_input_opts_init(&o);
-	char *argv[] = {(char *)path};
-	int r = et_input_open(&in, 1, argv, &o, &e);
-	if (r == 0) {
-		et_rank_info ri;
-		et_msg m;
-		int k = 1;
-		while (k >= 0 && et_input_next_rank(in, &ri, &e) == 1)
-			while ((k = et_input_next_msg(in, &m, &e)) == 1)
-				;
-		CHECK(k < 0);
-		et_input_close(in);
+	expect_refused(path, want);
+}
+
+/* A base or delta frame of n zero bytes, compressed as a stream would. */
+static void put_zeros_frame(FILE *f, const char *tag, uint64_t n)
+{
+	static uint8_t zeros[1 << 20];
+	ZSTD_CCtx *cc = ZSTD_createCCtx();
+	et_buf z = {0};
+	et_buf_reserve(&z, 1 << 16);
+	for (uint64_t done = 0;;) {
+		size_t k = n - done < sizeof zeros ? (size_t)(n - done) : sizeof zeros;
+		ZSTD_inBuffer in = {zeros, k, 0};
+		ZSTD_EndDirective end = done + k == n ? ZSTD_e_end : ZSTD_e_continue;
+		size_t left;
+		do {
+			et_buf_reserve(&z, z.len + (1 << 16));
+			ZSTD_outBuffer out = {z.data + z.len, z.cap - z.len, 0};
+			left = ZSTD_compressStream2(cc, &out, &in, end);
+			CHECK(!ZSTD_isError(left));
+			z.len += out.pos;
+		} while (end == ZSTD_e_end ? left != 0 : in.pos < in.size);
+		done += k;
+		if (end == ZSTD_e_end)
+			break;
 	}
-	CHECK(e.code == 3 && strstr(e.msg, want));
-	if (e.code != 3 || !strstr(e.msg, want))
-		fprintf(stderr, "want %s, got: %s\n", want, e.msg);
+	uint8_t h[20];
+	uint32_t v[2] = {ET_STREAM_MAGIC, (uint32_t)(12 + z.len)};
+	for (int i = 0; i < 8; i++)
+		h[i] = (uint8_t)(v[i / 4] >> (8 * (i % 4)));
+	memcpy(h + 8, tag, 8);
+	memset(h + 16, 0, 4); /* id 0 */
+	CHECK(fwrite(h, 1, 20, f) == 20 && fwrite(z.data, 1, z.len, f) == z.len);
+	et_buf_free(&z);
+	ZSTD_freeCCtx(cc);
+}
+
+/* The reader's limits: a base over 256 MiB, and a delta whose operations
+ * (here all empty literals, which would read as nothing) decompress to
+ * over 64 MiB; each stream is a valid one-rank stream otherwise. */
+static void test_limits(void)
+{
+	for (int k = 0; k < 2; k++) {
+		const char *path = tmpdir_path("limit.etz");
+		FILE *f = fopen(path, "wb");
+		et_stream_writer *w = et_stream_writer_new(f, 1, 0);
+		et_error e = {0};
+		if (k == 0)
+			put_zeros_frame(f, ET_STREAM_TAG_BASE, ET_STREAM_BASE_MAX + 1);
+		CHECK(et_stream_begin_rank(w, ET_STREAM_VERSION_DELTA, 0, 1, "limit", &e) == 0);
+		et_buf meta = {0}, framed = {0};
+		et_meta m = CHAKRA_PROTO_MSG__GLOBAL_METADATA__INIT;
+		m.version = "0.0.4";
+		et_meta_pack(&m, &meta);
+		et_frame_put(&framed, meta.data, meta.len);
+		CHECK(et_stream_write(w, framed.data, framed.len, &e) == 0);
+		if (k == 1) {
+			/* a small base, which also ends the rank's open frame */
+			CHECK(et_stream_put_base(w, 0, "abcdef", 6, &e) == 0);
+			put_zeros_frame(f, ET_STREAM_TAG_DELTA, ET_STREAM_DELTA_MAX + 1);
+		}
+		CHECK(et_stream_end_rank(w, &e) == 0);
+		et_stream_writer_free(w);
+		fclose(f);
+		et_buf_free(&meta);
+		et_buf_free(&framed);
+		expect_refused(path,
+		               k == 0 ? "base frame (the stream's bases are limited to 256 MiB): "
+		                        "over 268435456 bytes decompressed"
+		                      : "delta frame: over 67108864 bytes decompressed");
+	}
 }
 
 static void test_bad_deltas(void)
@@ -263,13 +320,11 @@ static void test_bad_deltas(void)
 
 int main(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/et_tpl_XXXXXX");
-	CHECK(mkdtemp(dir) != NULL);
+	if (!tmpdir_open("test_tpl"))
+		return 1;
 	test_tpl_outputs();
 	test_bad_deltas();
-	const char *names[] = {"t.etz", "t.jsonl", "bad.etz"};
-	for (int i = 0; i < 3; i++)
-		unlink(path_of(names[i]));
-	rmdir(dir);
+	test_limits();
+	tmpdir_close();
 	return check_failures();
 }

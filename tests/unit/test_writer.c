@@ -8,6 +8,7 @@
 #include "et_codec.h"
 #include "et_input.h"
 #include "et_writer.h"
+#include "tmpdir.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -16,17 +17,6 @@
 #include <unistd.h>
 
 enum { RANKS = 3, NODES = 5 };
-
-static char dir[64];
-
-static const char *path_of(const char *name)
-{
-	static char p[2][512];
-	static int k;
-	k ^= 1;
-	snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
-	return p[k];
-}
 
 /* Canonical bytes (no length prefix) of node i of a rank. */
 static void node_bytes(uint32_t rank, int i, et_buf *out)
@@ -143,31 +133,6 @@ static void check_reads_back(const char *inp, uint32_t n, bool names)
 	et_input_close(in);
 }
 
-/* Nothing in dir: no output, no temporary file. */
-static bool dir_empty(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
-	while ((de = readdir(d)))
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-			fprintf(stderr, "left behind: %s\n", de->d_name);
-			n++;
-		}
-	closedir(d);
-	return n == 0;
-}
-
-static void clear_dir(void)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			unlink(path_of(de->d_name));
-	closedir(d);
-}
-
 static bool same_file(const char *a, const char *b)
 {
 	et_buf x = {0}, y = {0};
@@ -215,46 +180,46 @@ static void test_formats(void)
 {
 	et_writer_cfg c;
 	et_writer_cfg_init(&c);
-	c.path = path_of("s.etz");
+	c.path = tmpdir_path("s.etz");
 	CHECK(write_ranks(&c, RANKS, false) == 0);
 	check_reads_back(c.path, RANKS, true);
 	/* nodes given as structs encode to the same bytes */
-	c.path = path_of("n.etz");
+	c.path = tmpdir_path("n.etz");
 	CHECK(write_ranks(&c, RANKS, true) == 0);
-	CHECK(same_file(path_of("s.etz"), path_of("n.etz")));
+	CHECK(same_file(tmpdir_path("s.etz"), tmpdir_path("n.etz")));
 	/* held output: the same bytes, once committed */
-	c.path = path_of("h.etz");
+	c.path = tmpdir_path("h.etz");
 	c.hold = true;
 	CHECK(write_ranks(&c, RANKS, false) == 0);
-	CHECK(same_file(path_of("s.etz"), path_of("h.etz")));
+	CHECK(same_file(tmpdir_path("s.etz"), tmpdir_path("h.etz")));
 	c.hold = false;
 
 	c.format = ET_WRITER_ET;
-	c.path = path_of("one.et");
+	c.path = tmpdir_path("one.et");
 	CHECK(write_ranks(&c, 1, false) == 0);
 	check_reads_back(c.path, 1, false);
 
 	c.path = NULL;
-	c.split = path_of("r");
+	c.split = tmpdir_path("r");
 	CHECK(write_ranks(&c, RANKS, false) == 0);
-	CHECK(access(path_of("r.0.et"), F_OK) == 0 && access(path_of("r.2.et"), F_OK) == 0);
-	CHECK(same_file(path_of("r.0.et"), path_of("one.et")));
-	check_reads_back(path_of("r"), RANKS, false); /* the per-rank set */
+	CHECK(access(tmpdir_path("r.0.et"), F_OK) == 0 && access(tmpdir_path("r.2.et"), F_OK) == 0);
+	CHECK(same_file(tmpdir_path("r.0.et"), tmpdir_path("one.et")));
+	check_reads_back(tmpdir_path("r"), RANKS, false); /* the per-rank set */
 	c.split = NULL;
 
 	c.format = ET_WRITER_JSONL;
-	c.path = path_of("l.jsonl");
+	c.path = tmpdir_path("l.jsonl");
 	CHECK(write_ranks(&c, RANKS, false) == 0);
 	check_reads_back(c.path, RANKS, true);
-	c.path = path_of("ln.jsonl");
+	c.path = tmpdir_path("ln.jsonl");
 	CHECK(write_ranks(&c, RANKS, true) == 0);
-	CHECK(same_file(path_of("l.jsonl"), path_of("ln.jsonl")));
+	CHECK(same_file(tmpdir_path("l.jsonl"), tmpdir_path("ln.jsonl")));
 
 	c.format = ET_WRITER_JSON;
-	c.path = path_of("d.json");
+	c.path = tmpdir_path("d.json");
 	CHECK(write_ranks(&c, RANKS, false) == 0);
 	check_reads_back(c.path, RANKS, true);
-	clear_dir();
+	tmpdir_clear();
 }
 
 /* et_writer_rank_shared writes what begin + raw + end writes (the stream:
@@ -278,7 +243,7 @@ static void test_shared(void)
 		et_error e = {0};
 		et_writer *w;
 		et_writer_shared sh = {raw.data, raw.len, NODES, {0}};
-		c.path = path_of("shared");
+		c.path = tmpdir_path("shared");
 		CHECK(et_writer_open(&w, &c, &e) == 0);
 		for (uint32_t r = 0; r < 2; r++) {
 			et_rank_info ri = rank_info(r);
@@ -286,7 +251,7 @@ static void test_shared(void)
 		}
 		CHECK(et_writer_close(w, true, &e) == 0);
 		et_writer_shared_free(&sh);
-		c.path = path_of("plain");
+		c.path = tmpdir_path("plain");
 		CHECK(et_writer_open(&w, &c, &e) == 0);
 		for (uint32_t r = 0; r < 2; r++) {
 			et_rank_info ri = rank_info(r);
@@ -298,10 +263,10 @@ static void test_shared(void)
 		/* the stream's frame is compressed in one shot (its header
 		 * says the size): the same bytes inside, not the same frame */
 		if (f == ET_WRITER_STREAM)
-			CHECK(same_content(path_of("shared"), path_of("plain")));
+			CHECK(same_content(tmpdir_path("shared"), tmpdir_path("plain")));
 		else
-			CHECK(same_file(path_of("shared"), path_of("plain")));
-		clear_dir();
+			CHECK(same_file(tmpdir_path("shared"), tmpdir_path("plain")));
+		tmpdir_clear();
 	}
 	et_buf_free(&raw);
 	et_buf_free(&b);
@@ -316,19 +281,19 @@ static void test_failure_leaves_nothing(void)
 	et_writer *w;
 	for (int f = ET_WRITER_STREAM; f <= ET_WRITER_JSONL; f++) {
 		c.format = (et_writer_format)f;
-		c.path = path_of("out");
+		c.path = tmpdir_path("out");
 		CHECK(et_writer_open(&w, &c, &e) == 0);
 		et_rank_info ri = rank_info(0);
 		CHECK(et_writer_rank_begin(w, &ri, &e) == 0);
 		CHECK(et_writer_close(w, false, &e) == 0);
-		CHECK(dir_empty());
+		CHECK(tmpdir_empty());
 	}
 	/* --split: two ranks' files done, then the run fails */
 	c.format = ET_WRITER_ET;
 	c.path = NULL;
-	c.split = path_of("r");
+	c.split = tmpdir_path("r");
 	CHECK(write_ranks(&c, 2, false) == 0);
-	clear_dir();
+	tmpdir_clear();
 	CHECK(et_writer_open(&w, &c, &e) == 0);
 	et_buf b = {0};
 	meta_bytes(&b);
@@ -339,13 +304,13 @@ static void test_failure_leaves_nothing(void)
 		CHECK(et_writer_rank_end(w, &e) == 0);
 	}
 	CHECK(et_writer_close(w, false, &e) == 0);
-	CHECK(dir_empty());
+	CHECK(tmpdir_empty());
 	c.split = NULL;
 
 	/* raw ET takes one rank: the second is a usage error */
-	c.path = path_of("one.et");
+	c.path = tmpdir_path("one.et");
 	CHECK(write_ranks(&c, 2, false) == -1);
-	CHECK(dir_empty());
+	CHECK(tmpdir_empty());
 	CHECK(et_writer_open(&w, &c, &e) == 0);
 	et_rank_info r0 = rank_info(0), r1 = rank_info(1);
 	CHECK(et_writer_rank_begin(w, &r0, &e) == 0 && et_writer_rank_end(w, &e) == 0);
@@ -354,7 +319,7 @@ static void test_failure_leaves_nothing(void)
 
 	/* JSON cannot write a node that does not decode */
 	c.format = ET_WRITER_JSONL;
-	c.path = path_of("bad.jsonl");
+	c.path = tmpdir_path("bad.jsonl");
 	CHECK(et_writer_open(&w, &c, &e) == 0);
 	et_msg meta = {b.data, b.len, 0, 0};
 	static const uint8_t junk[] = {0xff, 0xff, 0xff};
@@ -363,10 +328,10 @@ static void test_failure_leaves_nothing(void)
 	CHECK(et_writer_msg(w, &bad, &e) == -1 && e.code == 3);
 	CHECK(strstr(e.msg, "test: rank 0: byte 7: node message 1 does not parse") != NULL);
 	CHECK(et_writer_close(w, false, NULL) == 0);
-	CHECK(dir_empty());
+	CHECK(tmpdir_empty());
 
 	/* a directory that does not exist: the open fails, w is NULL */
-	c.path = path_of("no/such/dir/x");
+	c.path = tmpdir_path("no/such/dir/x");
 	w = (et_writer *)&c;
 	CHECK(et_writer_open(&w, &c, &e) == -1 && w == NULL && e.code == 4);
 	CHECK(et_writer_close(NULL, true, &e) == 0);
@@ -375,15 +340,11 @@ static void test_failure_leaves_nothing(void)
 
 int main(void)
 {
-	snprintf(dir, sizeof dir, "/tmp/test_writer.XXXXXX");
-	if (!mkdtemp(dir)) {
-		perror("mkdtemp");
+	if (!tmpdir_open("test_writer"))
 		return 1;
-	}
 	test_formats();
 	test_shared();
 	test_failure_leaves_nothing();
-	clear_dir();
-	rmdir(dir);
+	tmpdir_close();
 	return check_failures();
 }
