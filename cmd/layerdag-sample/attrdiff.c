@@ -28,21 +28,17 @@ void ld_attrdiff_free(ld_attrdiff *a)
 {
 	free(a->marginal);
 	ld_schedule_free(&a->sched);
-	nn_enc_free(&a->enc);
-	nn_mlp_free(&a->head);
+	nn_enc_head_free(&a->enc, &a->head);
 }
 
 void ld_attrdiff_zero_grad(ld_attrdiff *a)
 {
-	nn_enc_zero_grad(&a->enc);
-	nn_mlp_zero_grad(&a->head);
+	nn_enc_head_zero_grad(&a->enc, &a->head);
 }
 
 void ld_attrdiff_adam(ld_attrdiff *a, double lr)
 {
-	a->steps++;
-	nn_enc_adam(&a->enc, lr, a->steps);
-	nn_mlp_adam(&a->head, lr, a->steps);
+	nn_enc_head_adam(&a->enc, &a->head, lr, &a->steps);
 }
 
 /* x_t for a clean attribute x0: a draw from row x0 of Q̄_t. */

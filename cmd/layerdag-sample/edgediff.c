@@ -31,21 +31,17 @@ void ld_edgediff_init(ld_edgediff *d, const ld_corpus *c, int T, size_t D, int K
 void ld_edgediff_free(ld_edgediff *d)
 {
 	ld_schedule_free(&d->sched);
-	nn_enc_free(&d->enc);
-	nn_mlp_free(&d->head);
+	nn_enc_head_free(&d->enc, &d->head);
 }
 
 void ld_edgediff_zero_grad(ld_edgediff *d)
 {
-	nn_enc_zero_grad(&d->enc);
-	nn_mlp_zero_grad(&d->head);
+	nn_enc_head_zero_grad(&d->enc, &d->head);
 }
 
 void ld_edgediff_adam(ld_edgediff *d, double lr)
 {
-	d->steps++;
-	nn_enc_adam(&d->enc, lr, d->steps);
-	nn_mlp_adam(&d->head, lr, d->steps);
+	nn_enc_head_adam(&d->enc, &d->head, lr, &d->steps);
 }
 
 /* The pairs' clean bits (B candidates × w new nodes, view order) and their

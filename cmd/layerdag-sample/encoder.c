@@ -33,6 +33,25 @@ void nn_enc_zero_grad(nn_enc *e)
 		nn_mp_zero_grad(&e->mp[k]);
 }
 
+void nn_enc_head_free(nn_enc *e, nn_mlp *head)
+{
+	nn_enc_free(e);
+	nn_mlp_free(head);
+}
+
+void nn_enc_head_zero_grad(nn_enc *e, nn_mlp *head)
+{
+	nn_enc_zero_grad(e);
+	nn_mlp_zero_grad(head);
+}
+
+void nn_enc_head_adam(nn_enc *e, nn_mlp *head, double lr, int *steps)
+{
+	++*steps;
+	nn_enc_adam(e, lr, *steps);
+	nn_mlp_adam(head, lr, *steps);
+}
+
 /* Room for n nodes' activations. */
 static void reserve(nn_enc *e, size_t n)
 {

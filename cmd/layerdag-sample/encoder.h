@@ -44,4 +44,10 @@ void nn_enc_backward_nodes(nn_enc *e, const double *X, const uint32_t (*edge)[2]
 void nn_enc_adam(nn_enc *e, double lr, int t);
 void nn_enc_zero_grad(nn_enc *e);
 
+/* An encoder and the MLP head on its output, trained as one network (each
+ * of the diffusion model's three is): *steps counts their Adam steps. */
+void nn_enc_head_free(nn_enc *e, nn_mlp *head);
+void nn_enc_head_zero_grad(nn_enc *e, nn_mlp *head);
+void nn_enc_head_adam(nn_enc *e, nn_mlp *head, double lr, int *steps);
+
 #endif

@@ -17,21 +17,17 @@ void ld_sizer_init(ld_sizer *z, uint32_t vocab, uint32_t S, size_t D, int K, siz
 
 void ld_sizer_free(ld_sizer *z)
 {
-	nn_enc_free(&z->enc);
-	nn_mlp_free(&z->head);
+	nn_enc_head_free(&z->enc, &z->head);
 }
 
 void ld_sizer_zero_grad(ld_sizer *z)
 {
-	nn_enc_zero_grad(&z->enc);
-	nn_mlp_zero_grad(&z->head);
+	nn_enc_head_zero_grad(&z->enc, &z->head);
 }
 
 void ld_sizer_adam(ld_sizer *z, double lr)
 {
-	z->steps++;
-	nn_enc_adam(&z->enc, lr, z->steps);
-	nn_mlp_adam(&z->head, lr, z->steps);
+	nn_enc_head_adam(&z->enc, &z->head, lr, &z->steps);
 }
 
 double ld_sizer_step(ld_sizer *z, const ld_dag *g, const uint32_t *layer, uint32_t l, int target,
