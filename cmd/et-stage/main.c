@@ -4,6 +4,7 @@
 #include "et-stage/tpl.h"
 #include "et_err.h"
 #include "et_rng.h"
+#include "et_types.h"
 #include "stage.h"
 
 #include <errno.h>
@@ -52,6 +53,73 @@ static int write_stage(const stage_conf *c, const stage_layout *l, stage_tpl *t,
 	return 0;
 }
 
+static void build(sg *g)
+{
+	if (g->c->compat)
+		compat_build(g);
+	else
+		phys_build(g);
+}
+
+/* The quantities of g that their ET fields cannot hold (num_ops and
+ * comm_size are int64, tensor_size uint64), the first node of each field:
+ * 0, or -1 with msg filled. */
+static int stage_fits(const sg *g, char *msg, size_t cap)
+{
+	static const char *const field[] = {"num_ops", "comm_size", "tensor_size"};
+	const long double max[] = {9223372036854775807.0L, 9223372036854775807.0L,
+	                           18446744073709551615.0L};
+	long first[3] = {-1, -1, -1};
+	long double val[3] = {0};
+	for (size_t i = 0; i < g->nn; i++) {
+		const sg_node *n = &g->n[i];
+		bool comp = n->type == ET_NODE_COMP, sized = comp || et_node_is_mem(n->type);
+		int f = sized ? 2 : 1;
+		if (comp && n->ops > max[0] && first[0] < 0)
+			first[0] = (long)i, val[0] = n->ops;
+		if (n->size > max[f] && first[f] < 0)
+			first[f] = (long)i, val[f] = n->size;
+	}
+	size_t at = (size_t)snprintf(msg, cap, "stage %d:", g->stage);
+	bool any = false;
+	for (int f = 0; f < 3 && at < cap; f++)
+		if (first[f] >= 0) {
+			at += (size_t)snprintf(msg + at, cap - at,
+			                       "%s %s %.4Lg of node %s does not fit (at most "
+			                       "%.0Lf)",
+			                       any ? ";" : "", field[f], val[f],
+			                       g->n[first[f]].name, max[f]);
+			any = true;
+		}
+	return any ? -1 : 0;
+}
+
+/* Refuses (exit 2) a plan with a quantity too large for its field, before
+ * anything is written: a wrapped or saturated value would read as a wrong
+ * number (a num_ops of -1). Each stage's graph is built once more for it;
+ * in training the graph of a few micro-batches has every quantity of the
+ * whole step (none depends on their number): one (pp with interleaved,
+ * which needs a multiple of pp). */
+static void check_fits(const stage_conf *c, const stage_layout *l, int last)
+{
+	stage_conf probe = *c;
+	if (!c->compat && c->mode == MODE_TRAIN) {
+		uint64_t n = c->schedule == SCHED_INTERLEAVED ? c->dim[DIM_PP] : 1;
+		if (probe.B / probe.MB > n)
+			probe.B = probe.MB * n;
+	}
+	char msg[512];
+	for (int p = 0; p <= last; p++) {
+		sg g;
+		sg_init(&g, &probe, l, p, 0);
+		build(&g);
+		int r = stage_fits(&g, msg, sizeof msg);
+		sg_free(&g);
+		if (r < 0)
+			et_cli_usage_error(&c->cli, "%s", msg);
+	}
+}
+
 static int run(stage_conf *c, const stage_layout *l, et_error *e)
 {
 	int last = last_stage(c, l);
@@ -74,10 +142,7 @@ static int run(stage_conf *c, const stage_layout *l, et_error *e)
 	for (int p = 0; p <= last && r == 0; p++) {
 		sg g;
 		sg_init(&g, c, l, p, tag_base);
-		if (c->compat)
-			compat_build(&g);
-		else
-			phys_build(&g);
+		build(&g);
 		stage_tpl t;
 		tpl_build(&t, &g, first_id);
 		first_id += g.nn;
@@ -103,6 +168,7 @@ int main(int argc, char **argv)
 		    c.world, l.world);
 	if (last_stage(&c, &l) < 0)
 		et_cli_usage_error(&c.cli, "--ranks: no rank of the %" PRIu32 " matches", l.world);
+	check_fits(&c, &l, last_stage(&c, &l));
 	c.out.w.et_hint = "--split PREFIX, or --ranks N";
 	et_error e = {0};
 	int r = run(&c, &l, &e);
