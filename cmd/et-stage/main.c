@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The last stage that holds a selected rank (-1: none). */
 static int last_stage(const stage_conf *c, const stage_layout *l)
@@ -120,15 +121,10 @@ static void check_fits(const stage_conf *c, const stage_layout *l, int last)
 	}
 }
 
-static int run(stage_conf *c, const stage_layout *l, et_error *e)
+/* The ranks, through the writer (committed by et_writer_finish). */
+static int write_ranks(stage_conf *c, const stage_layout *l, et_error *e)
 {
 	int last = last_stage(c, l);
-	/* STAGE creates its output folder; so do we (not its parents) */
-	if (c->output_dir && mkdir(c->output_dir, 0777) < 0 && errno != EEXIST)
-		return et_fail(e, ET_EXIT_IO, "%s: cannot create the folder: %s", c->output_dir,
-		               strerror(errno));
-	if (c->comm_groups && stage_write_groups(l, c->comm_groups, e) < 0)
-		return -1;
 	et_writer *w;
 	c->out.w.world = l->world;
 	c->out.w.some_ranks = c->ranks.n > 0;
@@ -151,6 +147,55 @@ static int run(stage_conf *c, const stage_layout *l, et_error *e)
 		tpl_free(&t);
 	}
 	return et_writer_finish(w, r, e);
+}
+
+/* Whether path names a file that et_output puts in place by renaming (a
+ * regular file or nothing yet), not stdout, a device or a pipe. */
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return path && strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
+}
+
+/* The output set, whole or not at all. When the ranks are files (-o FILE,
+ * --split, --output_dir), the comm groups are written to a temporary file
+ * first and put in place only after the ranks are; a failure removes them
+ * (a signal or et_die too: et_output), and the folder of --output_dir if
+ * this run made it and it is empty. When the ranks are a stream, the comm
+ * groups are in place before the first rank, for a reader of the stream
+ * (et-validate --comm-groups in the same pipeline), and removed again if
+ * the run fails (not when a signal ends it). */
+static int run(stage_conf *c, const stage_layout *l, et_error *e)
+{
+	bool made = false;
+	/* STAGE creates its output folder; so do we (not its parents) */
+	if (c->output_dir) {
+		made = mkdir(c->output_dir, 0777) == 0;
+		if (!made && errno != EEXIST)
+			return et_fail(e, ET_EXIT_IO, "%s: cannot create the folder: %s",
+			               c->output_dir, strerror(errno));
+	}
+	bool stream = !c->out.w.split && !is_file(c->out.w.path);
+	bool unlink_groups = stream && is_file(c->comm_groups);
+	et_output *groups = NULL;
+	int r = c->comm_groups ? stage_write_groups(l, c->comm_groups, &groups, e) : 0;
+	if (r == 0 && stream && groups) {
+		r = et_output_commit(groups, e); /* removes it on failure */
+		groups = NULL;
+	} else {
+		unlink_groups = false;
+	}
+	if (r == 0)
+		r = write_ranks(c, l, e);
+	if (r == 0 && groups)
+		r = et_output_commit(groups, e);
+	else
+		et_output_abort(groups);
+	if (r < 0 && unlink_groups)
+		unlink(c->comm_groups);
+	if (r < 0 && made)
+		rmdir(c->output_dir);
+	return r;
 }
 
 int main(int argc, char **argv)
