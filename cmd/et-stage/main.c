@@ -100,8 +100,9 @@ static int stage_fits(const sg *g, char *msg, size_t cap)
  * number (a num_ops of -1). Each stage's graph is built once more for it;
  * in training the graph of a few micro-batches has every quantity of the
  * whole step (none depends on their number): one (pp with interleaved,
- * which needs a multiple of pp). */
-static void check_fits(const stage_conf *c, const stage_layout *l, int last)
+ * which needs a multiple of pp). Every stage, whatever --ranks selects, so
+ * that the shards of a plan are all refused or all written. */
+static void check_fits(const stage_conf *c, const stage_layout *l)
 {
 	stage_conf probe = *c;
 	if (!c->compat && c->mode == MODE_TRAIN) {
@@ -110,7 +111,7 @@ static void check_fits(const stage_conf *c, const stage_layout *l, int last)
 			probe.B = probe.MB * n;
 	}
 	char msg[512];
-	for (int p = 0; p <= last; p++) {
+	for (int p = 0; p < (int)l->size[DIM_PP]; p++) {
 		sg g;
 		sg_init(&g, &probe, l, p, 0);
 		build(&g);
@@ -213,7 +214,7 @@ int main(int argc, char **argv)
 		    c.world, l.world);
 	if (last_stage(&c, &l) < 0)
 		et_cli_usage_error(&c.cli, "--ranks: no rank of the %" PRIu32 " matches", l.world);
-	check_fits(&c, &l, last_stage(&c, &l));
+	check_fits(&c, &l);
 	c.out.w.et_hint = "--split PREFIX, or --ranks N";
 	et_error e = {0};
 	int r = run(&c, &l, &e);

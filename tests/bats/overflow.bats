@@ -211,6 +211,9 @@ stage_refused() { # PATTERN ARGS...: exit 2 within 2 s, one line matching, no ou
 	stage_refused "et-stage: stage 1: num_ops * of node mb0.head.logits_COMP does not fit*" \
 		--model llama3-8b --layers 4 --pp 2 --vocab 1073741824 --seq 4194304 \
 		--schedule interleaved --global-batch 4
+	# and a shard of stage 0 alone too: the shards of a plan are all refused or all written
+	stage_refused "et-stage: stage 1: num_ops * of node mb0.head.logits_COMP does not fit*" \
+		--model llama3-8b --layers 4 --pp 2 --vocab 1073741824 --seq 4194304 --ranks 0
 	stage_refused "et-stage: stage 0: num_ops * of node mb0.transformer.0.mha.qkv@0_COMP does not fit*" \
 		--compat stage --layers 2 --d-model 1073741824 --d-ff 1073741824 --heads 8 --seq 1024
 }
