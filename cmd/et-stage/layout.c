@@ -104,11 +104,14 @@ static void write_groups(const stage_layout *l, FILE *f)
 	fputs("}", f);
 }
 
-int stage_write_groups(const stage_layout *l, const char *path, et_error *e)
+int stage_write_groups(const stage_layout *l, const char *path, et_output **o, et_error *e)
 {
-	et_output *o;
-	if (et_output_open(&o, path, false, e) < 0)
+	et_output *out;
+	if (et_output_open(&out, path, false, e) < 0)
 		return -1;
-	write_groups(l, et_output_file(o));
-	return et_output_commit(o, e);
+	write_groups(l, et_output_file(out));
+	if (et_output_close_deferred(out, e) < 0) /* which removes it */
+		return -1;
+	*o = out;
+	return 0;
 }

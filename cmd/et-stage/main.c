@@ -4,6 +4,7 @@
 #include "et-stage/tpl.h"
 #include "et_err.h"
 #include "et_rng.h"
+#include "et_types.h"
 #include "stage.h"
 
 #include <errno.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* The last stage that holds a selected rank (-1: none). */
 static int last_stage(const stage_conf *c, const stage_layout *l)
@@ -52,15 +54,78 @@ static int write_stage(const stage_conf *c, const stage_layout *l, stage_tpl *t,
 	return 0;
 }
 
-static int run(stage_conf *c, const stage_layout *l, et_error *e)
+static void build(sg *g)
+{
+	if (g->c->compat)
+		compat_build(g);
+	else
+		phys_build(g);
+}
+
+/* The quantities of g that their ET fields cannot hold (num_ops and
+ * comm_size are int64, tensor_size uint64), the first node of each field:
+ * 0, or -1 with msg filled. */
+static int stage_fits(const sg *g, char *msg, size_t cap)
+{
+	static const char *const field[] = {"num_ops", "comm_size", "tensor_size"};
+	const long double max[] = {9223372036854775807.0L, 9223372036854775807.0L,
+	                           18446744073709551615.0L};
+	long first[3] = {-1, -1, -1};
+	long double val[3] = {0};
+	for (size_t i = 0; i < g->nn; i++) {
+		const sg_node *n = &g->n[i];
+		bool comp = n->type == ET_NODE_COMP, sized = comp || et_node_is_mem(n->type);
+		int f = sized ? 2 : 1;
+		if (comp && n->ops > max[0] && first[0] < 0)
+			first[0] = (long)i, val[0] = n->ops;
+		if (n->size > max[f] && first[f] < 0)
+			first[f] = (long)i, val[f] = n->size;
+	}
+	size_t at = (size_t)snprintf(msg, cap, "stage %d:", g->stage);
+	bool any = false;
+	for (int f = 0; f < 3 && at < cap; f++)
+		if (first[f] >= 0) {
+			at += (size_t)snprintf(msg + at, cap - at,
+			                       "%s %s %.4Lg of node %s does not fit (at most "
+			                       "%.0Lf)",
+			                       any ? ";" : "", field[f], val[f],
+			                       g->n[first[f]].name, max[f]);
+			any = true;
+		}
+	return any ? -1 : 0;
+}
+
+/* Refuses (exit 2) a plan with a quantity too large for its field, before
+ * anything is written: a wrapped or saturated value would read as a wrong
+ * number (a num_ops of -1). Each stage's graph is built once more for it;
+ * in training the graph of a few micro-batches has every quantity of the
+ * whole step (none depends on their number): one (pp with interleaved,
+ * which needs a multiple of pp). Every stage, whatever --ranks selects, so
+ * that the shards of a plan are all refused or all written. */
+static void check_fits(const stage_conf *c, const stage_layout *l)
+{
+	stage_conf probe = *c;
+	if (!c->compat && c->mode == MODE_TRAIN) {
+		uint64_t n = c->schedule == SCHED_INTERLEAVED ? c->dim[DIM_PP] : 1;
+		if (probe.B / probe.MB > n)
+			probe.B = probe.MB * n;
+	}
+	char msg[512];
+	for (int p = 0; p < (int)l->size[DIM_PP]; p++) {
+		sg g;
+		sg_init(&g, &probe, l, p, 0);
+		build(&g);
+		int r = stage_fits(&g, msg, sizeof msg);
+		sg_free(&g);
+		if (r < 0)
+			et_cli_usage_error(&c->cli, "%s", msg);
+	}
+}
+
+/* The ranks, through the writer (committed by et_writer_finish). */
+static int write_ranks(stage_conf *c, const stage_layout *l, et_error *e)
 {
 	int last = last_stage(c, l);
-	/* STAGE creates its output folder; so do we (not its parents) */
-	if (c->output_dir && mkdir(c->output_dir, 0777) < 0 && errno != EEXIST)
-		return et_fail(e, ET_EXIT_IO, "%s: cannot create the folder: %s", c->output_dir,
-		               strerror(errno));
-	if (c->comm_groups && stage_write_groups(l, c->comm_groups, e) < 0)
-		return -1;
 	et_writer *w;
 	c->out.w.world = l->world;
 	c->out.w.some_ranks = c->ranks.n > 0;
@@ -74,10 +139,7 @@ static int run(stage_conf *c, const stage_layout *l, et_error *e)
 	for (int p = 0; p <= last && r == 0; p++) {
 		sg g;
 		sg_init(&g, c, l, p, tag_base);
-		if (c->compat)
-			compat_build(&g);
-		else
-			phys_build(&g);
+		build(&g);
 		stage_tpl t;
 		tpl_build(&t, &g, first_id);
 		first_id += g.nn;
@@ -86,6 +148,55 @@ static int run(stage_conf *c, const stage_layout *l, et_error *e)
 		tpl_free(&t);
 	}
 	return et_writer_finish(w, r, e);
+}
+
+/* Whether path names a file that et_output puts in place by renaming (a
+ * regular file or nothing yet), not stdout, a device or a pipe. */
+static bool is_file(const char *path)
+{
+	struct stat st;
+	return path && strcmp(path, "-") != 0 && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
+}
+
+/* The output set, whole or not at all. When the ranks are files (-o FILE,
+ * --split, --output_dir), the comm groups are written to a temporary file
+ * first and put in place only after the ranks are; a failure removes them
+ * (a signal or et_die too: et_output), and the folder of --output_dir if
+ * this run made it and it is empty. When the ranks are a stream, the comm
+ * groups are in place before the first rank, for a reader of the stream
+ * (et-validate --comm-groups in the same pipeline), and removed again if
+ * the run fails (not when a signal ends it). */
+static int run(stage_conf *c, const stage_layout *l, et_error *e)
+{
+	bool made = false;
+	/* STAGE creates its output folder; so do we (not its parents) */
+	if (c->output_dir) {
+		made = mkdir(c->output_dir, 0777) == 0;
+		if (!made && errno != EEXIST)
+			return et_fail(e, ET_EXIT_IO, "%s: cannot create the folder: %s",
+			               c->output_dir, strerror(errno));
+	}
+	bool stream = !c->out.w.split && !is_file(c->out.w.path);
+	bool unlink_groups = stream && is_file(c->comm_groups);
+	et_output *groups = NULL;
+	int r = c->comm_groups ? stage_write_groups(l, c->comm_groups, &groups, e) : 0;
+	if (r == 0 && stream && groups) {
+		r = et_output_commit(groups, e); /* removes it on failure */
+		groups = NULL;
+	} else {
+		unlink_groups = false;
+	}
+	if (r == 0)
+		r = write_ranks(c, l, e);
+	if (r == 0 && groups)
+		r = et_output_commit(groups, e);
+	else
+		et_output_abort(groups);
+	if (r < 0 && unlink_groups)
+		unlink(c->comm_groups);
+	if (r < 0 && made)
+		rmdir(c->output_dir);
+	return r;
 }
 
 int main(int argc, char **argv)
@@ -103,6 +214,7 @@ int main(int argc, char **argv)
 		    c.world, l.world);
 	if (last_stage(&c, &l) < 0)
 		et_cli_usage_error(&c.cli, "--ranks: no rank of the %" PRIu32 " matches", l.world);
+	check_fits(&c, &l);
 	c.out.w.et_hint = "--split PREFIX, or --ranks N";
 	et_error e = {0};
 	int r = run(&c, &l, &e);

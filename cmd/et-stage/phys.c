@@ -202,19 +202,89 @@ static void bucket_sync(pb *b, int k, unit **u, int n)
 	sg_comp(g, PN("bucket%d.adam", k), OP_E, 10 * shard, shard * 4, SGD(v));
 }
 
-static void grad_sync(pb *b, unit *units, int nu)
+/* The buckets in the order their units' last gradients are made. The
+ * program issues a bucket's nodes as soon as it is ready, not where they
+ * were built (after the whole schedule): their place, pos[i], is the index
+ * of the bucket's last gradient node (pos has room for g->nn entries when
+ * called; other nodes keep their own index). */
+static uint32_t *grad_sync(pb *b, unit *units, int nu)
 {
+	sg *g = b->g;
 	unit **o = et_xcalloc((size_t)(nu ? nu : 1), sizeof *o);
 	for (int i = 0; i < nu; i++)
 		o[i] = &units[i];
 	qsort(o, (size_t)nu, sizeof *o, unit_cmp);
 	int nb = (int)b->c->grad_buckets < nu ? (int)b->c->grad_buckets : nu;
+	size_t *first = et_xcalloc((size_t)nb + 1, sizeof *first);
+	uint32_t *ready = et_xcalloc((size_t)nb + 1, sizeof *ready);
 	for (int k = 0, at = 0; k < nb; k++) {
 		int n = nu / nb + (k < nu % nb);
+		first[k] = g->nn;
+		ready[k] = (uint32_t)o[at + n - 1]->last; /* sorted by last */
 		bucket_sync(b, k, o + at, n);
 		at += n;
 	}
+	first[nb] = g->nn;
+	uint32_t *pos = et_xcalloc(g->nn ? g->nn : 1, sizeof *pos);
+	for (size_t i = 0; i < g->nn; i++)
+		pos[i] = (uint32_t)i;
+	for (int k = 0; k < nb; k++)
+		for (size_t i = first[k]; i < first[k + 1]; i++)
+			pos[i] = ready[k];
+	free(first);
+	free(ready);
 	free(o);
+	return pos;
+}
+
+/* --- one order of each communicator's collectives ---------------------- */
+typedef struct coll_at {
+	uint64_t key; /* place in the program, then node index */
+	uint32_t node;
+	uint8_t dim;
+} coll_at;
+
+static int coll_at_cmp(const void *a, const void *b)
+{
+	const coll_at *x = a, *y = b;
+	if (x->dim != y->dim)
+		return x->dim < y->dim ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static bool data_dep(const sg *g, uint32_t from, uint32_t to)
+{
+	const sg_node *n = &g->n[to];
+	for (uint32_t k = 0; k < n->n_deps; k++)
+		if (g->pool[n->dep_off + k] == from)
+			return true;
+	return false;
+}
+
+/* Real programs issue a communicator's collectives in one order on every
+ * member, and a simulator pairs the k-th collective of a group across its
+ * members: two collectives of one group with no order between them could
+ * be issued in different orders by members whose timing differs. So each
+ * collective waits (control dependency) for the previous one of its group
+ * in program order, pos[i] then i (pos NULL: i). The ranks of a group are
+ * all of one stage and run this graph, so the order is the same on every
+ * member; and every edge, old or new, goes forward in that order (a
+ * bucket's nodes depend on gradients made before its place), so the graph
+ * stays acyclic. */
+static void chain_collectives(sg *g, const uint32_t *pos)
+{
+	coll_at *c = et_xcalloc(g->nn ? g->nn : 1, sizeof *c);
+	size_t n = 0;
+	for (size_t i = 0; i < g->nn; i++)
+		if (g->n[i].type == ET_NODE_COLL && g->n[i].var == VAR_PG) {
+			uint64_t at = pos ? pos[i] : i;
+			c[n++] = (coll_at){at << 32 | i, (uint32_t)i, g->n[i].dim};
+		}
+	qsort(c, n, sizeof *c, coll_at_cmp);
+	for (size_t k = 1; k < n; k++)
+		if (c[k].dim == c[k - 1].dim && !data_dep(g, c[k - 1].node, c[k].node))
+			sg_ctrl(g, c[k - 1].node, c[k].node);
+	free(c);
 }
 
 /* --- the schedule ------------------------------------------------------- */
@@ -405,7 +475,9 @@ static void train_stage(pb *b)
 	for (int u = 0; u < s.nl + 2; u++)
 		if (s.units[u].ngrads)
 			s.units[nu++] = s.units[u];
-	grad_sync(b, s.units, nu);
+	uint32_t *pos = grad_sync(b, s.units, nu);
+	chain_collectives(g, pos);
+	free(pos);
 	for (int u = 0; u < nu; u++)
 		free(s.units[u].grads);
 	free(s.units);
@@ -420,8 +492,10 @@ void phys_build(sg *g)
 {
 	pb b;
 	pb_init(&b, g);
-	if (g->c->mode == MODE_TRAIN)
+	if (g->c->mode == MODE_TRAIN) {
 		train_stage(&b);
-	else
+	} else {
 		infer_stage(&b);
+		chain_collectives(g, NULL);
+	}
 }

@@ -10,6 +10,7 @@
 #define ET_STAGE_H
 
 #include "et_cli.h"
+#include "et_output.h"
 #include "et_ranklist.h"
 
 #include <stdbool.h>
@@ -86,7 +87,10 @@ int stage_layout_init(stage_layout *l, const stage_conf *c, char *msg, size_t ca
 uint32_t stage_coord(const stage_layout *l, uint32_t rank, int dim);
 /* The comm-group id of rank's group over spatial dimension dim. */
 uint64_t stage_group_id(const stage_layout *l, uint32_t rank, int dim);
-/* Writes {"<id>": [ranks], ...} to path (atomically). */
-int stage_write_groups(const stage_layout *l, const char *path, et_error *e);
+/* Writes {"<id>": [ranks], ...} to a temporary file beside path: *o, for
+ * the caller to put in place (et_output_commit) once the ranks are, or to
+ * remove (et_output_abort; a signal or et_die removes it too). Fills *o
+ * only on success. */
+int stage_write_groups(const stage_layout *l, const char *path, et_output **o, et_error *e);
 
 #endif

@@ -168,3 +168,52 @@ MAXD=9223372036854775807 # 2^63-1 us: x 1000 does not fit in 64 bits of ns
 	[ "${#stderr_lines[@]}" -eq 2 ]
 	assert_equal "$(grep -c '"num_ops","int32Val":2147483647' <<<"$output")" 2
 }
+
+# et-stage: a plan with a quantity its ET field cannot hold is exit 2 before anything is
+# written, naming the stage, the field, the first node and the limit (issue 27, item 8a)
+stage_refused() { # PATTERN ARGS...: exit 2 within 2 s, one line matching, no output file
+	local want=$1
+	shift
+	run --separate-stderr timeout 2 et-stage "$@" -o x.etz
+	assert_failure 2
+	assert_output ""
+	[[ "${stderr_lines[0]}" == $want ]] || fail "stderr: $stderr"
+	[ ! -e x.etz ] || fail "x.etz was written"
+	[ -z "$(ls -A | grep -v '^separate-stderr-')" ] || fail "left: $(ls -A)"
+}
+
+@test "et-stage: llama3-405b with a 2^26 sequence: the score products' num_ops exceed int64 (was -1)" {
+	# S²·D = 2^52·2^14 = 2^66 FLOPs (causal: half of 2·S²·D) for QKᵀ and PV
+	stage_refused "et-stage: stage 0: num_ops 7.379e+19 of node mb0.layer0.attn.scores_COMP does not fit (at most 9223372036854775807)" \
+		--model llama3-405b --layers 1 --seq 67108864
+	# 2^24 tokens: 2^62 FLOPs, which fits, exactly
+	run -0 timeout 2 et-stage --model llama3-405b --layers 1 --seq 16777216 --ranks 0 -t jsonl
+	# the seven score products of forward and backward (QKᵀ, PV, QKᵀ again, dP, dV, dQ, dK)
+	assert_equal "$(grep -c '"num_ops","int64Val":"4611686018427387904"' <<<"$output")" 7
+	[ "$(grep -c '"int64Val":-' <<<"$output")" = 0 ]
+}
+
+@test "et-stage: 2^30 dimensions in fp32: the gradient all-reduce's comm_size exceeds int64 (was negative)" {
+	stage_refused "*comm_size 2.79e+20 of node bucket0.grad_X1COMM does not fit (at most 9223372036854775807)*" \
+		--d-model 1073741824 --d-ff 1073741824 --seq 1073741824 --vocab 1073741824 \
+		--dtype fp32 --tp 2 --dp 2 --global-batch 16
+	# the first field named is num_ops, then comm_size, then tensor_size
+	[[ "${stderr_lines[0]}" == "et-stage: stage 0: num_ops "*"; comm_size "*"; tensor_size "*"(at most 18446744073709551615)" ]]
+}
+
+@test "et-stage: decode, prefill, interleaved pipelines and --compat stage refuse a quantity too large" {
+	stage_refused "et-stage: stage 0: num_ops * of node step0.layer0.attn.scores_COMP does not fit*" \
+		--model llama3-8b --layers 2 --seq 67108864 --mode prefill
+	stage_refused "et-stage: stage 0: num_ops 2.767e+19 of node step0.layer0.attn.qkv_COMP does not fit*" \
+		--model llama3-8b --layers 2 --mode decode --d-model 1073741824 --d-ff 1073741824 \
+		--global-batch 8
+	# the last stage's head: only there does the vocabulary overflow
+	stage_refused "et-stage: stage 1: num_ops * of node mb0.head.logits_COMP does not fit*" \
+		--model llama3-8b --layers 4 --pp 2 --vocab 1073741824 --seq 4194304 \
+		--schedule interleaved --global-batch 4
+	# and a shard of stage 0 alone too: the shards of a plan are all refused or all written
+	stage_refused "et-stage: stage 1: num_ops * of node mb0.head.logits_COMP does not fit*" \
+		--model llama3-8b --layers 4 --pp 2 --vocab 1073741824 --seq 4194304 --ranks 0
+	stage_refused "et-stage: stage 0: num_ops * of node mb0.transformer.0.mha.qkv@0_COMP does not fit*" \
+		--compat stage --layers 2 --d-model 1073741824 --d-ff 1073741824 --heads 8 --seq 1024
+}

@@ -82,3 +82,45 @@ interrupt() {
 		[ -z "$(ls -A sp)" ] || fail "SIG$sig left $(ls sp | wc -l) files in the folder"
 	done
 }
+
+# et-stage's output set (issue 27, item 11): the ranks and the comm-group file
+# (--write-comm-groups, or NAME.json of --output_dir) appear together or not at all.
+@test "et-stage: a failing run leaves neither the comm groups nor the ranks; exit 4" {
+	p=(--model_type gpt --layers 2 --d-model 64 --d-ff 128 --heads 4 --vocab 100 --seq 16 --dp 2)
+	run -4 et-stage "${p[@]}" --write-comm-groups g.json -o missing/x.etz
+	assert_output --partial "the folder missing does not exist"
+	[ -z "$(ls -A)" ] || fail "left: $(ls -A)"
+	if [ -w /dev/full ]; then
+		run -4 et-stage "${p[@]}" --write-comm-groups g.json -o /dev/full
+		[ -z "$(ls -A)" ] || fail "-o /dev/full left: $(ls -A)"
+		run -4 bash -c "et-stage ${p[*]} --write-comm-groups g.json > /dev/full"
+		[ -z "$(ls -A)" ] || fail "> /dev/full left: $(ls -A)"
+	fi
+	# --output_dir: the first rank cannot be put in place (a folder has its name)
+	mkdir -p D/workload.0.et
+	run -4 et-stage "${p[@]}" --output_dir D
+	assert_output --partial "D/workload.0.et"
+	[ "$(ls -A D)" = workload.0.et ] || fail "D holds: $(ls -A D)"
+	rm -r D
+	# the comm groups cannot be written: the folder this run made goes too
+	run -4 et-stage "${p[@]}" --output_dir E --write-comm-groups missing/g.json
+	[ -z "$(ls -A)" ] || fail "left: $(ls -A)"
+	# and when all goes well, all of it is there
+	et-stage "${p[@]}" --output_dir E
+	[ "$(ls E | tr '\n' ' ')" = "workload.0.et workload.1.et workload.json " ]
+	et-stage "${p[@]}" --write-comm-groups g.json -o x.etz
+	[ -s g.json ] && [ -s x.etz ]
+}
+
+@test "et-stage: a run killed by SIGINT, SIGTERM, SIGHUP or SIGPIPE leaves neither the comm groups nor the ranks" {
+	[ -z "${ETKIT_VALGRIND:-}" ] || skip "under valgrind the signal reaches valgrind first"
+	# 1,024 ranks: a few seconds of writing
+	p=(--model llama3-8b --dp 32 --tp 8 --pp 4)
+	mkdir sp
+	for sig in INT TERM HUP PIPE; do
+		interrupt $sig et-stage "${p[@]}" --write-comm-groups out.json -o out.etz
+		interrupt $sig et-stage "${p[@]}" --write-comm-groups out.json --split sp/x
+		interrupt $sig et-stage "${p[@]}" --output_dir sp --output_name out
+		[ -z "$(ls -A sp)" ] || fail "SIG$sig left $(ls sp | wc -l) files in the folder"
+	done
+}
