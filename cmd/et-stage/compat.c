@@ -470,7 +470,9 @@ static sgv in_emb_fwd(cb *b)
 	sgv y =
 	    sg_comp_w(b->g, n, OP_M, emb_ops(b), b->Tsp * b->D, NULL, 0, "in_emb@w", emb_weight(b));
 	/* TP-only: the weight is split on its input side, the output partial */
-	return b->tpsp ? y : sg_coll(b->g, n, 1, AR, DIM_TP, b->Tq * b->D, y);
+	return b->tpsp ? y
+	               : sg_coll(b->g, T("mb%d.transformer.0.input_norm.x@0", b->mb), X1, AR,
+	                         DIM_TP, b->Tq * b->D, y);
 }
 
 /* The input embedding's backward: its weight gradient (returned) and
@@ -494,7 +496,7 @@ static sgv out_emb(cb *b, sgv x, sgv *wgrad)
 	sgv y =
 	    sg_comp_w(g, n, OP_M, emb_ops(b), b->Tsp * b->V, SGD(x), "out_emb@w", emb_weight(b));
 	if (!b->tpsp) /* TP-only: d_model split over tp, the logits partial */
-		y = sg_coll(g, n, 1, AR, DIM_TP, b->Tq * b->V, y);
+		y = sg_coll(g, sg_name(g, "mb%d.loss.y@0", i), X1, AR, DIM_TP, b->Tq * b->V, y);
 	/* STAGE's loss sheet: loss = E(y), dy = E(loss), each of 5 operations
 	 * per element of a [Tsp, D] tensor (its declared shape, whatever the
 	 * logits' width) */
@@ -506,7 +508,9 @@ static sgv out_emb(cb *b, sgv x, sgv *wgrad)
 	sgv dx = sg_comp_w(g, dn, OP_M, emb_ops(b), b->tpsp ? T * b->D : b->Tq * b->Dt, SGD(dl),
 	                   "out_emb@w", emb_weight(b));
 	if (!b->tpsp)
-		dx = sg_coll(g, dn, 1, AG, DIM_TP, b->Tq * b->Dt, dx);
+		dx = sg_coll(g,
+		             sg_name(g, "mb%d.transformer.%d.ffn_res.dy@0", i, (int)b->g->c->L - 1),
+		             X1, AG, DIM_TP, b->Tq * b->Dt, dx);
 	*wgrad = sg_comp(g, sg_name(g, "mb%d.out_emb.dw@0", i), OP_M, emb_ops(b), emb_weight(b),
 	                 SGD(dl, x));
 	return dx;
