@@ -321,7 +321,7 @@ static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 	num TK = b->Tsp * b->K, DKe = b->D * b->K / b->ep;
 	f->x = x;
 	f->ln = norm_fwd(b, "post_attn_norm", x);
-	sgv wr = sg_coll(g, T("%s.moe.wrouter@0", p), 1, AG, DIM_EP, DKe, wg);
+	sgv wr = sg_coll(g, T("%s.moe.yrouter@0", p), X2, AG, DIM_EP, DKe, wg);
 	sgv yr = sg_comp_w(g, T("%s.moe.yrouter@0", p), OP_M, TK * b->D, TK, SGD(f->ln, wr),
 	                   W("router"), DKe);
 	sgv yr2 = sg_comp(g, T("%s.moe.yrouter2@0", p), OP_R, TK, TK, SGD(yr));
@@ -340,12 +340,12 @@ static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 		o = sg_coll(g, T("%s.moe.%d.ffn.xdown@0", p, j), 1, RS, DIM_TP, R * b->D, o);
 		ys[j] = sg_comp(g, T("%s.moe.%d.ldis.y@0", p, j), OP_SLICE, Xk, Xk, SGD(o));
 	}
-	sgv merged = moe_merge(b, T("%s.moe.yrouted_r%d@0", p, ne - 2), ys, ne);
+	sgv merged = moe_merge(b, T("%s.moe.yrouted_r%d@0", p, ne - 1), ys, ne);
 	f->routed = sg_coll(g, T("%s.moe.y1@0", p), 1, A2A, DIM_EP, Xk, merged);
 	f->gate = sg_comp(g, T("%s.moe.yrouter3@0", p), OP_SLICE, Xk, Xk, SGD(yr2));
 	sgv y2 = sg_comp(g, T("%s.moe.y2@0", p), OP_E2, Xk, Xk, SGD(f->routed, f->gate));
 	sgv y = sg_comp(g, T("%s.moe.y@0", p), OP_B, Xk / b->K, Xk / b->K, SGD(y2));
-	y = sg_coll(g, T("%s.moe.y@0", p), 1, AG, DIM_EP, Xk / b->K, y);
+	y = sg_coll(g, T("%s.ffn_res.x1@0", p), X1, AG, DIM_EP, Xk / b->K, y);
 	f->res = sg_comp(g, T("%s.ffn_res.y@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(y, x));
 }
 
@@ -374,12 +374,12 @@ static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, in
 		sgv in = sg_coll(g, T("%s.moe.%d.ffn.x01@0", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
 		wgr[(*nw)++] =
 		    sg_comp(g, T("%s.moe.%d.ffn.dwgate@0", p, j), OP_M, R * DF, DF, SGD(dg, in));
-		sgv dx = sg_comp_w(g, T("%s.moe.%d.ffn.dx00@0", p, j), OP_M, R * DF, R * b->D,
+		sgv dx = sg_comp_w(g, T("%s.moe.%d.ffn.dx000@0", p, j), OP_M, R * DF, R * b->D,
 		                   SGD(dg, wb), W("experts"), DF);
 		dx = sg_coll(g, T("%s.moe.%d.ffn.dx0@0", p, j), 1, RS, DIM_TP, R * b->D, dx);
 		dxs[j] = sg_comp(g, T("%s.moe.%d.ldis.dx@0", p, j), OP_SLICE, Xk, Xk, SGD(dx));
 	}
-	sgv merged = moe_merge(b, T("%s.moe.dxrouted_r%d@0", p, ne - 2), dxs, ne);
+	sgv merged = moe_merge(b, T("%s.moe.dxrouted_r%d@0", p, ne - 1), dxs, ne);
 	sgv dx1 = sg_coll(g, T("%s.moe.dx1@0", p), 1, A2A, DIM_EP, Xk, merged);
 	sgv dyr = sg_comp(g, T("%s.moe.dyrouter@0", p), OP_R, TK, TK, SGD(dyr2));
 	wgr[(*nw)++] =
@@ -388,7 +388,7 @@ static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, in
 	                     SGD(dyr, wb), W("router"), DKe);
 	sgv dx02 = sg_comp(g, T("%s.moe.dx02@0", p), OP_B, Xk / b->K, Xk / b->K, SGD(dx1));
 	sgv dx = sg_comp(g, T("%s.moe.dx@0", p), OP_A, Xk / b->K, Xk / b->K, SGD(dx01, dx02));
-	dx = sg_coll(g, T("%s.moe.dx@0", p), 1, AG, DIM_EP, Xk / b->K, dx);
+	dx = sg_coll(g, T("%s.post_attn_norm.dy@0", p), X1, AG, DIM_EP, Xk / b->K, dx);
 	return norm_bwd(b, "post_attn_norm", dx, dres);
 }
 
