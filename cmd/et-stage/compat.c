@@ -507,13 +507,20 @@ static sgv out_emb(cb *b, sgv x, sgv *wgrad)
 	const char *dn = sg_name(g, "mb%d.out_emb.dx@0", i);
 	sgv dx = sg_comp_w(g, dn, OP_M, emb_ops(b), b->tpsp ? T * b->D : b->Tq * b->Dt, SGD(dl),
 	                   "out_emb@w", emb_weight(b));
-	if (!b->tpsp)
-		dx = sg_coll(g,
-		             sg_name(g, "mb%d.transformer.%d.ffn_res.dy@0", i, (int)b->g->c->L - 1),
-		             X1, AG, DIM_TP, b->Tq * b->Dt, dx);
 	*wgrad = sg_comp(g, sg_name(g, "mb%d.out_emb.dw@0", i), OP_M, emb_ops(b), emb_weight(b),
 	                 SGD(dl, x));
 	return dx;
+}
+
+/* The output embedding's dx as the last layer reads it: in TP-only mode
+ * gathered over tp, by the consumer, so after the pipeline transfer when
+ * the two sit on different stages (what crosses is the local Tq·D/tp). */
+static sgv out_dx_gather(cb *b, sgv dx)
+{
+	if (b->tpsp)
+		return dx;
+	return sg_coll(b->g, T("mb%d.transformer.%d.ffn_res.dy@0", b->mb, (int)b->g->c->L - 1), X1,
+	               AG, DIM_TP, b->Tq * b->Dt, dx);
 }
 
 /* Once per step: merge the micro-batches' gradients of a weight (CUSTOM
@@ -581,7 +588,8 @@ void compat_build(sg *g)
 	int p = g->stage, pp = (int)c->dim[DIM_PP], first;
 	int nl = stage_layers(c, p, &first), oq = out_stage(c);
 	int nmb = (int)(c->B / c->MB);
-	num act = b.Tsp * b.D; /* what crosses a stage boundary */
+	num act = b.Tsp * b.D;                   /* what crosses a stage boundary */
+	num dx_act = b.tpsp ? act : b.Tq * b.Dt; /* the output embedding's dx, before a gather */
 	size_t nsl = (size_t)nl * (size_t)nmb;
 	sgv *lgrad = et_xcalloc(nsl ? nsl : 1, sizeof *lgrad);
 	sgv *egrad_in = et_xcalloc((size_t)nmb, sizeof *egrad_in);
@@ -610,17 +618,17 @@ void compat_build(sg *g)
 			                                act, tag_id(&b, pp, 0));
 			sgv dx = out_emb(&b, ox, &egrad_out[i]);
 			if (oq != pp - 1)
-				sg_send(g, sg_name(g, "mb%d.out_emb.dx@0", i), pp - 1, act, dx,
+				sg_send(g, sg_name(g, "mb%d.out_emb.dx@0", i), pp - 1, dx_act, dx,
 				        tag_id(&b, pp, 1));
 			else
-				x = dx;
+				x = out_dx_gather(&b, dx);
 		}
 		sgv dy = x;
 		if (p < pp - 1)
 			dy = sg_recv(g, bwd_name(g, i, first + nl), p + 1, act, tag_id(&b, p, 1));
 		else if (oq != p)
-			dy = sg_recv(g, sg_name(g, "mb%d.out_emb.dx@0", i), oq, act,
-			             tag_id(&b, pp, 1));
+			dy = out_dx_gather(&b, sg_recv(g, sg_name(g, "mb%d.out_emb.dx@0", i), oq,
+			                               dx_act, tag_id(&b, pp, 1)));
 		for (int l = nl - 1; l >= 0; l--)
 			dy = layer_bwd(&b, first + l, dy, &ls[l], &lgrad[(size_t)l * nmb + i]);
 		if (p > 0)
