@@ -2,6 +2,10 @@
  * stage, with its units (num_ops in multiply-accumulates, sizes in
  * elements) and its per-layer node tables: 29 COMP nodes per layer and
  * micro-batch for GPT, 38 for Llama, 40 + 10·E/ep (+2) for MoE.
+ * Tensor names, edges and tensor sizes are STAGE's node for node (checked
+ * against its own traces; doc/stage.md, "Edges, tensor sizes and names"):
+ * a node is named after the spreadsheet tensor it makes, a collective
+ * after the tensor that consumes it, a transfer after the tensor carried.
  *
  * Quantities are long doubles because STAGE's are real numbers (a per-rank
  * micro-batch may be fractional); they are truncated on output. */

@@ -3,7 +3,11 @@
 # (GPT TP+SP, GPT TP-only, Llama) and the MoE graph, written from the spec and from
 # STAGE's own MoE spreadsheets (moe_frame, expert_wrapper, the two-matrix expert FFN;
 # see the MoE block below), not from et-stage's code, in the layout of figures.jq.
-# One line per pipeline stage: "stage P <figures>".
+# One line per pipeline stage: "stage P <figures>"; with -v strict=1 instead
+# "stage P deps N ctrl N ts N" in the layout of strict.jq (the strict figures:
+# data and control dependencies, COMP tensor sizes), from STAGE's graph rules
+# (doc/stage.md, "Edges, tensor sizes and names"), checked against STAGE's own
+# traces of twelve configurations.
 #
 #   awk -v arch=gpt|llama|moe -v L= -v D= -v F= -v H= -v KV= -v V= -v S= -v B= -v MB= \
 #       -v dp= -v tp= -v cp= -v pp= -v fsdp=0|1 -v tpsp=0|1 [-v ep= -v E= -v K=] \
@@ -19,8 +23,8 @@ function fmt(x) { return sprintf("%.0f", x) }
 # operands name, a removed node (identity, placeholder, zero-op) hands its
 # operands on, every collective of a chain adds one edge, FSDP's weight
 # gathers have none, a send depends on its tensor, a receive on nothing;
-# COMP tensor_size is the node's output elements. Dense graphs only.
-function strict_line(p,   nw, base, ncl, wr, sync, deps, ts, tsl, Dt, Ft, qkvw, last, tponly, ncla) {
+# COMP tensor_size is the node's output elements (GPT, Llama and MoE graphs).
+function strict_line(p,   nw, base, ncl, wr, sync, deps, ts, tsl, Dt, Ft, qkvw, last, tponly, ncla, TK) {
 	Dt = D / tp; Ft = F / tp; qkvw = Dt + 2 * kvw
 	last = p == pp - 1; tponly = !tpsp && tp > 1
 	# edges of a layer and micro-batch with every collective away: GPT 16
@@ -28,6 +32,21 @@ function strict_line(p,   nw, base, ncl, wr, sync, deps, ts, tsl, Dt, Ft, qkvw, 
 	nw = llama ? 5 : 4; base = llama ? 55 : 41
 	ncl = (tp > 1) * (tpsp ? 10 : 4) + (cp > 1) * 4
 	wr = fsdp && dp > 1 ? (llama ? 10 : 8) : 0
+	if (moe) {
+		# Llama's attention with the norms and residuals (35); the frame (moe_frame):
+		# 7 forward (router product, reshape, token broadcast, gate slice, gate
+		# applied, K-sum) + 13 backward; per expert 4 forward + 8 backward; the two
+		# merge nodes read every local expert (ne >= 2). Collectives: ep > 1 four
+		# all-to-alls and three gathers (the router weight's has no input, its
+		# consumer one edge); tp > 1 attention's 3 gathers and 2 scatters, each
+		# expert's 3 and 2; cp > 1 four. FSDP: attention's 4 weight reads, the
+		# router's 2, each expert's 4. Weight gradients: dwo, dwqkv, the router's,
+		# each expert's two.
+		nw = 3 + 2 * ne
+		base = 35 + 20 + 12 * ne + 2 * ne * (ne >= 2)
+		ncl = (ep > 1) * 7 + (tp > 1) * (5 + 5 * ne) + (cp > 1) * 4
+		wr = fsdp && dp > 1 ? 6 + 4 * ne : 0
+	}
 	sync = (dp > 1) + (cp > 1)
 	deps = nmb * Ls * (base + ncl + wr + (sync ? nw + sync - 1 : 0))
 	deps += Ls * ((sync ? nmb : nmb * nw) + 1)
@@ -36,7 +55,18 @@ function strict_line(p,   nw, base, ncl, wr, sync, deps, ts, tsl, Dt, Ft, qkvw, 
 	deps += Eout * (nmb * (6 + tponly) + nmb + ncla + 1) + last * nmb * tponly
 	deps += ns * nmb
 	tsl = 8 * Tsp * D + 2 * Tq * qkvw + 4 * Tq * Dt + 4 * Tq * kvw + 2 * cp * Tq * Dt + D * Dt + D * qkvw
-	tsl += llama ? 2 * Tq * kvw + 6 * Tq * D + 6 * Tq * Ft + 3 * D * Ft : 4 * Tq * D + 2 * Tq * Ft + 2 * D * Ft
+	if (moe) {
+		# attention as Llama's (its kv slices, o1 and dx1); the frame: router
+		# outputs Tsp.K four times, dispatched tokens Xk six times, the router
+		# weight gradient D.K/ep, the K-sums and dx Tsp.D/ep four times; per
+		# expert its two row slices Xk/E, two slices back Xk, two products of
+		# R.Ft and two of R.D rows, two weight gradients D.Ft; the merges Xk each
+		TK = Tsp * K
+		tsl += 2 * Tq * kvw + 2 * Tq * D
+		tsl += 4 * TK + 6 * Xk + D * K / ep + 4 * Tsp * D / ep
+		tsl += ne * (2 * Xk / E + 2 * Xk + 2 * R * Ft + 2 * R * D + 2 * D * Ft) + 2 * Xk * (ne >= 2)
+	} else
+		tsl += llama ? 2 * Tq * kvw + 6 * Tq * D + 6 * Tq * Ft + 3 * D * Ft : 4 * Tq * D + 2 * Tq * Ft + 2 * D * Ft
 	ts = nmb * Ls * tsl + Ls * 2 * PL / fs
 	ts += Ein * (nmb * (Tsp * D + Wemb + Tq * V / tp) + 2 * Wemb)
 	ts += Eout * (nmb * (Tsp * V + 2 * Tsp * D + Tq * D / tp + Wemb) + 2 * Wemb)
