@@ -138,6 +138,18 @@ llama_cp() {
 	for r in 8 9 10 11 12 13 14 15; do assert_line "rank $r deps 193 ctrl 0 ts 73859072"; done
 }
 
+@test "STAGE's edges with everything at once: GPT dp 2, tp 2, cp 2, FSDP, out_emb on stage 0 of 2" {
+	et-stage --compat stage --model_type gpt --dp 2 --tp 2 --pp 2 --sp 2 --weight_sharded 1 \
+		--num_stacks 3 --dmodel 128 --dff 256 --head 4 --kvhead 4 --seq 32 --batch 4 \
+		--micro_batch 2 --dvocal 100 -o x.etz
+	run strict x.etz
+	for r in 0 1 2 3 4 5 6 7; do assert_line "rank $r deps 310 ctrl 0 ts 662656"; done
+	for r in 8 9 10 11 12 13 14 15; do assert_line "rank $r deps 143 ctrl 0 ts 274432"; done
+	run figures x.etz
+	assert_line "rank 0 COMP 140 COLL 78 SEND 4 RECV 4 | op A 107520 CUSTOM 177152 E 102400 M 13811712 SLICE 32768 | coll ALL_GATHER 40 294912 ALL_REDUCE 10 338944 REDUCE_SCATTER 28 311296 | send 4 4096 recv 4 4096"
+	assert_line "rank 8 COMP 60 COLL 36 SEND 4 RECV 4 | op A 40960 CUSTOM 75776 E 40960 M 6291456 SLICE 16384 | coll ALL_GATHER 20 147456 ALL_REDUCE 2 131072 REDUCE_SCATTER 14 155648 | send 4 4096 recv 4 4096"
+}
+
 @test "STAGE's MoE edges and tensor sizes: the spec's example and tp 2, pp 2 with mixed precision" {
 	et-stage --compat stage --model_type moe --dp 2 --tp 1 --pp 1 --sp 1 --ep 2 --experts 4 \
 		--kexperts 2 --weight_sharded 0 --num_stacks 2 --dmodel 512 --dff 1024 --head 8 \
@@ -150,6 +162,12 @@ llama_cp() {
 	run strict y.etz
 	for r in 0 1 2 3; do assert_line "rank $r deps 235 ctrl 0 ts 4070400"; done
 	for r in 4 5 6 7; do assert_line "rank $r deps 243 ctrl 0 ts 4135936"; done
+	# cp 2 and FSDP with ep 2
+	et-stage --compat stage --model_type moe --dp 2 --tp 1 --pp 1 --sp 2 --ep 2 --experts 4 \
+		--kexperts 2 --weight_sharded 1 --num_stacks 2 --dmodel 64 --dff 128 --head 4 \
+		--kvhead 2 --seq 32 --batch 8 --micro_batch 4 --dvocal 100 -o z.etz
+	run strict z.etz
+	for r in 0 1 2 3 4 5 6 7; do assert_line "rank $r deps 496 ctrl 0 ts 704384"; done
 }
 
 @test "STAGE's flags: --output_dir D writes D/workload.<rank>.et and D/workload.json as STAGE does" {

@@ -7,7 +7,7 @@
 # "stage P deps N ctrl N ts N" in the layout of strict.jq (the strict figures:
 # data and control dependencies, COMP tensor sizes), from STAGE's graph rules
 # (doc/stage.md, "Edges, tensor sizes and names"), checked against STAGE's own
-# traces of twelve configurations.
+# traces of fifteen configurations.
 #
 #   awk -v arch=gpt|llama|moe -v L= -v D= -v F= -v H= -v KV= -v V= -v S= -v B= -v MB= \
 #       -v dp= -v tp= -v cp= -v pp= -v fsdp=0|1 -v tpsp=0|1 [-v ep= -v E= -v K=] \
