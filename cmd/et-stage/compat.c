@@ -2,6 +2,10 @@
  * stage, with its units (num_ops in multiply-accumulates, sizes in
  * elements) and its per-layer node tables: 29 COMP nodes per layer and
  * micro-batch for GPT, 38 for Llama, 40 + 10·E/ep (+2) for MoE.
+ * Tensor names, edges and tensor sizes are STAGE's node for node (checked
+ * against its own traces; doc/stage.md, "Edges, tensor sizes and names"):
+ * a node is named after the spreadsheet tensor it makes, a collective
+ * after the tensor that consumes it, a transfer after the tensor carried.
  *
  * Quantities are long doubles because STAGE's are real numbers (a per-rank
  * micro-batch may be fractional); they are truncated on output. */
@@ -77,166 +81,192 @@ static void cb_init(cb *b, sg *g)
 #define T(...) sg_name(b->g, __VA_ARGS__)
 #define W(w) sg_name(b->g, "%s@w_" w, strchr(b->pre, '.') + 1)
 
+/* STAGE names a collective after the tensor that consumes it and the
+ * operand it feeds: every collective of the chain before operand x1 of
+ * `t` is "t_X1COMM", before x2 "t_X2_COMM" (sg_coll's k = the operand). */
+enum { X1 = 1, X2 = 2 };
+
 /* Gather a sequence-parallel activation before a column-parallel product
  * (TP+SP only: in TP-only mode activations are whole on every tp rank). */
-static sgv ag_tp(cb *b, const char *name, sgv x)
+static sgv ag_tp(cb *b, const char *name, int opnd, sgv x)
 {
-	return b->tpsp ? sg_coll(b->g, name, 1, AG, DIM_TP, b->Tsp * b->D, x) : x;
+	return b->tpsp ? sg_coll(b->g, name, opnd, AG, DIM_TP, b->Tsp * b->D, x) : x;
 }
 
 /* The output of a row-parallel product: partial over tp, reduce-scattered
  * to the sequence-parallel layout (TP+SP) or all-reduced (TP-only). */
 static sgv out_tp(cb *b, const char *name, sgv x)
 {
-	return sg_coll(b->g, name, 1, b->tpsp ? RS : AR, DIM_TP, b->Tq * b->D, x);
+	return sg_coll(b->g, name, X1, b->tpsp ? RS : AR, DIM_TP, b->Tq * b->D, x);
 }
 
-/* A LayerNorm forward: 5 operations per element (STAGE's a = 5). */
-static sgv norm(cb *b, const char *name, sgv x)
+/* STAGE's layer_norm sheet, forward: y = E(x), 5 operations per element. */
+static sgv norm_fwd(cb *b, const char *mod, sgv x)
 {
-	return sg_comp(b->g, name, OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D, SGD(x));
+	return sg_comp(b->g, T("%s.%s.y@0", b->pre, mod), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
+	               SGD(x));
+}
+
+/* Its backward: the decoder block turns the norm's dy into the sum (A) of
+ * the branch's input gradient and the residual's, and dx = E(dy) reads dy
+ * alone (not the forward input). */
+static sgv norm_bwd(cb *b, const char *mod, sgv branch, sgv resid)
+{
+	num n = b->Tsp * b->D;
+	sgv dy = sg_comp(b->g, T("%s.%s.dy@0", b->pre, mod), OP_A, n, n, SGD(branch, resid));
+	return sg_comp(b->g, T("%s.%s.dx@0", b->pre, mod), OP_E, 5 * n, n, SGD(dy));
 }
 
 typedef struct attn_fwd {
-	sgv x, ln, q, k, v, attn, res; /* input, norm, q/k/v (gathered over cp), output */
+	sgv ln, q, attn; /* input norm output, q, the kernel's output */
 } attn_fwd;
 
-/* Attention forward (GPT: MHA; Llama and MoE: GQA with the k/v expand). */
-static void attention_fwd(cb *b, sgv x, sgv wg, attn_fwd *a)
+/* The k/v width per rank: D/tp for GPT's MHA, D·KV/(H·tp) for GQA. */
+static num kv_width(const cb *b)
+{
+	return b->arch == ARCH_GPT ? b->Dt : b->Dkv;
+}
+
+/* Attention forward (group_query_attention surrounding and fused kernel
+ * sheets): the qkv product, its q/k/v slices, k and v gathered over cp
+ * (the kernel's k1, v1), the kernel, the output projection. Returns the
+ * residual sum mha_res.y. */
+static sgv attention_fwd(cb *b, sgv x, sgv wg, attn_fwd *a)
 {
 	sg *g = b->g;
 	const char *p = b->pre;
-	num kvw = b->arch == ARCH_GPT ? b->Dt : b->Dkv;
-	a->x = x;
-	a->ln = norm(b, T("%s.mha.norm@0", p), x);
-	sgv in = ag_tp(b, T("%s.mha.norm@0", p), a->ln);
-	num qkvw = b->Dt + 2 * kvw;
+	num kvw = kv_width(b), qkvw = b->Dt + 2 * kvw;
+	a->ln = norm_fwd(b, "input_norm", x);
+	sgv in = ag_tp(b, T("%s.mha.qkv@0", p), X1, a->ln);
 	sgv qkv = sg_comp_w(g, T("%s.mha.qkv@0", p), OP_M, b->Tq * b->D * qkvw, b->Tq * qkvw,
 	                    SGD(in, wg), W("qkv"), b->D * qkvw);
 	a->q = sg_comp(g, T("%s.mha.q@0", p), OP_SLICE, b->Tq * b->Dt, b->Tq * b->Dt, SGD(qkv));
 	sgv k = sg_comp(g, T("%s.mha.k@0", p), OP_SLICE, b->Tq * kvw, b->Tq * kvw, SGD(qkv));
 	sgv v = sg_comp(g, T("%s.mha.v@0", p), OP_SLICE, b->Tq * kvw, b->Tq * kvw, SGD(qkv));
-	if (b->arch != ARCH_GPT) { /* the k/v heads expanded to the query groups */
-		k = sg_comp(g, T("%s.mha.k_expand@0", p), OP_SLICE, b->Tq * kvw, b->Tq * kvw,
-		            SGD(k));
-		v = sg_comp(g, T("%s.mha.v_expand@0", p), OP_SLICE, b->Tq * kvw, b->Tq * kvw,
-		            SGD(v));
-	}
-	a->k = sg_coll(g, T("%s.mha.k@0", p), 1, AG, DIM_CP, b->Tq * kvw, k);
-	a->v = sg_coll(g, T("%s.mha.v@0", p), 1, AG, DIM_CP, b->Tq * kvw, v);
-	a->attn = sg_comp(g, T("%s.mha.attn@0", p), OP_CUSTOM, 3 * b->Tq * b->Dt, b->Tq * b->Dt,
-	                  SGD(a->q, a->k, a->v));
-	sgv o = sg_comp_w(g, T("%s.mha.proj@0", p), OP_M, b->Tq * b->Dt * b->D, b->Tq * b->D,
-	                  SGD(a->attn, wg), W("proj"), b->Dt * b->D);
-	o = out_tp(b, T("%s.mha.proj@0", p), o);
-	a->res = sg_comp(g, T("%s.mha.res@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(o, x));
+	k = sg_coll(g, T("%s.mha.attn_kernel.k1@0", p), X1, AG, DIM_CP, b->Tq * kvw, k);
+	v = sg_coll(g, T("%s.mha.attn_kernel.v1@0", p), X1, AG, DIM_CP, b->Tq * kvw, v);
+	a->attn = sg_comp(g, T("%s.mha.attn_kernel.qkv@0", p), OP_CUSTOM, 3 * b->Tq * b->Dt,
+	                  b->Tq * b->Dt, SGD(a->q, k, v));
+	sgv o = sg_comp_w(g, T("%s.mha.o1@0", p), OP_M, b->Tq * b->Dt * b->D, b->Tq * b->D,
+	                  SGD(a->attn, wg), W("o"), b->Dt * b->D);
+	o = out_tp(b, T("%s.mha.o@0", p), o);
+	return sg_comp(g, T("%s.mha_res.y@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(o, x));
 }
 
-/* Attention backward from the gradient dres of its residual output; the
- * weight gradients go to wg[0..1]; returns dx. */
-static sgv attention_bwd(cb *b, const attn_fwd *a, sgv dres, sgv wb, sgv *wgr)
+/* The kernel's gradient of k (or v): partial over cp on the whole
+ * sequence, reduce-scattered over cp. GPT's kernel makes it directly
+ * (Tq·D/tp per cp rank before the scatter); the GQA kernel makes it for
+ * all H heads (dk1, cp·Tq·D/tp) and slices the KV heads out after the
+ * scatter (the SLICE dk of Tq·Dkv). */
+static sgv attention_dkv(cb *b, const char *w, sgv dattn)
 {
 	sg *g = b->g;
 	const char *p = b->pre;
-	num kvw = b->arch == ARCH_GPT ? b->Dt : b->Dkv;
-	num qkvw = b->Dt + 2 * kvw;
-	sgv dy = ag_tp(b, T("%s.mha.dres@0", p), dres);
+	num full = b->cp * b->Tq * b->Dt;
+	if (b->arch == ARCH_GPT) {
+		sgv d = sg_comp(g, T("%s.mha.attn_kernel.d%s@0", p, w), OP_CUSTOM,
+		                6 * b->Tq * b->Dt, full, SGD(dattn));
+		return sg_coll(g, T("%s.mha.d%s@0", p, w), X1, RS, DIM_CP, full, d);
+	}
+	sgv d1 = sg_comp(g, T("%s.mha.attn_kernel.d%s1@0", p, w), OP_CUSTOM, 6 * b->Tq * b->Dt,
+	                 full, SGD(dattn));
+	d1 = sg_coll(g, T("%s.mha.attn_kernel.d%s@0", p, w), X1, RS, DIM_CP, full, d1);
+	return sg_comp(g, T("%s.mha.attn_kernel.d%s@0", p, w), OP_SLICE, b->Tq * b->Dkv,
+	               b->Tq * b->Dkv, SGD(d1));
+}
+
+/* Attention backward from dpost, the gradient of mha_res.y (the post
+ * attention norm's dx); the weight gradients go to wgr[0..1]; returns the
+ * input norm's dx. */
+static sgv attention_bwd(cb *b, const attn_fwd *a, sgv dpost, sgv wb, sgv *wgr)
+{
+	sg *g = b->g;
+	const char *p = b->pre;
+	num kvw = kv_width(b), qkvw = b->Dt + 2 * kvw;
+	sgv dy = ag_tp(b, T("%s.mha.do1@0", p), X1, dpost);
 	sgv dattn = sg_comp_w(g, T("%s.mha.dattn@0", p), OP_M, b->Tq * b->D * b->Dt, b->Tq * b->Dt,
-	                      SGD(dy, wb), W("proj"), b->Dt * b->D);
-	wgr[0] = sg_comp(g, T("%s.mha.dw_proj@0", p), OP_M, b->Dt * b->Tq * b->D, b->Dt * b->D,
-	                 SGD(dy, a->attn));
-	num dkvs = b->cp * b->Tq * kvw;
-	sgv dq = sg_comp(g, T("%s.mha.dq@0", p), OP_CUSTOM, 6 * b->Tq * b->Dt, b->Tq * b->Dt,
-	                 SGD(dattn, a->q, a->k, a->v));
-	sgv dk = sg_comp(g, T("%s.mha.dk@0", p), OP_CUSTOM, 6 * b->Tq * b->Dt, dkvs,
-	                 SGD(dattn, a->q, a->k, a->v));
-	sgv dv = sg_comp(g, T("%s.mha.dv@0", p), OP_CUSTOM, 6 * b->Tq * b->Dt, dkvs,
-	                 SGD(dattn, a->q, a->k, a->v));
-	dk = sg_coll(g, T("%s.mha.dk@0", p), 1, RS, DIM_CP, dkvs, dk);
-	dv = sg_coll(g, T("%s.mha.dv@0", p), 1, RS, DIM_CP, dkvs, dv);
+	                      SGD(dy, wb), W("o"), b->Dt * b->D);
+	wgr[0] = sg_comp(g, T("%s.mha.dwo@0", p), OP_M, b->Dt * b->Tq * b->D, b->Dt * b->D,
+	                 SGD(a->attn, dy));
+	sgv dq = sg_comp(g, T("%s.mha.attn_kernel.dq@0", p), OP_CUSTOM, 6 * b->Tq * b->Dt,
+	                 b->Tq * b->Dt, SGD(dattn));
+	sgv dk = attention_dkv(b, "k", dattn);
+	sgv dv = attention_dkv(b, "v", dattn);
 	sgv dkv = sg_comp(g, T("%s.mha.dkv@0", p), OP_SLICE, 2 * b->Tq * kvw, 2 * b->Tq * kvw,
 	                  SGD(dk, dv));
 	sgv dqkv =
 	    sg_comp(g, T("%s.mha.dqkv@0", p), OP_SLICE, b->Tq * qkvw, b->Tq * qkvw, SGD(dq, dkv));
-	sgv dln = sg_comp_w(g, T("%s.mha.dnorm@0", p), OP_M, b->Tq * qkvw * b->D, b->Tq * b->D,
-	                    SGD(dqkv, wb), W("qkv"), b->D * qkvw);
-	dln = out_tp(b, T("%s.mha.dnorm@0", p), dln);
-	sgv in = ag_tp(b, T("%s.mha.norm@0_bwd", p), a->ln);
-	wgr[1] = sg_comp(g, T("%s.mha.dw_qkv@0", p), OP_M, b->D * b->Tq * qkvw, b->D * qkvw,
-	                 SGD(in, dqkv));
-	sgv dxn = sg_comp(g, T("%s.mha.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
-	                  SGD(dln, a->x));
-	return sg_comp(g, T("%s.mha.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(dxn, dres));
+	sgv in = ag_tp(b, T("%s.mha.dwqkv@0", p), X2, a->ln);
+	wgr[1] = sg_comp(g, T("%s.mha.dwqkv@0", p), OP_M, b->D * b->Tq * qkvw, b->D * qkvw,
+	                 SGD(dqkv, in));
+	sgv dx = sg_comp_w(g, T("%s.mha.dx1@0", p), OP_M, b->Tq * qkvw * b->D, b->Tq * b->D,
+	                   SGD(dqkv, wb), W("qkv"), b->D * qkvw);
+	dx = out_tp(b, T("%s.mha.dx@0", p), dx);
+	return norm_bwd(b, "input_norm", dx, dpost);
 }
 
 /* --- dense FFN (GPT: 2 matrices; Llama: SwiGLU, 3 matrices) ------------ */
 typedef struct ffn_fwd {
-	sgv x, ln, in, h;  /* input, norm, gathered norm, hidden (GPT) */
-	sgv gate, up, act; /* Llama */
-	sgv res;
+	sgv ln, gate, up, act; /* post-attention norm; Llama's up and SwiGLU product */
 } ffn_fwd;
 
-static void ffn_fwd_dense(cb *b, sgv x, sgv wg, ffn_fwd *f)
+/* The FFN from mha_res.y (its post-attention norm, products, residual);
+ * returns ffn_res.y. */
+static sgv ffn_fwd_dense(cb *b, sgv x, sgv wg, ffn_fwd *f)
 {
 	sg *g = b->g;
 	const char *p = b->pre;
 	num DF = b->D * b->Ft, TF = b->Tq * b->Ft;
-	f->x = x;
-	f->ln = norm(b, T("%s.ffn.norm@0", p), x);
-	f->in = ag_tp(b, T("%s.ffn.norm@0", p), f->ln);
-	sgv h;
-	if (b->arch == ARCH_GPT) {
-		h = f->h = sg_comp_w(g, T("%s.ffn.up@0", p), OP_M, b->Tq * DF, TF, SGD(f->in, wg),
-		                     W("up"), DF);
-	} else {
-		f->gate = sg_comp_w(g, T("%s.ffn.gate@0", p), OP_M, b->Tq * DF, TF, SGD(f->in, wg),
-		                    W("gate"), DF);
-		f->up = sg_comp_w(g, T("%s.ffn.up@0", p), OP_M, b->Tq * DF, TF, SGD(f->in, wg),
+	f->ln = norm_fwd(b, "post_attn_norm", x);
+	sgv in = ag_tp(b, T("%s.ffn.x00@0", p), X1, f->ln);
+	sgv h = f->gate =
+	    sg_comp_w(g, T("%s.ffn.xgate@0", p), OP_M, b->Tq * DF, TF, SGD(in, wg), W("gate"), DF);
+	if (b->arch != ARCH_GPT) {
+		f->up = sg_comp_w(g, T("%s.ffn.xup@0", p), OP_M, b->Tq * DF, TF, SGD(in, wg),
 		                  W("up"), DF);
 		/* the SwiGLU product, an einsum without contraction in STAGE */
-		h = f->act = sg_comp(g, T("%s.ffn.act@0", p), OP_M, TF, TF, SGD(f->gate, f->up));
+		h = f->act =
+		    sg_comp(g, T("%s.ffn.xupgate@0", p), OP_M, TF, TF, SGD(f->gate, f->up));
 	}
-	sgv o = sg_comp_w(g, T("%s.ffn.down@0", p), OP_M, TF * b->D, b->Tq * b->D, SGD(h, wg),
+	sgv o = sg_comp_w(g, T("%s.ffn.xdown1@0", p), OP_M, TF * b->D, b->Tq * b->D, SGD(h, wg),
 	                  W("down"), DF);
-	o = out_tp(b, T("%s.ffn.down@0", p), o);
-	f->res = sg_comp(g, T("%s.ffn.res@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(o, x));
+	o = out_tp(b, T("%s.ffn.xdown@0", p), o);
+	return sg_comp(g, T("%s.ffn_res.y@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(o, x));
 }
 
-/* Backward of the dense FFN from the gradient of its output; the weight
- * gradients go to wgr (2 or 3); returns the gradient of its input x. */
-static sgv ffn_bwd_dense(cb *b, const ffn_fwd *f, sgv dres, sgv wb, sgv *wgr)
+/* Backward of the dense FFN from dy, the gradient of ffn_res.y; the weight
+ * gradients go to wgr (2 or 3); returns the post-attention norm's dx. */
+static sgv ffn_bwd_dense(cb *b, const ffn_fwd *f, sgv dy, sgv wb, sgv *wgr)
 {
 	sg *g = b->g;
 	const char *p = b->pre;
 	num DF = b->D * b->Ft, TF = b->Tq * b->Ft;
-	sgv dy = ag_tp(b, T("%s.ffn.dres@0", p), dres);
-	sgv dh = sg_comp_w(g, T("%s.ffn.dh@0", p), OP_M, b->Tq * b->D * b->Ft, TF, SGD(dy, wb),
-	                   W("down"), DF);
-	wgr[0] = sg_comp(g, T("%s.ffn.dw_down@0", p), OP_M, b->Ft * b->Tq * b->D, DF,
-	                 SGD(dy, b->arch == ARCH_GPT ? f->h : f->act));
-	sgv dln;
-	if (b->arch == ARCH_GPT) {
-		dln = sg_comp_w(g, T("%s.ffn.dnorm@0", p), OP_M, TF * b->D, b->Tq * b->D,
-		                SGD(dh, wb), W("up"), DF);
-		sgv in = ag_tp(b, T("%s.ffn.norm@0_bwd", p), f->ln);
-		wgr[1] = sg_comp(g, T("%s.ffn.dw_up@0", p), OP_M, b->D * TF, DF, SGD(in, dh));
+	bool gpt = b->arch == ARCH_GPT;
+	sgv d2 = ag_tp(b, T("%s.ffn.dxdown2@0", p), X1, dy);
+	wgr[0] = sg_comp(g, T("%s.ffn.dwdown@0", p), OP_M, b->Ft * b->Tq * b->D, DF,
+	                 SGD(d2, gpt ? f->gate : f->act));
+	sgv dh = sg_comp_w(g, T(gpt ? "%s.ffn.dxgate@0" : "%s.ffn.dxupgate@0", p), OP_M,
+	                   b->Tq * b->D * b->Ft, TF, SGD(d2, wb), W("down"), DF);
+	sgv in = ag_tp(b, T("%s.ffn.x01@0", p), X1, f->ln);
+	sgv dx;
+	if (gpt) {
+		wgr[1] = sg_comp(g, T("%s.ffn.dwgate@0", p), OP_M, b->D * TF, DF, SGD(dh, in));
+		dx = sg_comp_w(g, T("%s.ffn.dx000@0", p), OP_M, TF * b->D, b->Tq * b->D,
+		               SGD(dh, wb), W("gate"), DF);
 	} else {
-		sgv dgate = sg_comp(g, T("%s.ffn.dgate@0", p), OP_M, TF, TF, SGD(dh, f->up));
-		sgv dup = sg_comp(g, T("%s.ffn.dup@0", p), OP_M, TF, TF, SGD(dh, f->gate));
-		sgv dxg = sg_comp_w(g, T("%s.ffn.dnorm_gate@0", p), OP_M, TF * b->D, b->Tq * b->D,
-		                    SGD(dgate, wb), W("gate"), DF);
-		sgv dxu = sg_comp_w(g, T("%s.ffn.dnorm_up@0", p), OP_M, TF * b->D, b->Tq * b->D,
+		sgv dgate = sg_comp(g, T("%s.ffn.dxgate@0", p), OP_M, TF, TF, SGD(dh, f->up));
+		sgv dup = sg_comp(g, T("%s.ffn.dxup@0", p), OP_M, TF, TF, SGD(dh, f->gate));
+		wgr[1] = sg_comp(g, T("%s.ffn.dwgate@0", p), OP_M, b->D * TF, DF, SGD(dgate, in));
+		wgr[2] = sg_comp(g, T("%s.ffn.dwup@0", p), OP_M, b->D * TF, DF, SGD(dup, in));
+		sgv dxu = sg_comp_w(g, T("%s.ffn.dx00@0", p), OP_M, TF * b->D, b->Tq * b->D,
 		                    SGD(dup, wb), W("up"), DF);
-		sgv in = ag_tp(b, T("%s.ffn.norm@0_bwd", p), f->ln);
-		wgr[1] = sg_comp(g, T("%s.ffn.dw_gate@0", p), OP_M, b->D * TF, DF, SGD(in, dgate));
-		wgr[2] = sg_comp(g, T("%s.ffn.dw_up@0", p), OP_M, b->D * TF, DF, SGD(in, dup));
-		dln = sg_comp(g, T("%s.ffn.dnorm@0", p), OP_A, b->Tq * b->D, b->Tq * b->D,
-		              SGD(dxg, dxu));
+		sgv dxg = sg_comp_w(g, T("%s.ffn.dx01@0", p), OP_M, TF * b->D, b->Tq * b->D,
+		                    SGD(dgate, wb), W("gate"), DF);
+		dx = sg_comp(g, T("%s.ffn.dx000@0", p), OP_A, b->Tq * b->D, b->Tq * b->D,
+		             SGD(dxu, dxg));
 	}
-	dln = out_tp(b, T("%s.ffn.dnorm@0", p), dln);
-	sgv dxn = sg_comp(g, T("%s.ffn.dx_norm@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
-	                  SGD(dln, f->x));
-	return sg_comp(g, T("%s.ffn.dx@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(dxn, dres));
+	dx = out_tp(b, T("%s.ffn.dx0@0", p), dx);
+	return norm_bwd(b, "post_attn_norm", dx, dy);
 }
 
 /* --- MoE FFN ----------------------------------------------------------- *
@@ -294,8 +324,8 @@ static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 	num Xk = moe_xk(b), R = moe_rows(b), RD = R * b->D / b->tp, DF = b->D * b->Ft;
 	num TK = b->Tsp * b->K, DKe = b->D * b->K / b->ep;
 	f->x = x;
-	f->ln = norm(b, T("%s.moe.norm@0", p), x);
-	sgv wr = sg_coll(g, T("%s.moe.wrouter@0", p), 1, AG, DIM_EP, DKe, wg);
+	f->ln = norm_fwd(b, "post_attn_norm", x);
+	sgv wr = sg_coll(g, T("%s.moe.yrouter@0", p), X2, AG, DIM_EP, DKe, wg);
 	sgv yr = sg_comp_w(g, T("%s.moe.yrouter@0", p), OP_M, TK * b->D, TK, SGD(f->ln, wr),
 	                   W("router"), DKe);
 	sgv yr2 = sg_comp(g, T("%s.moe.yrouter2@0", p), OP_R, TK, TK, SGD(yr));
@@ -314,12 +344,12 @@ static void moe_fwd_build(cb *b, sgv x, sgv wg, moe_fwd *f)
 		o = sg_coll(g, T("%s.moe.%d.ffn.xdown@0", p, j), 1, RS, DIM_TP, R * b->D, o);
 		ys[j] = sg_comp(g, T("%s.moe.%d.ldis.y@0", p, j), OP_SLICE, Xk, Xk, SGD(o));
 	}
-	sgv merged = moe_merge(b, T("%s.moe.yrouted_r%d@0", p, ne - 2), ys, ne);
+	sgv merged = moe_merge(b, T("%s.moe.yrouted_r%d@0", p, ne - 1), ys, ne);
 	f->routed = sg_coll(g, T("%s.moe.y1@0", p), 1, A2A, DIM_EP, Xk, merged);
 	f->gate = sg_comp(g, T("%s.moe.yrouter3@0", p), OP_SLICE, Xk, Xk, SGD(yr2));
 	sgv y2 = sg_comp(g, T("%s.moe.y2@0", p), OP_E2, Xk, Xk, SGD(f->routed, f->gate));
 	sgv y = sg_comp(g, T("%s.moe.y@0", p), OP_B, Xk / b->K, Xk / b->K, SGD(y2));
-	y = sg_coll(g, T("%s.moe.y@0", p), 1, AG, DIM_EP, Xk / b->K, y);
+	y = sg_coll(g, T("%s.ffn_res.x1@0", p), X1, AG, DIM_EP, Xk / b->K, y);
 	f->res = sg_comp(g, T("%s.ffn_res.y@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D, SGD(y, x));
 }
 
@@ -348,12 +378,12 @@ static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, in
 		sgv in = sg_coll(g, T("%s.moe.%d.ffn.x01@0", p, j), 1, AG, DIM_TP, RD, f->xe[j]);
 		wgr[(*nw)++] =
 		    sg_comp(g, T("%s.moe.%d.ffn.dwgate@0", p, j), OP_M, R * DF, DF, SGD(dg, in));
-		sgv dx = sg_comp_w(g, T("%s.moe.%d.ffn.dx00@0", p, j), OP_M, R * DF, R * b->D,
+		sgv dx = sg_comp_w(g, T("%s.moe.%d.ffn.dx000@0", p, j), OP_M, R * DF, R * b->D,
 		                   SGD(dg, wb), W("experts"), DF);
 		dx = sg_coll(g, T("%s.moe.%d.ffn.dx0@0", p, j), 1, RS, DIM_TP, R * b->D, dx);
 		dxs[j] = sg_comp(g, T("%s.moe.%d.ldis.dx@0", p, j), OP_SLICE, Xk, Xk, SGD(dx));
 	}
-	sgv merged = moe_merge(b, T("%s.moe.dxrouted_r%d@0", p, ne - 2), dxs, ne);
+	sgv merged = moe_merge(b, T("%s.moe.dxrouted_r%d@0", p, ne - 1), dxs, ne);
 	sgv dx1 = sg_coll(g, T("%s.moe.dx1@0", p), 1, A2A, DIM_EP, Xk, merged);
 	sgv dyr = sg_comp(g, T("%s.moe.dyrouter@0", p), OP_R, TK, TK, SGD(dyr2));
 	wgr[(*nw)++] =
@@ -362,11 +392,8 @@ static sgv moe_bwd_build(cb *b, const moe_fwd *f, sgv dres, sgv wb, sgv *wgr, in
 	                     SGD(dyr, wb), W("router"), DKe);
 	sgv dx02 = sg_comp(g, T("%s.moe.dx02@0", p), OP_B, Xk / b->K, Xk / b->K, SGD(dx1));
 	sgv dx = sg_comp(g, T("%s.moe.dx@0", p), OP_A, Xk / b->K, Xk / b->K, SGD(dx01, dx02));
-	dx = sg_coll(g, T("%s.moe.dx@0", p), 1, AG, DIM_EP, Xk / b->K, dx);
-	sgv dxn = sg_comp(g, T("%s.post_attn_norm.dx@0", p), OP_E, 5 * b->Tsp * b->D, b->Tsp * b->D,
-	                  SGD(dx, f->x));
-	return sg_comp(g, T("%s.post_attn_norm.dy@0", p), OP_A, b->Tsp * b->D, b->Tsp * b->D,
-	               SGD(dxn, dres));
+	dx = sg_coll(g, T("%s.post_attn_norm.dy@0", p), X1, AG, DIM_EP, Xk / b->K, dx);
+	return norm_bwd(b, "post_attn_norm", dx, dres);
 }
 
 /* --- one layer, per micro-batch ---------------------------------------- */
@@ -377,20 +404,26 @@ typedef struct layer_state {
 	sgv wg_f, wg_b; /* FSDP weight gathers, forward and backward */
 } layer_state;
 
+/* FSDP: the layer's weights, one shard of [P_L/dp], gathered over dp (no
+ * dependencies) for forward and again for backward; the products that
+ * read a weight depend on the gather. */
+static sgv weight_gather(cb *b, const char *what)
+{
+	return b->fsdp ? sg_coll(b->g, T("%s.%s@0", b->pre, what), X1, AG, DIM_DP, b->PL / b->dp,
+	                         SG_NONE)
+	               : SG_NONE;
+}
+
 static sgv layer_fwd(cb *b, int l, sgv x, layer_state *s)
 {
 	b->pre = T("mb%d.transformer.%d", b->mb, l);
-	/* FSDP: the layer's weights, one shard of [P_L/dp], gathered for forward */
-	s->wg_f = b->fsdp ? sg_coll(b->g, T("%s.weights@0", b->pre), 1, AG, DIM_DP, b->PL / b->dp,
-	                            SG_NONE)
-	                  : SG_NONE;
-	attention_fwd(b, x, s->wg_f, &s->a);
+	s->wg_f = weight_gather(b, "_assembled_weight");
+	sgv r = attention_fwd(b, x, s->wg_f, &s->a);
 	if (b->arch == ARCH_MOE) {
-		moe_fwd_build(b, s->a.res, s->wg_f, s->moe);
+		moe_fwd_build(b, r, s->wg_f, s->moe);
 		return s->moe->res;
 	}
-	ffn_fwd_dense(b, s->a.res, s->wg_f, &s->f);
-	return s->f.res;
+	return ffn_fwd_dense(b, r, s->wg_f, &s->f);
 }
 
 /* Backward of layer l from dy; the layer's gradient sync (per
@@ -398,9 +431,7 @@ static sgv layer_fwd(cb *b, int l, sgv x, layer_state *s)
 static sgv layer_bwd(cb *b, int l, sgv dy, layer_state *s, sgv *grad)
 {
 	b->pre = T("mb%d.transformer.%d", b->mb, l);
-	s->wg_b = b->fsdp ? sg_coll(b->g, T("%s.weights@1", b->pre), 1, AG, DIM_DP, b->PL / b->dp,
-	                            SG_NONE)
-	                  : SG_NONE;
+	s->wg_b = weight_gather(b, "_assembled_weight_backward");
 	sgv wgr[3 * 256 + 8];
 	int nw = 0;
 	sgv da;
@@ -412,13 +443,13 @@ static sgv layer_bwd(cb *b, int l, sgv dy, layer_state *s, sgv *grad)
 	}
 	sgv dx = attention_bwd(b, &s->a, da, s->wg_b, wgr + nw);
 	nw += 2;
-	/* the assembled gradient: an identity, removed; the sync depends on
-	 * every weight gradient */
-	const char *gn = T("%s.grad@0", b->pre);
+	/* the assembled gradient: an identity, removed; the sync (dp, then cp,
+	 * both before operand x1 of the sharded gradient) depends on every
+	 * weight gradient */
+	const char *gn = T("%s._sharded_grad@0", b->pre);
 	sgv gsum = sg_comp(b->g, gn, OP_CUSTOM, 0, b->PL, wgr, nw);
-	sgv gsync = sg_coll(b->g, gn, 1, b->fsdp ? RS : AR, DIM_DP, b->PL, gsum);
-	int k = gsync != gsum ? 2 : 1;
-	*grad = sg_coll(b->g, gn, k, AR, DIM_CP, b->PL, gsync);
+	sgv gsync = sg_coll(b->g, gn, X1, b->fsdp ? RS : AR, DIM_DP, b->PL, gsum);
+	*grad = sg_coll(b->g, gn, X1, AR, DIM_CP, b->PL, gsync);
 	return dx;
 }
 
@@ -443,7 +474,9 @@ static sgv in_emb_fwd(cb *b)
 	sgv y =
 	    sg_comp_w(b->g, n, OP_M, emb_ops(b), b->Tsp * b->D, NULL, 0, "in_emb@w", emb_weight(b));
 	/* TP-only: the weight is split on its input side, the output partial */
-	return b->tpsp ? y : sg_coll(b->g, n, 1, AR, DIM_TP, b->Tq * b->D, y);
+	return b->tpsp ? y
+	               : sg_coll(b->g, T("mb%d.transformer.0.input_norm.x@0", b->mb), X1, AR,
+	                         DIM_TP, b->Tq * b->D, y);
 }
 
 /* The input embedding's backward: its weight gradient (returned) and
@@ -467,39 +500,49 @@ static sgv out_emb(cb *b, sgv x, sgv *wgrad)
 	sgv y =
 	    sg_comp_w(g, n, OP_M, emb_ops(b), b->Tsp * b->V, SGD(x), "out_emb@w", emb_weight(b));
 	if (!b->tpsp) /* TP-only: d_model split over tp, the logits partial */
-		y = sg_coll(g, n, 1, AR, DIM_TP, b->Tq * b->V, y);
-	sgv loss = sg_comp(g, sg_name(g, "mb%d.loss.y@0", i), OP_E, 5 * T * b->D, T, SGD(y));
-	sgv dl = sg_comp(g, sg_name(g, "mb%d.loss.dx@0", i), OP_E, 5 * T * b->D, b->Tsp * b->V,
-	                 SGD(loss, y));
+		y = sg_coll(g, sg_name(g, "mb%d.loss.y@0", i), X1, AR, DIM_TP, b->Tq * b->V, y);
+	/* STAGE's loss sheet: loss = E(y), dy = E(loss), each of 5 operations
+	 * per element of a [Tsp, D] tensor (its declared shape, whatever the
+	 * logits' width) */
+	sgv loss =
+	    sg_comp(g, sg_name(g, "mb%d.loss.loss@0", i), OP_E, 5 * T * b->D, T * b->D, SGD(y));
+	sgv dl =
+	    sg_comp(g, sg_name(g, "mb%d.loss.dy@0", i), OP_E, 5 * T * b->D, T * b->D, SGD(loss));
 	const char *dn = sg_name(g, "mb%d.out_emb.dx@0", i);
 	sgv dx = sg_comp_w(g, dn, OP_M, emb_ops(b), b->tpsp ? T * b->D : b->Tq * b->Dt, SGD(dl),
 	                   "out_emb@w", emb_weight(b));
-	if (!b->tpsp)
-		dx = sg_coll(g, dn, 1, AG, DIM_TP, b->Tq * b->Dt, dx);
 	*wgrad = sg_comp(g, sg_name(g, "mb%d.out_emb.dw@0", i), OP_M, emb_ops(b), emb_weight(b),
 	                 SGD(dl, x));
 	return dx;
 }
 
-/* Once per step: merge the micro-batches' gradients of a weight (CUSTOM of
- * its size), synchronize (the chain of collectives given), update (A). */
-static void update(cb *b, const char *w, num size, const sgv *grads, int n, bool emb)
+/* The output embedding's dx as the last layer reads it: in TP-only mode
+ * gathered over tp, by the consumer, so after the pipeline transfer when
+ * the two sit on different stages (what crosses is the local Tq·D/tp). */
+static sgv out_dx_gather(cb *b, sgv dx)
+{
+	if (b->tpsp)
+		return dx;
+	return sg_coll(b->g, T("mb%d.transformer.%d.ffn_res.dy@0", b->mb, (int)b->g->c->L - 1), X1,
+	               AG, DIM_TP, b->Tq * b->Dt, dx);
+}
+
+/* Once per step: merge the micro-batches' gradients of a weight (CUSTOM
+ * `grad` of its size), synchronize (embeddings: an all-reduce over each of
+ * dp, tp unless the weight is split over it, cp, before operand x2 of the
+ * update), update (A `upd`). */
+static void update(cb *b, const char *grad, const char *upd, num size, const sgv *grads, int n,
+                   bool emb)
 {
 	sg *g = b->g;
-	const char *gn = sg_name(g, "%s@grad", w);
-	sgv v = sg_comp(g, gn, OP_CUSTOM, size, size, grads, n);
-	if (emb) { /* dp, tp (unless the weight is split over it), cp */
+	sgv v = sg_comp(g, grad, OP_CUSTOM, size, size, grads, n);
+	if (emb) {
 		static const int dims[] = {DIM_DP, DIM_TP, DIM_CP};
-		int k = 1;
-		for (int i = 0; i < 3; i++) {
-			if (dims[i] == DIM_TP && !b->tpsp)
-				continue;
-			sgv nv = sg_coll(g, gn, k, AR, dims[i], size, v);
-			k += nv != v;
-			v = nv;
-		}
+		for (int i = 0; i < 3; i++)
+			if (dims[i] != DIM_TP || b->tpsp)
+				v = sg_coll(g, upd, X2, AR, dims[i], size, v);
 	}
-	sg_comp(g, sg_name(g, "%s@1", w), OP_A, size, size, SGD(v));
+	sg_comp(g, upd, OP_A, size, size, SGD(v));
 }
 
 /* --- a stage ----------------------------------------------------------- */
@@ -529,6 +572,18 @@ static int32_t tag_id(const cb *b, int boundary, int dir)
 	return (int32_t)(((b->mb * ((int)b->pp + 1) + boundary) * 2) + dir);
 }
 
+/* The tensors that cross a stage boundary: layer l's output, and the
+ * gradient of its input. */
+static const char *fwd_name(sg *g, int mb, int l)
+{
+	return sg_name(g, "mb%d.transformer.%d.ffn_res.y@0", mb, l);
+}
+
+static const char *bwd_name(sg *g, int mb, int l)
+{
+	return sg_name(g, "mb%d.transformer.%d.input_norm.dx@0", mb, l);
+}
+
 void compat_build(sg *g)
 {
 	cb b;
@@ -537,7 +592,8 @@ void compat_build(sg *g)
 	int p = g->stage, pp = (int)c->dim[DIM_PP], first;
 	int nl = stage_layers(c, p, &first), oq = out_stage(c);
 	int nmb = (int)(c->B / c->MB);
-	num act = b.Tsp * b.D; /* what crosses a stage boundary */
+	num act = b.Tsp * b.D;                   /* what crosses a stage boundary */
+	num dx_act = b.tpsp ? act : b.Tq * b.Dt; /* the output embedding's dx, before a gather */
 	size_t nsl = (size_t)nl * (size_t)nmb;
 	sgv *lgrad = et_xcalloc(nsl ? nsl : 1, sizeof *lgrad);
 	sgv *egrad_in = et_xcalloc((size_t)nmb, sizeof *egrad_in);
@@ -548,50 +604,50 @@ void compat_build(sg *g)
 		ls[l].moe = moes ? &moes[l] : NULL;
 	for (int i = 0; i < nmb; i++) {
 		b.mb = i;
+		/* a transfer is named after the tensor it carries: the sending
+		 * stage's last ffn_res.y forward, the receiving stage's first
+		 * input_norm.dx backward */
 		sgv x = p == 0 ? in_emb_fwd(&b)
-		               : sg_recv(g, sg_name(g, "mb%d.stage%d.x@0", i, p), p - 1, act,
+		               : sg_recv(g, fwd_name(g, i, first - 1), p - 1, act,
 		                         tag_id(&b, p - 1, 0));
 		for (int l = 0; l < nl; l++)
 			x = layer_fwd(&b, first + l, x, &ls[l]);
 		if (p < pp - 1)
-			sg_send(g, sg_name(g, "mb%d.stage%d.x@0", i, p + 1), p + 1, act, x,
-			        tag_id(&b, p, 0));
+			sg_send(g, fwd_name(g, i, first + nl - 1), p + 1, act, x, tag_id(&b, p, 0));
 		else if (oq != p)
-			sg_send(g, sg_name(g, "mb%d.out_emb.x@0", i), oq, act, x,
-			        tag_id(&b, pp, 0));
+			sg_send(g, fwd_name(g, i, (int)c->L - 1), oq, act, x, tag_id(&b, pp, 0));
 		if (p == oq) {
 			sgv ox = oq == pp - 1 ? x
-			                      : sg_recv(g, sg_name(g, "mb%d.out_emb.x@0", i),
-			                                pp - 1, act, tag_id(&b, pp, 0));
+			                      : sg_recv(g, fwd_name(g, i, (int)c->L - 1), pp - 1,
+			                                act, tag_id(&b, pp, 0));
 			sgv dx = out_emb(&b, ox, &egrad_out[i]);
 			if (oq != pp - 1)
-				sg_send(g, sg_name(g, "mb%d.out_emb.dx@0", i), pp - 1, act, dx,
+				sg_send(g, sg_name(g, "mb%d.out_emb.dx@0", i), pp - 1, dx_act, dx,
 				        tag_id(&b, pp, 1));
 			else
-				x = dx;
+				x = out_dx_gather(&b, dx);
 		}
 		sgv dy = x;
 		if (p < pp - 1)
-			dy = sg_recv(g, sg_name(g, "mb%d.stage%d.dx@0", i, p + 1), p + 1, act,
-			             tag_id(&b, p, 1));
+			dy = sg_recv(g, bwd_name(g, i, first + nl), p + 1, act, tag_id(&b, p, 1));
 		else if (oq != p)
-			dy = sg_recv(g, sg_name(g, "mb%d.out_emb.dx@0", i), oq, act,
-			             tag_id(&b, pp, 1));
+			dy = out_dx_gather(&b, sg_recv(g, sg_name(g, "mb%d.out_emb.dx@0", i), oq,
+			                               dx_act, tag_id(&b, pp, 1)));
 		for (int l = nl - 1; l >= 0; l--)
 			dy = layer_bwd(&b, first + l, dy, &ls[l], &lgrad[(size_t)l * nmb + i]);
 		if (p > 0)
-			sg_send(g, sg_name(g, "mb%d.stage%d.dx@0", i, p), p - 1, act, dy,
-			        tag_id(&b, p - 1, 1));
+			sg_send(g, bwd_name(g, i, first), p - 1, act, dy, tag_id(&b, p - 1, 1));
 		else
 			egrad_in[i] = in_emb_bwd(&b, dy);
 	}
 	for (int l = 0; l < nl; l++)
-		update(&b, sg_name(g, "transformer.%d.weights", first + l), b.PL / b.fs,
+		update(&b, sg_name(g, "transformer.%d._sharded_grad@0", first + l),
+		       sg_name(g, "transformer.%d._sharded_weight@1", first + l), b.PL / b.fs,
 		       &lgrad[(size_t)l * nmb], nmb, false);
 	if (p == 0)
-		update(&b, "in_emb", emb_weight(&b), egrad_in, nmb, true);
+		update(&b, "in_emb.dw@0", "in_emb.w@1", emb_weight(&b), egrad_in, nmb, true);
 	if (p == oq)
-		update(&b, "out_emb", emb_weight(&b), egrad_out, nmb, true);
+		update(&b, "out_emb.dw@0", "out_emb.w@1", emb_weight(&b), egrad_out, nmb, true);
 	free(lgrad);
 	free(egrad_in);
 	free(egrad_out);

@@ -8,8 +8,11 @@ load common
 
 ORACLE="$REPO/tests/stage/oracle.awk"
 FIGS="$REPO/tests/stage/figures.jq"
+STRICT="$REPO/tests/stage/strict.jq"
 
 figures() { et-convert --to jsonl "$@" | jq -rn -f "$FIGS"; }
+# rank R deps N ctrl N ts N: data and control dependencies, COMP tensor_size sum
+strict() { et-convert --to jsonl "$@" | jq -rn -f "$STRICT"; }
 
 # The spec's GPT example (dp 2, tp 2, pp 2, 4 layers) with extra flags.
 gpt_example() {
@@ -48,6 +51,17 @@ check() {
 want $w"
 		n=$((n + 1))
 	done <got
+	# the strict figures: data and control dependencies, COMP tensor sizes
+	strict x.etz >got
+	awk -v strict=1 -v arch="$arch" -v L="$L" -v D="$D" -v F="$F" -v H="$H" -v KV="$KV" \
+		-v V="$V" -v S="$S" -v B="$B" -v MB="$MB" -v dp="$dp" -v tp="$tp" -v cp="$cp" \
+		-v pp="$pp" -v fsdp="$fsdp" -v tpsp="$tpsp" -v ep="$ep" -v E="$E" -v K="$K" \
+		-v mixed="$mixed" -f "$ORACLE" >want
+	while read -r _ r rest; do
+		w=$(sed -n "$((r / per + 1))p" want | cut -d' ' -f3-)
+		[ "$rest" = "$w" ] || fail "$* : rank $r strict: got  $rest
+want $w"
+	done <got
 	et-validate --comm-groups g.json x.etz >/dev/null || fail "$* : et-validate"
 	et-sim --comm-groups g.json x.etz >/dev/null || fail "$* : et-sim"
 }
@@ -82,6 +96,78 @@ want $w"
 	assert_output "1:8 2:4"
 	et-validate --comm-groups out/workload.json out/workload >/dev/null
 	et-sim --comm-groups out/workload.json out/workload >/dev/null
+}
+
+# The figures below are STAGE's own output (astra-sim/stage at 9ec6c02, main.py run with
+# these flags), counted with tests/stage/figures.jq and strict.jq: independent of et-stage.
+@test "STAGE's edges and tensor sizes on the spec's GPT example: 469/485 data deps, no control deps" {
+	gpt_example -o x.etz
+	run strict x.etz
+	assert_success
+	for r in 0 1 2 3; do assert_line "rank $r deps 469 ctrl 0 ts 135987200"; done
+	for r in 4 5 6 7; do assert_line "rank $r deps 485 ctrl 0 ts 136249344"; done
+	gpt_example --tpsp false -o y.etz
+	run strict y.etz
+	for r in 0 1 2 3; do assert_line "rank $r deps 424 ctrl 0 ts 89063424"; done
+	for r in 4 5 6 7; do assert_line "rank $r deps 444 ctrl 0 ts 97648640"; done
+}
+
+# STAGE's Llama (--mixed_precision true) with context parallelism (--sp 2): the
+# kernel makes dk and dv for all H heads on the whole sequence, so each cp
+# reduce-scatter moves cp.Tq.D/tp elements, not the KV heads' share.
+llama_cp() {
+	et-stage --compat stage --model_type llama --mixed_precision true --dp 2 --tp 2 --sp 2 \
+		--num_stacks 2 --dmodel 512 --dff 1536 --head 8 --kvhead 2 --seq 128 --batch 4 \
+		--micro_batch 2 --dvocal 32000 "$@"
+}
+
+@test "STAGE's Llama with cp 2: every rank's REDUCE_SCATTER sum, edges and tensor sizes" {
+	llama_cp --pp 1 -o x.etz
+	run figures x.etz
+	assert_success
+	for r in 0 1 2 3 4 5 6 7; do
+		assert_line "rank $r COMP 176 COLL 70 SEND 0 RECV 0 | op A 36175872 CUSTOM 37158912 E 1638400 M 7449673728 SLICE 262144 | coll ALL_GATHER 32 425984 ALL_REDUCE 14 110362624 REDUCE_SCATTER 24 786432 | send 0 0 recv 0 0"
+	done
+	run strict x.etz
+	for r in 0 1 2 3 4 5 6 7; do assert_line "rank $r deps 334 ctrl 0 ts 150667264"; done
+	llama_cp --pp 2 --weight_sharded 1 -o y.etz
+	run figures y.etz
+	[ "$(grep -c 'REDUCE_SCATTER 14 3407872 ' <<<"$output")" -eq 16 ]
+	run strict y.etz
+	for r in 0 1 2 3 4 5 6 7; do assert_line "rank $r deps 185 ctrl 0 ts 73793536"; done
+	for r in 8 9 10 11 12 13 14 15; do assert_line "rank $r deps 193 ctrl 0 ts 73859072"; done
+}
+
+@test "STAGE's edges with everything at once: GPT dp 2, tp 2, cp 2, FSDP, out_emb on stage 0 of 2" {
+	et-stage --compat stage --model_type gpt --dp 2 --tp 2 --pp 2 --sp 2 --weight_sharded 1 \
+		--num_stacks 3 --dmodel 128 --dff 256 --head 4 --kvhead 4 --seq 32 --batch 4 \
+		--micro_batch 2 --dvocal 100 -o x.etz
+	run strict x.etz
+	for r in 0 1 2 3 4 5 6 7; do assert_line "rank $r deps 310 ctrl 0 ts 662656"; done
+	for r in 8 9 10 11 12 13 14 15; do assert_line "rank $r deps 143 ctrl 0 ts 274432"; done
+	run figures x.etz
+	assert_line "rank 0 COMP 140 COLL 78 SEND 4 RECV 4 | op A 107520 CUSTOM 177152 E 102400 M 13811712 SLICE 32768 | coll ALL_GATHER 40 294912 ALL_REDUCE 10 338944 REDUCE_SCATTER 28 311296 | send 4 4096 recv 4 4096"
+	assert_line "rank 8 COMP 60 COLL 36 SEND 4 RECV 4 | op A 40960 CUSTOM 75776 E 40960 M 6291456 SLICE 16384 | coll ALL_GATHER 20 147456 ALL_REDUCE 2 131072 REDUCE_SCATTER 14 155648 | send 4 4096 recv 4 4096"
+}
+
+@test "STAGE's MoE edges and tensor sizes: the spec's example and tp 2, pp 2 with mixed precision" {
+	et-stage --compat stage --model_type moe --dp 2 --tp 1 --pp 1 --sp 1 --ep 2 --experts 4 \
+		--kexperts 2 --weight_sharded 0 --num_stacks 2 --dmodel 512 --dff 1024 --head 8 \
+		--kvhead 8 --seq 128 --batch 4 --micro_batch 2 --dvocal 32000 -o x.etz
+	run strict x.etz
+	for r in 0 1 2 3; do assert_line "rank $r deps 418 ctrl 0 ts 185212928"; done
+	et-stage --compat stage --model_type moe --dp 1 --tp 2 --pp 2 --sp 1 --ep 2 --experts 4 \
+		--kexperts 2 --num_stacks 2 --dmodel 256 --dff 512 --head 4 --kvhead 2 --seq 64 \
+		--batch 4 --micro_batch 2 --dvocal 1000 --mixed_precision true -o y.etz
+	run strict y.etz
+	for r in 0 1 2 3; do assert_line "rank $r deps 235 ctrl 0 ts 4070400"; done
+	for r in 4 5 6 7; do assert_line "rank $r deps 243 ctrl 0 ts 4135936"; done
+	# cp 2 and FSDP with ep 2
+	et-stage --compat stage --model_type moe --dp 2 --tp 1 --pp 1 --sp 2 --ep 2 --experts 4 \
+		--kexperts 2 --weight_sharded 1 --num_stacks 2 --dmodel 64 --dff 128 --head 4 \
+		--kvhead 2 --seq 32 --batch 8 --micro_batch 4 --dvocal 100 -o z.etz
+	run strict z.etz
+	for r in 0 1 2 3 4 5 6 7; do assert_line "rank $r deps 496 ctrl 0 ts 704384"; done
 }
 
 @test "STAGE's flags: --output_dir D writes D/workload.<rank>.et and D/workload.json as STAGE does" {
