@@ -788,7 +788,7 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 
 @test "every check code is documented in et-validate(1) with an example" {
 	codes=$(grep -o '{"[A-Z0-9_]*", [EWI], [EWI]' "$REPO/cmd/et-validate/findings.c" | cut -d'"' -f2)
-	assert_equal "$(echo "$codes" | wc -l)" 31
+	assert_equal "$(echo "$codes" | wc -l)" 34
 	for c in $codes; do
 		grep -q "^\.B $c\$" "$REPO/man/et-validate.1" || { echo "undocumented: $c"; false; }
 	done
@@ -1107,6 +1107,13 @@ coll_dim() {
 	# so ranks 0-1 all-reduce where ranks 2-3 all-gather
 	validate d.jsonl --network "$DATA/astra-sim/network/Ring_4npus.yml"
 	assert_equal "$(jq -c '[.codes[] | .code]' <<<"$output")" '["COLL_MISMATCH"]'
+	# an InfraGraph network: et-sim's dimensions for it, one of every rank
+	# (its graph is et-sim's to read), or --npus-count's (et-sim's
+	# --logical-dims)
+	validate d.jsonl --network "$DATA/infragraph/star8.yaml"
+	assert_equal "$(jq -c '[.codes[] | .code]' <<<"$output")" '["COLL_MISMATCH"]'
+	validate d.jsonl --network "$DATA/infragraph/star8.yaml" --npus-count 2,2 --strict
+	assert_equal "$status" 0
 	# a network of another size, a file that is no network, one that is not there
 	run -2 --separate-stderr et-validate --network "$DATA/astra-sim/network/Ring_8npus.yml" d.jsonl
 	assert_equal "$stderr" "et-validate: $DATA/astra-sim/network/Ring_8npus.yml: the network has 8 ranks, the input 4"
