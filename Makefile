@@ -13,6 +13,7 @@ SAN       ?=
 # pkg-config modules: libcommon's, and those of the tools that use more.
 PC_COMMON  := libprotobuf-c libzstd zlib libcjson
 PC_et-sim  := yaml-0.1
+PC_et-validate := yaml-0.1
 PC_et-viz  := libgvc libcgraph
 PC_layerdag-sample := openblas lapacke
 PC_ALL     := $(PC_COMMON) $(PC_et-sim) $(PC_et-viz) $(PC_layerdag-sample)

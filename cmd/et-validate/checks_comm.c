@@ -46,9 +46,8 @@ static void check_coll(vctx *v, const et_graph *g, uint32_t i)
 		          "%s: ASTRA-sim simulates ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER and "
 		          "ALL_TO_ALL, replays BROADCAST, and aborts on the others",
 		          coll_name(t));
-	if ((fl & ET_GF_COMM_SIZE) && c->size <= 0)
-		find_node(&v->fs, C_COLL_BAD_SIZE, v->ri.rank, g, i, "comm_size %lld",
-		          (long long)c->size);
+	if ((fl & ET_GF_COMM_SIZE) && c->size == 0)
+		find_node(&v->fs, C_COLL_BAD_SIZE, v->ri.rank, g, i, "comm_size 0");
 }
 
 /* The peer, tag and size are required; the node's own end (a SEND's
@@ -142,6 +141,25 @@ static void check_work(vctx *v, const et_graph *g, uint32_t i)
 		          "to simulate");
 }
 
+/* Counts and sizes are int64 attributes (tensor_size a uint64 one, which
+ * the graph keeps as written: a negative int64 member reads as 2^63 or
+ * more) that no consumer can take negative: ASTRA-sim turns them into
+ * unsigned byte counts. One finding per attribute. */
+static void check_negative(vctx *v, const et_graph *g, uint32_t i)
+{
+	uint16_t fl = g->flags[i];
+	if ((fl & ET_GF_NUM_OPS) && g->num_ops[i] < 0)
+		find_node(&v->fs, C_ATTR_NEGATIVE, v->ri.rank, g, i, "num_ops %lld is negative",
+		          (long long)g->num_ops[i]);
+	if ((fl & ET_GF_TENSOR_SIZE) && (int64_t)g->tensor_size[i] < 0)
+		find_node(&v->fs, C_ATTR_NEGATIVE, v->ri.rank, g, i,
+		          "tensor_size %lld is negative (or 2^63 or more)",
+		          (long long)g->tensor_size[i]);
+	if ((fl & ET_GF_COMM_SIZE) && et_graph_comm_at(g, i)->size < 0)
+		find_node(&v->fs, C_ATTR_NEGATIVE, v->ri.rank, g, i, "comm_size %lld is negative",
+		          (long long)et_graph_comm_at(g, i)->size);
+}
+
 /* The node types whose consumers read is_cpu_op: MEM, COMP and COMM. */
 static bool reads_cpu_op(int t)
 {
@@ -158,6 +176,8 @@ void check_node_comm(vctx *v, uint32_t i)
 		          "no is_cpu_op: consumers read it as false (a device op)");
 	if (t == ET_NODE_COMP)
 		check_work(v, g, i);
+	if (fl & (ET_GF_NUM_OPS | ET_GF_TENSOR_SIZE | ET_GF_COMM_SIZE))
+		check_negative(v, g, i);
 	if (!et_node_is_comm(t))
 		return;
 	/* A host-side op typed as communication: its comm attributes are

@@ -27,6 +27,8 @@ void vctx_free(vctx *v)
 	stats_free(v->st);
 	et_graph_free(v->g);
 	free(v->rank_groups);
+	free(v->ord_max);
+	free(v->ord_colls);
 }
 
 int vctx_load_groups(vctx *v, et_error *e)

@@ -4,6 +4,7 @@
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
+#include "et_netyaml.h"
 #include "et_output.h"
 #include "et_progress.h"
 #include "et_writer.h"
@@ -79,9 +80,13 @@ static void parse_args(conf *c, int argc, char **argv)
 	     &profile, .choices = profiles},
 	    {0, "comm-groups", ET_ARG_STR, "FILE",
 	     "ASTRA-sim comm-group JSON {\"<id>\": [rank, ...]}", &c->o.comm_groups, .flags = 0},
+	    {0, "network", ET_ARG_STR, "FILE",
+	     "et-sim's network file: its npus_count are the dimensions involved_dim names (an "
+	     "InfraGraph network: one of every rank, or --npus-count)",
+	     &c->o.network, .flags = 0},
 	    {0, "npus-count", ET_ARG_FN, "N,...",
 	     "the network's ranks per dimension (ASTRA-sim's npus_count), that involved_dim "
-	     "names; default: one dimension of every rank",
+	     "names; wins over --network's",
 	     &c->o, .fn = opt_npus_count},
 	    {'F', "format", ET_ARG_CHOICE, "FMT", "text (default) or json", &fmt,
 	     .choices = report_formats},
@@ -110,6 +115,7 @@ static void parse_args(conf *c, int argc, char **argv)
 	et_cli_parse(&c->cli, argc, argv);
 	c->cli.opts = NULL; /* the table lives on this stack frame */
 	c->o.astra = profile == 1;
+	c->o.dims_given = c->o.n_npus > 0;
 	c->o.json = fmt == 1;
 }
 
@@ -140,12 +146,56 @@ static int tee_open(et_writer **w, int mode, et_error *e)
 	return et_writer_open(w, &wc, e);
 }
 
+/* A network YAML's npus_count (the other keys are et-sim's to check). */
+static int net_key(void *ctx, const char *key, const char *val, et_error *e)
+{
+	vopts *o = ctx;
+	if (strcmp(key, "npus_count") != 0)
+		return 0;
+	char buf[512];
+	snprintf(buf, sizeof buf, "%s", val);
+	o->n_npus = 0;
+	for (char *p = buf, *save = NULL, *tok; (tok = strtok_r(p, ",", &save)); p = NULL) {
+		char *end;
+		errno = 0;
+		double x = strtod(tok, &end);
+		while (*end == ' ')
+			end++;
+		if (end == tok || *end || errno || !(x >= 1 && x <= 1e7) || x != (uint32_t)x)
+			return et_fail(e, ET_EXIT_DATA, "npus_count: '%s' is not a rank count",
+			               tok);
+		if (o->n_npus == ET_DIMS_MAX)
+			return et_fail(e, ET_EXIT_DATA, "npus_count: more than %d dimensions",
+			               ET_DIMS_MAX);
+		o->npus[o->n_npus++] = (uint32_t)x;
+	}
+	return 0;
+}
+
+/* --network: the dimensions of an ASTRA-sim network YAML, unless
+ * --npus-count gave them; an InfraGraph network's are et-sim's default
+ * for it (one dimension of every rank) unless --npus-count gave them. */
+static int load_network(vopts *o, et_error *e)
+{
+	o->dims_given = true;
+	if (o->n_npus)
+		return 0;
+	int r = et_netyaml_read(o->network, net_key, o, e);
+	if (r == 0 && o->n_npus == 0)
+		return et_fail(e, ET_EXIT_DATA, "%s: no npus_count given", o->network);
+	if (r == 0)
+		o->npus_src = o->network;
+	return r < 0 ? -1 : 0;
+}
+
 /* Runs everything; returns the exit status. The report is written only
  * when the input could be read in full. */
 static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 {
 	et_writer *t = NULL;
 	et_output *rep = NULL;
+	if (v->o.network && load_network(&v->o, e) < 0)
+		return -1;
 	if ((c->cli.output && et_output_open(&rep, c->cli.output, false, e) < 0) ||
 	    (v->o.tee_mode && tee_open(&t, v->o.tee_mode, e) < 0) ||
 	    read_all(v, argc, argv, &c->in.o, t, e) < 0 || vctx_load_groups(v, e) < 0) {

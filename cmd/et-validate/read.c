@@ -34,9 +34,9 @@ static int set_dims(vctx *v, const et_rank_info *ri, et_error *e)
 	if (et_dims_init(&v->dims, v->o.npus, v->o.n_npus, e) < 0)
 		return -1;
 	if (ri->world_size && v->dims.total != ri->world_size)
-		return et_fail(e, ET_EXIT_USAGE,
-		               "--npus-count: the network has %u ranks, the input %u",
-		               v->dims.total, ri->world_size);
+		return et_fail(e, ET_EXIT_USAGE, "%s: the network has %u ranks, the input %u",
+		               v->o.npus_src ? v->o.npus_src : "--npus-count", v->dims.total,
+		               ri->world_size);
 	return 1;
 }
 
@@ -94,6 +94,7 @@ static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 	uint64_t t0 = et_cpu_ns();
 	check_rank_graph(v);
 	check_rank_comm(v);
+	check_coll_order(v);
 	if (v->o.want_stats)
 		stats_add_rank(v);
 	uint64_t t1 = et_cpu_ns();

@@ -259,13 +259,33 @@ static uint8_t comm_kind(const et_graph *g, uint32_t i)
 	return t == ET_NODE_SEND ? SK_SEND : SK_RECV;
 }
 
+/* A collective over all ranks that leaves a dimension out (an involved_dim
+ * entry false) when the network's dimensions were not given: which ranks
+ * run it together is unknown, so it is left out of the cross-rank checks
+ * (GID_NONE), and that is said once, instead of the mismatches and the
+ * deadlock that reading it on et-sim's default one dimension would give. */
+static uint32_t dims_missing(vctx *v, uint32_t i)
+{
+	if (v->dims_missing_told)
+		return GID_NONE;
+	v->dims_missing_told = true;
+	find_node(&v->fs, C_DIMS_MISSING, v->ri.rank, v->g, i,
+	          "collectives use involved_dim but no network dimensions were "
+	          "given: pass --network FILE or --npus-count N,... (collectives "
+	          "over all ranks with an involved_dim entry false are not "
+	          "matched across ranks)");
+	return GID_NONE;
+}
+
 /* A collective's group: its pg_name's, or, for one over all ranks that
  * runs on some of the network's dimensions only (involved_dim), the group
  * of the ranks that run it together, as et-sim runs it (et_dims.h); one
  * that runs on none completes alone (GID_NONE: nobody waits for it). */
-static uint32_t coll_gid(vctx *v, uint32_t i)
+uint32_t coll_gid(vctx *v, uint32_t i)
 {
 	uint32_t gid = node_gid(v, i);
+	if (gid == 0 && !v->o.dims_given && et_graph_comm_at(v->g, i)->off_dims)
+		return dims_missing(v, i);
 	if (gid != 0 || !v->dims_set)
 		return gid;
 	uint8_t a = et_dims_active(&v->dims, et_graph_involved(v->g, i));

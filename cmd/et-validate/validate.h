@@ -28,6 +28,7 @@ typedef enum code {
 	C_METADATA_NODE,
 	C_ATTR_MEMBER,
 	C_ATTR_UNREADABLE,
+	C_ATTR_NEGATIVE,
 	C_COLL_MISSING_ATTR,
 	C_COLL_BAD_TYPE,
 	C_COLL_BAD_SIZE,
@@ -41,6 +42,8 @@ typedef enum code {
 	C_PG_NOT_INTEGER,
 	C_COLL_NOT_MEMBER,
 	C_COLL_MISMATCH,
+	C_COLL_UNORDERED,
+	C_DIMS_MISSING,
 	C_P2P_UNMATCHED,
 	C_DEADLOCK,
 	C_BLOCKED_NODE,
@@ -108,6 +111,9 @@ typedef struct vopts {
 	const char *comm_groups;
 	uint32_t npus[ET_DIMS_MAX]; /* --npus-count: the network's dimensions */
 	int n_npus;                 /* 0: one dimension of every rank */
+	const char *network;        /* --network FILE, or NULL */
+	bool dims_given;            /* by --npus-count or --network */
+	const char *npus_src;       /* the file npus came from, or NULL */
 	int tee_mode;               /* 0 none, 1 --tee, 2 --tee-always */
 	int progress;               /* et_cli's: -1 quiet, 0 auto, 1 forced */
 } vopts;
@@ -129,6 +135,12 @@ typedef struct vctx {
 	uint32_t max_world;
 	et_dims dims; /* --npus-count's, once set (dims_set) */
 	bool dims_set;
+	bool dims_missing_told; /* DIMS_MISSING reported (once a run) */
+	/* check_coll_order's buffers, kept from rank to rank */
+	uint32_t *ord_max;
+	size_t ord_max_cap;
+	struct ord_coll *ord_colls;
+	size_t ord_colls_cap;
 	bool groups_loaded; /* --comm-groups read (vctx_load_groups) */
 	/* --timing: reading + decoding (see reader_stop), then the checking
 	 * thread's CPU time: adding + per-node checks, per-rank graph checks
@@ -154,6 +166,14 @@ void check_node_comm(vctx *v, uint32_t i);
 /* checks_rank.c / checks_comm.c: on the finished graph of v->g. */
 void check_rank_graph(vctx *v);
 void check_rank_comm(vctx *v);
+/* checks_order.c: on the finished graph, every communicator's collectives
+ * must form one chain of dependencies (COLL_UNORDERED). */
+void check_coll_order(vctx *v);
+/* A collective's communicator for the cross-rank checks (summary.c):
+ * its pg_name's group, the group of the ranks that run it together on
+ * some dimensions (involved_dim), or GID_NONE (summary.h) when nobody
+ * waits for it. */
+uint32_t coll_gid(vctx *v, uint32_t i);
 /* Group id of node i's pg_name (cached by pool offset: pg_names are
  * interned per graph). */
 uint32_t node_gid(vctx *v, uint32_t i);

@@ -142,10 +142,13 @@ net22() {
 	run -0 et-validate --npus-count 2,2 --for astra-sim --strict d.jsonl
 	assert_output "4 ranks, 4 nodes, profile astra-sim
 0 errors, 0 warnings, 0 info: OK"
-	# without the network's dimensions, both read it as et-sim's default
-	# one ring of 4, where it needs ranks 2-3 too
+	# and --network, as et-sim takes it
+	run -0 et-validate --network net22.yml --for astra-sim --strict d.jsonl
+	# without the network's dimensions et-validate says so (issue 27);
+	# et-sim reads it on its default one ring of 4, where it needs ranks
+	# 2-3 too
 	run -1 --separate-stderr et-validate --format json d.jsonl
-	assert_equal "$(jq -c '[.codes[] | .code]' <<<"$output")" '["COLL_MISMATCH","DEADLOCK","BLOCKED_NODE"]'
+	assert_equal "$(jq -c '[.codes[] | .code]' <<<"$output")" '["DIMS_MISSING"]'
 	run -1 --separate-stderr et-sim d.jsonl
 	assert_equal "$stderr" "et-sim: deadlock: 2 rank(s) blocked: rank 0 at node 1 (coll1) waiting for rank(s) 2,3 to join; rank 1 at node 1 (coll1) waiting for rank(s) 2,3 to join"
 	run -2 --separate-stderr et-validate --npus-count 2,4 d.jsonl

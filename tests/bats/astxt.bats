@@ -191,8 +191,11 @@ check_refusals() {
 	for pair in $CORPUS; do
 		f=${pair%%:*}
 		conv_driver "$TXT/$f.txt" 4 2 default o.etz
-		run -0 et-validate --for astra-sim o.etz
-		assert_line --partial "0 errors, 0 warnings"
+		run -0 et-validate --for astra-sim --format json o.etz
+		# no errors; the only warning COLL_UNORDERED (issue 27): the
+		# layers' weight-gradient all-reduces each hang off their own
+		# backward node, with no dependency between them
+		assert_equal "$(jq -c '[.errors, [.codes[] | select(.severity == "warning") | .code] - ["COLL_UNORDERED"]]' <<<"$output")" '[0,[]]'
 		run -0 et-sim o.etz
 		assert_line --partial "simulated iteration time:"
 	done

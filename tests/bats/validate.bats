@@ -53,7 +53,7 @@ field() { jq -c --arg c "$1" "[.codes[] | select(.code == \$c) | .findings[] | $
 	# (information). And what the file also holds: 383 nodes whose ctrl dep is
 	# their own id and, through the forward ctrl deps, 2-node cycles (the old
 	# converter re-used the ids of the nodes it deleted; see et-validate(1)).
-	assert_equal "$(codes)" '[["DANGLING_CTRL_DEP","error",1277],["SELF_DEP","error",383],["CYCLE","error",1],["COMM_CPU_OP","warning",14],["COMP_NO_WORK","warning",157],["FORWARD_DATA_DEP","info",53],["FORWARD_CTRL_DEP","info",554]]'
+	assert_equal "$(codes)" '[["DANGLING_CTRL_DEP","error",1277],["SELF_DEP","error",383],["CYCLE","error",1],["COMM_CPU_OP","warning",14],["COMP_NO_WORK","warning",157],["COLL_UNORDERED","warning",2],["FORWARD_DATA_DEP","info",53],["FORWARD_CTRL_DEP","info",554]]'
 	assert_equal "$(jq -c '[.codes[] | select(.code == "DANGLING_CTRL_DEP") | .nodes]' <<<"$output")" '[1277]'
 	assert_equal "$(field DANGLING_CTRL_DEP '.missing_id' | jq -c '.[:3]')" '[3,3,429]'
 	assert_equal "$(ids DANGLING_CTRL_DEP | jq -c '.[:3]')" '[216,217,430]'
@@ -63,7 +63,7 @@ field() { jq -c --arg c "$1" "[.codes[] | select(.code == \$c) | .findings[] | $
 	assert_equal "$(field CYCLE '.unordered')" '[2283]'
 	assert_equal "$(ids FORWARD_DATA_DEP | jq -c '.[:2]')" '[1731,1735]'
 	assert_equal "$(field FORWARD_DATA_DEP '.dep_id' | jq -c '.[:2]')" '[1733,1736]'
-	assert_equal "$(jq '.errors, .warnings, .info' <<<"$output" | tr '\n' ' ')" '1661 171 607 '
+	assert_equal "$(jq '.errors, .warnings, .info' <<<"$output" | tr '\n' ' ')" '1661 173 607 '
 }
 
 @test "ASTRA-sim microbenchmarks validate clean with --for astra-sim --strict" {
@@ -109,7 +109,9 @@ field() { jq -c --arg c "$1" "[.codes[] | select(.code == \$c) | .findings[] | $
 		et-convert "$f" -o t.etz
 		run --separate-stderr et-validate --format json t.etz
 		assert_equal "$status" 0
-		assert_equal "$(jq -c '[.errors, [.codes[].code]]' <<<"$output")" '[0,["COMP_NO_WORK"]]'
+		# (the DLRM ranks' all-reduces and all-to-alls hang off separate
+		# branches: COLL_UNORDERED, a warning; see the DLRM tests)
+		assert_equal "$(jq -c '[.errors, [.codes[].code | select(. != "COLL_UNORDERED")]]' <<<"$output")" '[0,["COMP_NO_WORK"]]'
 	done
 }
 
@@ -129,6 +131,11 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	run --separate-stderr et-validate --format json dlrm.etz
 	assert_equal "$status" 0
 	assert_equal "$(jq -c '[.ranks, .nodes, .errors]' <<<"$output")" '[8,13392,0]'
+	# each rank's 2 all-reduces and 2 all-to-alls (one communicator) sit on
+	# separate branches of the converted graph, with no path from one kind
+	# to the other: 3 unordered neighbours a rank, a warning
+	assert_equal "$(jq -c '[.codes[] | select(.code == "COLL_UNORDERED") | .severity, .count]' <<<"$output")" '["warning",24]'
+	assert_equal "$(field COLL_UNORDERED '[.rank, .other_id, .node_id]' | jq -c '.[:3]')" '[[0,1665,726],[0,726,1840],[0,1840,1067]]'
 }
 
 @test "real DLRM 8-rank stream: one rank's collective resized" {
@@ -138,7 +145,7 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	sed "/^{\"rank\":5,\"id\":$id,/s/\"int64Val\":1576964/\"int64Val\":1024/" dlrm.jsonl >bad.jsonl
 	validate bad.jsonl
 	assert_equal "$status" 1
-	assert_equal "$(codes)" '[["COLL_MISMATCH","error",1],["COMP_NO_WORK","warning",13328]]'
+	assert_equal "$(codes)" '[["COLL_MISMATCH","error",1],["COMP_NO_WORK","warning",13328],["COLL_UNORDERED","warning",24]]'
 	assert_equal "$(field COLL_MISMATCH '[.rank, .node_id, .group, .position, .ranks, .agreeing_ranks, .expected]')" \
 		'[[5,1246,"",4,[5],7,{"comm_type":"ALL_REDUCE","comm_size":1576964}]]'
 }
@@ -149,7 +156,7 @@ nth_coll() { jq -r "select(.rank == $1 and .type == \"COMM_COLL_NODE\") | .id" d
 	sed "/^{\"rank\":3,\"id\":$id,/s/\"type\":\"COMM_COLL_NODE\"/\"type\":\"COMP_NODE\"/" dlrm.jsonl >bad.jsonl
 	validate bad.jsonl
 	assert_equal "$status" 1
-	assert_equal "$(codes)" '[["COLL_MISMATCH","error",1],["DEADLOCK","error",1],["BLOCKED_NODE","error",7],["COMP_NO_WORK","warning",13329]]'
+	assert_equal "$(codes)" '[["COLL_MISMATCH","error",1],["DEADLOCK","error",1],["BLOCKED_NODE","error",7],["COMP_NO_WORK","warning",13329],["COLL_UNORDERED","warning",24]]'
 	assert_equal "$(field COLL_MISMATCH '[.rank, .group, .position, .ranks, .differing_positions]')" '[[3,"",1,[3],7]]'
 	assert_equal "$(field BLOCKED_NODE '.waits_for' | jq -c 'unique')" '[[3]]'
 	assert_equal "$(field BLOCKED_NODE '.message' | jq -r '.[0]')" \
@@ -323,17 +330,19 @@ coll_defects() {
 	coll_defects >a.jsonl
 	validate a.jsonl
 	assert_equal "$status" 1
-	assert_equal "$(codes)" '[["COLL_BAD_TYPE","error",1],["COLL_MISSING_ATTR","warning",1],["COLL_BAD_SIZE","warning",2],["COLL_UNSUPPORTED","warning",1]]'
+	# (a negative size is ATTR_NEGATIVE, an error in every profile)
+	assert_equal "$(codes)" '[["ATTR_NEGATIVE","error",1],["COLL_BAD_TYPE","error",1],["COLL_MISSING_ATTR","warning",1],["COLL_BAD_SIZE","warning",1],["COLL_UNSUPPORTED","warning",1]]'
 	assert_equal "$(ids COLL_MISSING_ATTR)" '[1]'
 	assert_equal "$(field COLL_BAD_TYPE .message)" '["comm_type 12 is not a CollectiveCommType (0..9)"]'
-	assert_equal "$(ids COLL_BAD_SIZE)" '[3,4]'
+	assert_equal "$(ids COLL_BAD_SIZE)" '[3]'
+	assert_equal "$(ids ATTR_NEGATIVE)" '[4]'
 	assert_equal "$(ids COLL_UNSUPPORTED)" '[5]'
 }
 
 @test "COLL_MISSING_ATTR, COLL_BAD_SIZE, COLL_UNSUPPORTED: errors for astra-sim" {
 	coll_defects >a.jsonl
 	validate a.jsonl --for astra-sim
-	assert_equal "$(codes)" '[["COLL_MISSING_ATTR","error",1],["COLL_BAD_TYPE","error",1],["COLL_BAD_SIZE","error",2],["COLL_UNSUPPORTED","error",1]]'
+	assert_equal "$(codes)" '[["ATTR_NEGATIVE","error",1],["COLL_MISSING_ATTR","error",1],["COLL_BAD_TYPE","error",1],["COLL_BAD_SIZE","error",1],["COLL_UNSUPPORTED","error",1]]'
 }
 
 # One collective of each CollectiveCommType, the five ASTRA-sim does not run
@@ -779,7 +788,7 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 
 @test "every check code is documented in et-validate(1) with an example" {
 	codes=$(grep -o '{"[A-Z0-9_]*", [EWI], [EWI]' "$REPO/cmd/et-validate/findings.c" | cut -d'"' -f2)
-	assert_equal "$(echo "$codes" | wc -l)" 31
+	assert_equal "$(echo "$codes" | wc -l)" 34
 	for c in $codes; do
 		grep -q "^\.B $c\$" "$REPO/man/et-validate.1" || { echo "undocumented: $c"; false; }
 	done
@@ -912,7 +921,7 @@ dlrm_resized() {
 	# rank 5 left out: its resized collective is not seen
 	run --separate-stderr et-validate --format json --ranks 0-4,6-7 bad.etz
 	assert_equal "$status" 0
-	assert_equal "$(jq -c '[.ranks, .errors, [.codes[].code]]' <<<"$output")" '[7,0,["COMP_NO_WORK","PARTIAL_INPUT"]]'
+	assert_equal "$(jq -c '[.ranks, .errors, [.codes[].code]]' <<<"$output")" '[7,0,["COMP_NO_WORK","COLL_UNORDERED","PARTIAL_INPUT"]]'
 }
 
 @test "--ranks checks only the selected ranks: the defective one and one other" {
@@ -962,4 +971,162 @@ recv_own() {
 	run -1 et-validate --format json nopeer.jsonl
 	[ "$(jq -c '[.codes[] | select(.code == "P2P_MISSING_ATTR") | .findings[0].message]' <<<"$output")" = '["COMM_SEND_NODE without comm_dst"]' ] ||
 		fail "$output"
+}
+
+# --- issue 27: negative counts, unordered collectives, involved_dim ---------
+
+@test "ATTR_NEGATIVE: a negative num_ops, tensor_size or comm_size is an error in every profile" {
+	{
+		hdr 0 1
+		echo "{\"rank\":0,\"id\":1,\"name\":\"ops\",\"type\":\"COMP_NODE\",\"durationMicros\":3,\"attr\":[$CPU0,{\"name\":\"num_ops\",\"int64Val\":-5}]}"
+		echo "{\"rank\":0,\"id\":2,\"name\":\"bytes\",\"type\":\"COMP_NODE\",\"durationMicros\":3,\"dataDeps\":[1],\"attr\":[$CPU0,{\"name\":\"tensor_size\",\"int64Val\":-1}]}"
+		coll 0 3 0 -5 2
+		echo "{\"rank\":0,\"id\":4,\"name\":\"fine\",\"type\":\"COMP_NODE\",\"durationMicros\":3,\"dataDeps\":[3],\"attr\":[$CPU0,{\"name\":\"num_ops\",\"int64Val\":0},{\"name\":\"tensor_size\",\"uint64Val\":\"8\"}]}"
+	} >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 1
+	# (tensor_size in int64Val is also ATTR_MEMBER: the schema's is uint64)
+	assert_equal "$(codes)" '[["ATTR_NEGATIVE","error",3],["ATTR_MEMBER","warning",1]]'
+	assert_equal "$(field ATTR_NEGATIVE '[.node_id, .message]')" \
+		'[[1,"num_ops -5 is negative"],[2,"tensor_size -1 is negative (or 2^63 or more)"],[3,"comm_size -5 is negative"]]'
+	validate a.jsonl --for astra-sim
+	assert_equal "$(codes)" '[["ATTR_NEGATIVE","error",3],["ATTR_MEMBER","warning",1]]'
+	# a SEND's and a RECV's too
+	{
+		hdr 0 2
+		p2p 0 1 SEND 0 1 5 -64
+		hdr 1 2
+		p2p 1 1 RECV 0 1 5 -64
+	} >p.jsonl
+	validate p.jsonl
+	assert_equal "$(codes)" '[["ATTR_NEGATIVE","error",2]]'
+}
+
+# coll_in RANK ID COMM_TYPE SIZE PG_NAME DATA_DEPS CTRL_DEPS
+coll_in() {
+	local pg=""
+	[ -n "$5" ] && pg=",{\"name\":\"pg_name\",\"stringVal\":\"$5\"}"
+	echo "{\"rank\":$1,\"id\":$2,\"name\":\"coll$2\",\"type\":\"COMM_COLL_NODE\",\"dataDeps\":[$6],\"ctrlDeps\":[${7:-}],\"attr\":[$CPU0,{\"name\":\"comm_type\",\"int64Val\":$3},{\"name\":\"comm_size\",\"int64Val\":$4}$pg]}"
+}
+
+@test "COLL_UNORDERED: two collectives of one communicator with no path between them, on each rank" {
+	# Both ranks: after c1, an all-reduce and an all-gather of the default
+	# group hang off c1 side by side (nothing orders them: NCCL may run
+	# either first); group "5"'s two all-reduces are chained through a
+	# ctrl dep and a COMP; collectives of different groups need no order.
+	for r in 0 1; do
+		hdr $r 2
+		pgdef $r 10 '[{"pg_name": "5", "ranks": [0, 1]}]'
+		comp $r 1 5
+		coll_in $r 2 0 64 "" 1
+		coll_in $r 3 2 64 "" 1
+		coll_in $r 4 0 32 5 1
+		comp $r 5 5 "" 4
+		coll_in $r 6 0 32 5 5
+	done >a.jsonl
+	validate a.jsonl
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[["COLL_UNORDERED","warning",2]]'
+	validate a.jsonl --strict --for astra-sim
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["COLL_UNORDERED","warning",2]]'
+	assert_equal "$(field COLL_UNORDERED '[.rank, .node_id, .other_id, .group]')" '[[0,3,2,""],[1,3,2,""]]'
+	assert_equal "$(field COLL_UNORDERED .message | jq -r '.[0]')" \
+		'collectives 2 "coll2" and 3 "coll3" of the default communicator (all ranks) have no dependency path between them: rank 0 may issue them in either order (a hang when ranks differ)'
+	# ordered by a ctrl dep on one rank only: the other is still reported
+	sed 's/"rank":1,"id":3,\(.*\)"ctrlDeps":\[\]/"rank":1,"id":3,\1"ctrlDeps":[2]/' a.jsonl >b.jsonl
+	validate b.jsonl
+	assert_equal "$(field COLL_UNORDERED '[.rank, .node_id]')" '[[0,3]]'
+	# ordered on both (through a data dep on rank 0): clean
+	sed 's/"rank":0,"id":3,\(.*\)"dataDeps":\[1\]/"rank":0,"id":3,\1"dataDeps":[1,2]/' b.jsonl >c.jsonl
+	validate c.jsonl --strict
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[]'
+	# group "5"'s pair unordered too: named by its pg_name
+	sed 's/"rank":0,"id":5,\(.*\)"ctrlDeps":\[4\]/"rank":0,"id":5,\1"ctrlDeps":[]/' c.jsonl >d.jsonl
+	validate d.jsonl
+	assert_equal "$(field COLL_UNORDERED '[.rank, .node_id, .other_id, .group]')" '[[0,6,4,"5"]]'
+	assert_equal "$(field COLL_UNORDERED .message | jq -r '.[0]')" \
+		'collectives 4 "coll4" and 6 "coll6" of communicator "5" have no dependency path between them: rank 0 may issue them in either order (a hang when ranks differ)'
+}
+
+@test "COLL_UNORDERED: a chain of collectives is checked pair by pair in a topological order, not by file order" {
+	# written backwards (forward deps), one long chain through COMP nodes
+	# with a side branch: every collective is ordered
+	{
+		hdr 0 1
+		coll_in 0 1 0 8 "" 2
+		comp 0 2 1 3
+		coll_in 0 3 0 8 "" 4
+		comp 0 4 1 5
+		coll_in 0 5 0 8 ""
+		comp 0 6 1 5
+		comp 0 7 1 6 "" 
+	} >a.jsonl
+	validate a.jsonl --strict
+	assert_equal "$(jq -c '.warnings' <<<"$output")" 0
+	# a collective that only the side branch reaches is unordered with the
+	# chain's middle one
+	echo "$(coll_in 0 8 0 8 "" 7)" >>a.jsonl
+	validate a.jsonl
+	# (Kahn's order puts the collectives as 5, 3, 8, 1: 8 is unordered with
+	# both its neighbours there)
+	assert_equal "$(field COLL_UNORDERED '[.node_id, .other_id]')" '[[8,3],[1,8]]'
+}
+
+# A 2x2 network: ranks 0-1 and 2-3 share dimension 1's coordinate.
+net22_yml() {
+	printf 'topology: [ Ring, Ring ]\nnpus_count: [ 2, 2 ]\nbandwidth: [ 50, 50 ]\nlatency: [ 500, 500 ]\n' >net22.yml
+}
+# coll with an involved_dim: RANK ID COMM_TYPE SIZE INVOLVED [DATA_DEPS]
+coll_dim() {
+	echo "{\"rank\":$1,\"id\":$2,\"name\":\"coll$2\",\"type\":\"COMM_COLL_NODE\",\"dataDeps\":[${6:-}],\"attr\":[$CPU0,{\"name\":\"comm_type\",\"int64Val\":$3},{\"name\":\"comm_size\",\"int64Val\":$4},{\"name\":\"involved_dim\",\"boolList\":{\"values\":[$5]}}]}"
+}
+
+@test "DIMS_MISSING: involved_dim without the network's dimensions is one finding, not a deadlock; --network gives them" {
+	net22_yml
+	# each rank: an all-reduce on dimension 0 (ranks 0-1, 2-3), then one on
+	# dimension 1 (ranks 0,2 and 1,3); ranks 2-3 all-gather on dimension 0
+	for r in 0 1 2 3; do
+		hdr $r 4
+		if [ $r -lt 2 ]; then coll_dim $r 1 0 4096 true,false; else coll_dim $r 1 2 4096 true,false; fi
+		coll_dim $r 2 0 8192 false,true 1
+	done >d.jsonl
+	validate d.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["DIMS_MISSING","error",1]]'
+	assert_equal "$(field DIMS_MISSING '.message' | jq -r '.[0]')" \
+		'collectives use involved_dim but no network dimensions were given: pass --network FILE or --npus-count N,... (collectives over all ranks with an involved_dim entry false are not matched across ranks)'
+	validate d.jsonl --network net22.yml --for astra-sim --strict
+	assert_equal "$status" 0
+	assert_equal "$(codes)" '[]'
+	# as --npus-count does
+	validate d.jsonl --npus-count 2,2 --strict
+	assert_equal "$status" 0
+	# ASTRA-sim's one-dimensional 4-NPU ring: dimension 0 is every rank,
+	# so ranks 0-1 all-reduce where ranks 2-3 all-gather
+	validate d.jsonl --network "$DATA/astra-sim/network/Ring_4npus.yml"
+	assert_equal "$(jq -c '[.codes[] | .code]' <<<"$output")" '["COLL_MISMATCH"]'
+	# an InfraGraph network: et-sim's dimensions for it, one of every rank
+	# (its graph is et-sim's to read), or --npus-count's (et-sim's
+	# --logical-dims)
+	validate d.jsonl --network "$DATA/infragraph/star8.yaml"
+	assert_equal "$(jq -c '[.codes[] | .code]' <<<"$output")" '["COLL_MISMATCH"]'
+	validate d.jsonl --network "$DATA/infragraph/star8.yaml" --npus-count 2,2 --strict
+	assert_equal "$status" 0
+	# a network of another size, a file that is no network, one that is not there
+	run -2 --separate-stderr et-validate --network "$DATA/astra-sim/network/Ring_8npus.yml" d.jsonl
+	assert_equal "$stderr" "et-validate: $DATA/astra-sim/network/Ring_8npus.yml: the network has 8 ranks, the input 4"
+	printf 'topology: [ Ring ]\nnpus_count: [ two ]\n' >bad.yml
+	run -3 --separate-stderr et-validate --network bad.yml d.jsonl
+	assert_equal "$stderr" "et-validate: bad.yml: line 2, column 13: npus_count: 'two' is not a rank count"
+	printf 'topology: [ Ring ]\nnpu_count: [ 4 ]\n' >typo.yml
+	run -3 --separate-stderr et-validate --network typo.yml d.jsonl
+	assert_equal "$stderr" "et-validate: typo.yml: line 2, column 1: \"npu_count\": unknown key"
+	run -4 --separate-stderr et-validate --network nosuch.yml d.jsonl
+	assert_output ""
+	# an involved_dim that leaves nothing out needs no network
+	for r in 0 1 2 3; do hdr $r 4; coll_dim $r 1 0 4096 true,true; done >all.jsonl
+	validate all.jsonl
+	assert_equal "$(codes)" '[]'
 }
