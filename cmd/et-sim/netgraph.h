@@ -24,6 +24,10 @@
 #define NETGRAPH_MAX_DEV 1048576u
 #define NETGRAPH_MAX_EDGE 16777216u
 #define NETGRAPH_MAX_NEST 16
+/* YAML or JSON containers nested at most this deep (InfraGraph needs 7),
+ * refused as the parser meets them: libyaml's time grows with the square
+ * of the nesting, so a deeper file is never read to its end. */
+#define NETGRAPH_MAX_TREE_DEPTH 32
 
 /* What the reader settles where InfraGraph leaves it open (all from
  * InfraGraph 2.x's schema and its service's expansion otherwise):
