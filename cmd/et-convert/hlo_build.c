@@ -496,8 +496,7 @@ static void est_inst(hlo_est *s, uint32_t i, int depth, uint64_t *ops, uint64_t 
 			*ops = et_sat_add(*ops, 1);
 		return;
 	default:
-		if (in->op != HLO_OP_PARAMETER && in->op != HLO_OP_TUPLE &&
-		    in->op != HLO_OP_GTE && !hlo_op_elided(in->op))
+		if (!hlo_op_elided(in->op)) /* parameter, tuple, get-tuple-element too */
 			*ops = et_sat_add(*ops, 1);
 		return;
 	}

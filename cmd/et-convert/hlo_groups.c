@@ -142,10 +142,11 @@ int hlo_group_set(const hlo_module *m, uint32_t i, xir *x, uint32_t *set, et_err
 	}
 	/* the groups name each id once, so their flattened copies name each
 	 * device at most once: no more than R * P ids */
-	uint64_t nflat = (uint64_t)ng * size * (mode == XIR_CROSS_REPLICA     ? P
-	                                        : mode == XIR_CROSS_PARTITION ? R
-	                                        : mode == XIR_FLATTENED       ? 1
-	                                                                      : P);
+	uint64_t nflat = (uint64_t)ng * size *
+	                 (mode == XIR_CROSS_REPLICA     ? P
+	                  : mode == XIR_CROSS_PARTITION ? R
+	                  : mode == XIR_FLATTENED       ? 1
+	                                                : P);
 	uint32_t *flat = et_xmalloc((nflat + 1) * sizeof *flat);
 	xir_gmode_flatten(mode, ids, ng, size, R, P, flat, &ng2, &size2);
 	*set = xir_groups_flat(x, ng2, size2, flat);

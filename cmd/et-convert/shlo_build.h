@@ -78,9 +78,9 @@ typedef struct shlo_b {
 	unsigned dry;
 	uint64_t dry_flops, dry_bytes;
 	uint64_t visited, max_ops, max_deps;
-	bool est;          /* the estimate run */
-	uint64_t *est_fn;  /* per AST op (a function): ops a call costs + 1, 0 unknown */
-	char *pfx; /* name prefix of inlined code */
+	bool est;         /* the estimate run */
+	uint64_t *est_fn; /* per AST op (a function): ops a call costs + 1, 0 unknown */
+	char *pfx;        /* name prefix of inlined code */
 	size_t npfx, cappfx;
 	char *nbuf;
 	size_t capnbuf;
