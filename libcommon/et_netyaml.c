@@ -59,6 +59,7 @@ static int is_infragraph(ystate *y)
 		if (next(y, &ev) < 0)
 			return -1;
 		yaml_event_type_t t = ev.type;
+		yaml_mark_t at = ev.start_mark;
 		if (t == YAML_SCALAR_EVENT && depth == 1 && root_map && want_key) {
 			const char *k = (const char *)ev.data.scalar.value;
 			ig += key_index(k, infragraph_keys, 7) >= 0;
@@ -67,7 +68,14 @@ static int is_infragraph(ystate *y)
 		yaml_event_delete(&ev);
 		if (t == YAML_MAPPING_START_EVENT || t == YAML_SEQUENCE_START_EVENT) {
 			root_map |= depth == 0 && t == YAML_MAPPING_START_EVENT;
-			depth++;
+			/* refused here, where the file is read first: libyaml's
+			 * time grows with the square of the nesting */
+			if (++depth > ET_NETYAML_MAX_DEPTH) {
+				char msg[64];
+				snprintf(msg, sizeof msg, "nested deeper than %d levels",
+				         ET_NETYAML_MAX_DEPTH);
+				return yfail(y, &at, msg);
+			}
 		} else if (t == YAML_MAPPING_END_EVENT || t == YAML_SEQUENCE_END_EVENT) {
 			depth--;
 		}

@@ -11,6 +11,11 @@
 
 #include "et_err.h"
 
+/* YAML or JSON containers nested at most this deep (InfraGraph needs 7),
+ * refused as the first pass meets them, so a deeper file is never read to
+ * its end: libyaml's time grows with the square of the nesting. */
+#define ET_NETYAML_MAX_DEPTH 32
+
 /* One key and its value, the list's entries joined with ','. Returns 0, or
  * -1 with e set to a message without the file or line (the reader adds
  * them, at the value). */
@@ -20,7 +25,8 @@ typedef int (*et_netyaml_fn)(void *ctx, const char *key, const char *val, et_err
  * top-level keys and none of the network's; not read further), 0 when
  * every key was handed to fn, or -1 with e set: ET_EXIT_IO when the file
  * cannot be read, ET_EXIT_DATA for bad syntax, an unknown or repeated key,
- * a value that is not a list of scalars, or what fn refused, each as
+ * nesting deeper than ET_NETYAML_MAX_DEPTH, a value that is not a list
+ * of scalars, or what fn refused, each as
  * "PATH: line L, column C: ...". */
 int et_netyaml_read(const char *path, et_netyaml_fn fn, void *ctx, et_error *e);
 

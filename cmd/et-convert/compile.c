@@ -74,7 +74,8 @@ static int read_program(xir *x, const char *name, const et_buf *b, const compile
 	}
 	shlo_opts so;
 	shlo_opts_init(&so);
-	so.max_trip = o->max_unroll;
+	/* the documented default, as the HLO reader applies it */
+	so.max_trip = o->max_unroll ? o->max_unroll : HLO_MAX_UNROLL;
 	so.quiet = o->quiet;
 	return shlo_read(x, name, (const char *)b->data, b->len, &so, e);
 }

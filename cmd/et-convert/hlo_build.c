@@ -26,6 +26,7 @@
  * computation called from several places) is named NAME#K for its K-th
  * repeat (K = 1, 2, ...). */
 #include "et_mem.h"
+#include "et_sat.h"
 #include "et_types.h"
 #include "hlo_cost.h"
 #include "hlo_groups.h"
@@ -433,8 +434,120 @@ static int expand(hlo_builder *b, uint32_t c, size_t args, uint32_t nargs, int d
 	return r;
 }
 
+/* ---- the estimate: the walk's ops and steps counted before it runs ----
+ *
+ * Trip counts, callees and the branch taken are facts of the text, so what
+ * computation c costs when it runs is the same everywhere: it is counted
+ * once per computation (memo), products and sums saturating. A program
+ * that would unroll past the limits is refused in the time and memory of
+ * its text, before anything is expanded. */
+typedef struct hlo_est {
+	hlo_module *m;
+	et_error *e;
+	uint64_t *ops, *steps; /* per computation, when done[] */
+	uint8_t *done;         /* 0 new, 1 in progress, 2 done */
+	uint32_t over;         /* the first instruction past the op limit, HLO_NONE */
+} hlo_est;
+
+static void est_comp(hlo_est *s, uint32_t c, int depth);
+
+/* Computation c run `times` times, added to *ops and *steps. */
+static void est_add(hlo_est *s, uint32_t c, uint64_t times, int depth, uint64_t *ops,
+                    uint64_t *steps)
+{
+	est_comp(s, c, depth + 1);
+	if (s->done[c] != 2) /* recursion or too deep: the walk says so */
+		return;
+	*ops = et_sat_add(*ops, et_sat_mul(s->ops[c], times));
+	*steps = et_sat_add(*steps, et_sat_mul(et_sat_add(s->steps[c], 1), times));
+}
+
+/* What instruction i adds when it runs (eval's cases). */
+static void est_inst(hlo_est *s, uint32_t i, int depth, uint64_t *ops, uint64_t *steps)
+{
+	hlo_module *m = s->m;
+	const hlo_inst *in = &m->inst[i];
+	const hlo_attr *a = hlo_attr_of(m, in);
+	uint64_t n;
+	uint32_t br;
+	*steps = et_sat_add(*steps, 1 + (uint64_t)in->nopnd);
+	switch (in->op) {
+	case HLO_OP_CALL:
+	case HLO_OP_ASYNC_START:
+		if (a && a->comps.n)
+			est_add(s, m->refs[a->comps.off].id, 1, depth, ops, steps);
+		return;
+	case HLO_OP_WHILE:
+		if (!a || a->body == HLO_NONE)
+			return;
+		if (!hlo_trip_count(m, i, &n))
+			n = 1;
+		est_add(s, m->refs[a->body].id, n < m->opts.max_unroll ? n : m->opts.max_unroll,
+		        depth, ops, steps);
+		return;
+	case HLO_OP_CONDITIONAL:
+		/* the walk picks the same branch; an error here is its error */
+		if (a && a->comps.n && hlo_pick_branch(m, i, &br, s->e) == 0)
+			est_add(s, m->refs[a->comps.off + br].id, 1, depth, ops, steps);
+		return;
+	case HLO_OP_SEND:
+	case HLO_OP_RECV:
+		if (!(in->flags & HLO_F_HOST) && a && a->pairs.n)
+			*ops = et_sat_add(*ops, 1);
+		return;
+	default:
+		if (!hlo_op_elided(in->op)) /* parameter, tuple, get-tuple-element too */
+			*ops = et_sat_add(*ops, 1);
+		return;
+	}
+}
+
+static void est_comp(hlo_est *s, uint32_t c, int depth)
+{
+	const hlo_comp *cp = &s->m->comp[c];
+	if (s->done[c] || depth >= HLO_MAX_DEPTH)
+		return;
+	s->done[c] = 1;
+	uint64_t ops = 0, steps = 0;
+	for (uint32_t i = cp->first; i < cp->first + cp->n; i++) {
+		est_inst(s, i, depth, &ops, &steps);
+		if (ops > s->m->opts.max_ops && s->over == HLO_NONE)
+			s->over = i;
+	}
+	s->ops[c] = ops;
+	s->steps[c] = steps;
+	s->done[c] = 2;
+}
+
+/* Fails when running the entry would pass the op or the work limit. */
+static int estimate(hlo_module *m, et_error *e)
+{
+	hlo_est s = {.m = m, .e = e, .over = HLO_NONE};
+	s.ops = et_xcalloc(m->ncomp + 1, sizeof *s.ops);
+	s.steps = et_xcalloc(m->ncomp + 1, sizeof *s.steps);
+	s.done = et_xcalloc(m->ncomp + 1, 1);
+	est_comp(&s, m->entry, 0);
+	uint64_t ops = s.ops[m->entry], steps = s.steps[m->entry];
+	uint64_t cap = et_sat_mul(m->opts.max_ops, HLO_WORK_PER_OP);
+	uint32_t at = s.over != HLO_NONE ? s.over : m->comp[m->entry].first;
+	free(s.ops);
+	free(s.steps);
+	free(s.done);
+	if (ops <= m->opts.max_ops && steps <= cap)
+		return 0;
+	return hlo_fail(m, e, m->inst[at].pos,
+	                "unrolling loops and inlining calls would make about %llu ops "
+	                "and %llu steps, more than %llu ops or %llu steps (estimated before "
+	                "expanding: trip counts times bodies; lower --max-unroll, now %llu)",
+	                (unsigned long long)ops, (unsigned long long)steps,
+	                (unsigned long long)m->opts.max_ops, (unsigned long long)cap,
+	                (unsigned long long)m->opts.max_unroll);
+}
+
 int hlo_build(hlo_module *m, xir *x, et_error *e)
 {
+	if (estimate(m, e) < 0)
+		return -1;
 	hlo_builder b = {.m = m, .x = x, .e = e};
 	size_t nnames = et_strmap_count(&m->names) + 1;
 	hlo_vals_init(&b.vs);

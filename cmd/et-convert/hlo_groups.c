@@ -101,6 +101,21 @@ static int check_ids(const hlo_module *m, size_t pos, const uint32_t *ids, size_
 	return r;
 }
 
+/* The groups are one group of every device, told without listing them:
+ * "{}" in a mode that spans the other dimension whole, or one iota group
+ * of every id (a reshape and transpose of iota(n) is a permutation of
+ * 0..n-1). A group of all 16,777,216 devices then costs nothing. */
+static bool every_device(const hlo_groups *g, enum xir_gmode mode, uint32_t count, uint32_t R,
+                         uint32_t P)
+{
+	bool one = g->form == HLO_G_ALL ||
+	           (g->form == HLO_G_IOTA && g->map.n == 0 && g->ngroups == 1 && g->size == count);
+	if (!one)
+		return false;
+	return mode == XIR_FLATTENED || mode == XIR_REPLICA_AND_PARTITION ||
+	       (mode == XIR_CROSS_REPLICA ? P : R) == 1;
+}
+
 int hlo_group_set(const hlo_module *m, uint32_t i, xir *x, uint32_t *set, et_error *e)
 {
 	const hlo_inst *in = &m->inst[i];
@@ -116,12 +131,23 @@ int hlo_group_set(const hlo_module *m, uint32_t i, xir *x, uint32_t *set, et_err
 		                "use_global_device_ids=true needs the replica groups "
 		                "listed, not {}");
 	uint32_t count = xir_gmode_ids(mode, R, P), ng, size, ng2, size2;
+	if (every_device(g, mode, count, R, P)) {
+		*set = xir_groups(x, 1, 0, NULL);
+		return 0;
+	}
 	uint32_t *ids = raw_groups(m, g, count, &ng, &size);
 	if (check_ids(m, g->pos, ids, (size_t)ng * size, count, "replica_groups", e) < 0) {
 		free(ids);
 		return -1;
 	}
-	uint32_t *flat = et_xmalloc(((size_t)ng * size * (R > P ? R : P) + 1) * sizeof *flat);
+	/* the groups name each id once, so their flattened copies name each
+	 * device at most once: no more than R * P ids */
+	uint64_t nflat = (uint64_t)ng * size *
+	                 (mode == XIR_CROSS_REPLICA     ? P
+	                  : mode == XIR_CROSS_PARTITION ? R
+	                  : mode == XIR_FLATTENED       ? 1
+	                                                : P);
+	uint32_t *flat = et_xmalloc((nflat + 1) * sizeof *flat);
 	xir_gmode_flatten(mode, ids, ng, size, R, P, flat, &ng2, &size2);
 	*set = xir_groups_flat(x, ng2, size2, flat);
 	free(ids);

@@ -21,9 +21,23 @@ int shlo_b_fail(shlo_b *b, size_t off, const char *fmt, ...)
 	return shlo_fail_at(b->e, b->p->name, b->p->s, off, "%s", what);
 }
 
+int shlo_b_count(shlo_b *b, size_t off)
+{
+	if (b->visited <= b->max_ops)
+		return 0;
+	if (!b->est)
+		return shlo_b_fail(b, off, "more than %llu ops after unrolling",
+		                   (unsigned long long)b->max_ops);
+	return shlo_b_fail(b, off,
+	                   "unrolling loops and inlining calls would make about %llu ops, more "
+	                   "than %llu (estimated before expanding: trip count times the first "
+	                   "iteration, calls times the first call)",
+	                   (unsigned long long)b->visited, (unsigned long long)b->max_ops);
+}
+
 void shlo_b_warn(shlo_b *b, size_t off, const char *fmt, ...)
 {
-	if (b->o->quiet)
+	if (b->o->quiet || b->est) /* the real walk warns */
 		return;
 	char what[512], msg[768];
 	va_list ap;
@@ -56,6 +70,7 @@ int shlo_b_init(shlo_b *b, xir *x, shlo_prog *p, uint32_t mod, const shlo_opts *
 	b->bindn = et_xcalloc(nsym + 1, sizeof *b->bindn);
 	memset(b->bind, 0xff, (nsym + 1) * sizeof *b->bind);
 	b->opcode = et_xcalloc(p->nop + 1, sizeof *b->opcode);
+	b->est_fn = et_xcalloc(p->nop + 1, sizeof *b->est_fn);
 	/* never null: offsets into them are taken even when nothing is there */
 	GROW(b->stk, 0, b->capstk, 16);
 	GROW(b->val, 0, b->capval, 16);
@@ -83,6 +98,7 @@ void shlo_b_free(shlo_b *b)
 	et_strmap_free(&b->bases);
 	free(b->next_suffix);
 	free(b->opcode);
+	free(b->est_fn);
 	shlo_i64s_free(&b->m);
 	free(b->ids);
 	memset(b, 0, sizeof *b);

@@ -15,7 +15,14 @@
  * the number of ops unrolled.
  *
  * Dry runs (b->dry > 0) weigh a case branch: ops add their FLOPs and bytes
- * to b->dry_flops / dry_bytes instead of going into the xir. */
+ * to b->dry_flops / dry_bytes instead of going into the xir.
+ *
+ * The estimate (b->est, a dry run of the whole entry function before the
+ * real walk) counts the ops the walk would visit without expanding: a loop
+ * runs its first iteration and counts it trip-count times, a function runs
+ * on its first call and counts what that cost on every later call. So a
+ * program that unrolls or inlines past max_ops is refused in time and
+ * memory of its text, not of its expansion. */
 #ifndef ET_CONVERT_SHLO_BUILD_H
 #define ET_CONVERT_SHLO_BUILD_H
 
@@ -71,7 +78,9 @@ typedef struct shlo_b {
 	unsigned dry;
 	uint64_t dry_flops, dry_bytes;
 	uint64_t visited, max_ops, max_deps;
-	char *pfx; /* name prefix of inlined code */
+	bool est;         /* the estimate run */
+	uint64_t *est_fn; /* per AST op (a function): ops a call costs + 1, 0 unknown */
+	char *pfx;        /* name prefix of inlined code */
 	size_t npfx, cappfx;
 	char *nbuf;
 	size_t capnbuf;
@@ -90,6 +99,8 @@ typedef struct shlo_b {
 int shlo_b_init(shlo_b *b, xir *x, shlo_prog *p, uint32_t mod, const shlo_opts *o, et_error *e);
 void shlo_b_free(shlo_b *b);
 
+/* Fails when b->visited is past max_ops (off: the op, for the message). */
+int shlo_b_count(shlo_b *b, size_t off);
 /* Errors and warnings at an offset of the text. */
 int shlo_b_fail(shlo_b *b, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void shlo_b_warn(shlo_b *b, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

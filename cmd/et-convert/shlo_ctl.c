@@ -59,7 +59,13 @@ int shlo_ctl_call(shlo_b *b, uint32_t id, size_t sym, uint32_t slen)
 	if (blk == SHLO_NONE)
 		return shlo_b_fail(b, o->off, "@%.*s has no body", (int)(slen < 200 ? slen : 200),
 		                   b->p->s + sym);
+	if (b->est && b->est_fn[f]) { /* estimating: a later call costs the first one's */
+		b->visited = et_sat_add(b->visited, b->est_fn[f] - 1);
+		shlo_b_bind_empty(b, o);
+		return shlo_b_count(b, o->off);
+	}
 	size_t base = b->nstk;
+	uint64_t before = b->visited;
 	if (enter(b, o) < 0 || shlo_b_push_uses(b, o) < 0)
 		return -1;
 	const char *r = o->nres ? shlo_b_sym(b, b->p->res[o->res].sym) : "";
@@ -68,6 +74,8 @@ int shlo_ctl_call(shlo_b *b, uint32_t id, size_t sym, uint32_t slen)
 	size_t len = shlo_b_pfx_push(b, b->p->s + sym, slen < 200 ? slen : 200, suffix);
 	int rc = run_and_bind(b, o, blk, base, o->nuse, "the function");
 	shlo_b_pfx_pop(b, len);
+	if (rc == 0 && b->est)
+		b->est_fn[f] = et_sat_add(b->visited - before, 1);
 	return rc;
 }
 
@@ -152,9 +160,18 @@ int shlo_ctl_while(shlo_b *b, uint32_t id)
 	    loop_count(b, o, id, b->stk + base, &n) < 0)
 		return -1;
 	shlo_scope m = shlo_b_mark(b);
-	for (uint64_t i = 0; i < n; i++)
+	uint64_t before = b->visited;
+	for (uint64_t i = 0; i < n; i++) {
 		if (iteration(b, o, body, base, m, i) < 0)
 			return -1;
+		if (b->est) { /* estimating: every iteration costs the first one's */
+			uint64_t more = et_sat_mul(b->visited - before, n - 1);
+			b->visited = et_sat_add(b->visited, more);
+			if (shlo_b_count(b, o->off) < 0)
+				return -1;
+			break;
+		}
+	}
 	shlo_b_bind_results(b, o, b->stk + base);
 	b->nstk = base;
 	b->depth--;

@@ -143,6 +143,30 @@ static int refuse_unpartitioned(shlo_b *b)
 	    "convert DIR/*.after_spmd_partitioner.txt with --from hlo");
 }
 
+/* The estimate run (shlo_build.h) over the entry block, whose arguments
+ * are b->stk[0..narg); leaves b as it found it (warnings it would have
+ * given are the real walk's). */
+static int estimate(shlo_b *b, uint32_t blk, uint32_t narg, size_t off)
+{
+	shlo_scope m = shlo_b_mark(b);
+	uint32_t nret;
+	b->est = true;
+	b->dry++;
+	int rc = shlo_b_block(b, blk, b->stk, narg, off, &nret);
+	b->dry--;
+	b->est = false;
+	if (rc < 0)
+		return -1;
+	shlo_b_unwind(b, m, NULL, 0);
+	b->nstk = narg;
+	b->visited = 0;
+	b->depth = 0;
+	b->warned_dynamic = false;
+	for (size_t i = 0; i < b->p->nop; i++)
+		b->p->op[i].seen = 0;
+	return 0;
+}
+
 static int run(shlo_b *b, uint32_t mods)
 {
 	uint32_t f, nret;
@@ -161,6 +185,8 @@ static int run(shlo_b *b, uint32_t mods)
 	uint32_t narg = b->p->blk[blk].narg;
 	for (uint32_t i = 0; i < narg; i++)
 		shlo_b_push(b, shlo_b_val(b));
+	if (estimate(b, blk, narg, b->p->op[f].off) < 0)
+		return -1;
 	return shlo_b_block(b, blk, b->stk, narg, b->p->op[f].off, &nret);
 }
 

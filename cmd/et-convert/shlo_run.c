@@ -191,9 +191,8 @@ int shlo_b_op(shlo_b *b, uint32_t id)
 {
 	const shlo_op *o = &b->p->op[id];
 	b->visited += o->nval > 1 ? o->nval : 1; /* values are allocated per result */
-	if (b->visited > b->max_ops)
-		return shlo_b_fail(b, o->off, "more than %llu ops after unrolling",
-		                   (unsigned long long)b->max_ops);
+	if (shlo_b_count(b, o->off) < 0)
+		return -1;
 	switch (o->kind) {
 	case SHLO_OP_CONST:
 		return constant(b, id);

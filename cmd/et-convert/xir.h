@@ -104,8 +104,9 @@ enum xir_gmode {
 uint32_t xir_gmode_ids(enum xir_gmode m, uint32_t replicas, uint32_t partitions);
 /* ng groups of `size` written ids (each below xir_gmode_ids) in flattened
  * ids (replica * partitions + partition): *ng2 groups of *size2, in out
- * (room for ng * size * max(replicas, partitions) ids: the caller checks
- * that product against its limits before calling). */
+ * (room for ng * size * the partitions (cross-replica, replica-and-
+ * partition), the replicas (cross-partition) or 1 (flattened): the caller
+ * checks that product against its limits before calling). */
 void xir_gmode_flatten(enum xir_gmode m, const uint32_t *ids, uint32_t ng, uint32_t size,
                        uint32_t replicas, uint32_t partitions, uint32_t *out, uint32_t *ng2,
                        uint32_t *size2);

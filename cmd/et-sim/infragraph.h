@@ -26,7 +26,7 @@
 #define IG_MAX_EDGE NETGRAPH_MAX_EDGE
 #define IG_MAX_NEST NETGRAPH_MAX_NEST
 /* Keys inside keys: InfraGraph needs 7; deeper is not an instance. */
-#define IG_MAX_TREE_DEPTH 32
+#define IG_MAX_TREE_DEPTH NETGRAPH_MAX_TREE_DEPTH
 /* A device, component, instance or link name; longer is not a name. */
 #define IG_MAX_NAME 256
 /* All device dot names together. */

@@ -10,6 +10,7 @@
 #ifndef NETGRAPH_H
 #define NETGRAPH_H
 #include "et_err.h"
+#include "et_netyaml.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +25,9 @@
 #define NETGRAPH_MAX_DEV 1048576u
 #define NETGRAPH_MAX_EDGE 16777216u
 #define NETGRAPH_MAX_NEST 16
+/* YAML or JSON containers nested at most this deep: the network reader's
+ * limit (et_netyaml.h), which refuses deeper files as it meets them. */
+#define NETGRAPH_MAX_TREE_DEPTH ET_NETYAML_MAX_DEPTH
 
 /* What the reader settles where InfraGraph leaves it open (all from
  * InfraGraph 2.x's schema and its service's expansion otherwise):

@@ -267,3 +267,188 @@ bounded() {
 		[ ${#stderr_lines[@]} -eq 1 ] && [ ! -e out ]
 	done
 }
+
+# ---- small inputs that used to cost gigabytes or minutes (issue 27) ----
+
+# measured CMD...: runs CMD (under a 10 s timeout) like `run --separate-stderr`;
+# $rss is its peak resident size in KB (/usr/bin/time), checked below 200 MB
+# except under ASan or valgrind, whose own memory it would count.
+measured() {
+	run --separate-stderr /usr/bin/time -o rss.txt -f %M timeout 10 "$@"
+	rss=$(tail -1 rss.txt)
+	if [ -z "${ASAN_OPTIONS:-}${ETKIT_VALGRIND:-}" ]; then
+		[ "$rss" -lt 200000 ] || fail "$*: peak RSS $rss KB"
+	fi
+}
+
+# hlo_allreduce N GROUPS: an HLO module of N partitions, one all-reduce over
+# the iota replica groups GROUPS ("[1,N]<=[N]": every device)
+hlo_allreduce() {
+	printf 'HloModule m, num_partitions=%s\n\nadd {\n  a = f32[] parameter(0)\n' "$1"
+	printf '  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b)\n}\n\nENTRY e {\n'
+	printf '  p = f32[1024] parameter(0)\n  ROOT r = f32[1024] all-reduce(p), channel_id=1, '
+	printf 'replica_groups=%s, use_global_device_ids=true, to_apply=add\n}\n' "$2"
+}
+
+@test "et-convert: an HLO all-reduce over all 131,072 (and 262,144) devices converts in bounded memory, groups not squared" {
+	for n in 131072 262144; do
+		hlo_allreduce $n "[1,$n]<=[$n]" >ar$n.hlo
+		[ "$(stat -c %s ar$n.hlo)" -lt 500 ]
+		measured et-convert ar$n.hlo -o ar$n.etz
+		assert_success
+		[ -z "$stderr" ] || fail "$stderr"
+		# every rank's one node: the all-reduce over the group of every rank
+		run -0 bash -c "et-convert --ranks 0,$((n - 1)) --to jsonl ar$n.etz | jq -c '[.rank, .world_size, .name, .type, (.attr // [] | map(select(.name == \"pg_name\")) | .[0].stringVal)]'"
+		assert_output "[0,$n,\"m\",null,null]
+[0,null,\"r\",\"COMM_COLL_NODE\",\"0\"]
+[$((n - 1)),$n,\"m\",null,null]
+[$((n - 1)),null,\"r\",\"COMM_COLL_NODE\",\"0\"]"
+	done
+	# two groups of half the devices are listed, in memory linear in the devices
+	hlo_allreduce 131072 "[2,65536]<=[131072]" >half.hlo
+	measured et-convert half.hlo -o half.etz
+	assert_success
+	assert_equal "$(et-convert --ranks 65535,65536 --to jsonl half.etz | jq -r 'select(.type) | [.rank, (.attr[] | select(.name == "pg_name") | .stringVal)] | @tsv')" "$(printf '65535\t1\n65536\t2')"
+}
+
+# shlo_loops N TRIPS: N nested counted loops of TRIPS trips each (StableHLO)
+shlo_loops() {
+	local n=$1 t=$2 k r
+	printf 'module @nest {\n  func.func public @main(%%arg0: tensor<8xf32>) -> tensor<8xf32> {\n'
+	printf '    %%v0 = stablehlo.negate %%arg0 : tensor<8xf32>\n'
+	for ((k = 1; k <= n; k++)); do
+		printf '    %%c%d = stablehlo.constant dense<0> : tensor<i64>\n' $k
+		printf '    %%w%d:2 = stablehlo.while(%%i%d = %%c%d, %%v%d = %%v%d) : tensor<i64>, tensor<8xf32>\n' $k $k $k $k $((k - 1))
+		printf '     cond {\n      %%b%d = stablehlo.constant dense<%s> : tensor<i64>\n' $k "$t"
+		printf '      %%t%d = stablehlo.compare  LT, %%i%d, %%b%d,  SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>\n' $k $k $k
+		printf '      stablehlo.return %%t%d : tensor<i1>\n    } do {\n' $k
+	done
+	printf '    %%m = stablehlo.multiply %%v%d, %%v%d : tensor<8xf32>\n' $n $n
+	for ((k = n; k >= 1; k--)); do
+		r=%m
+		((k < n)) && r="%w$((k + 1))#1"
+		printf '      %%s%d = stablehlo.constant dense<1> : tensor<i64>\n' $k
+		printf '      %%n%d = stablehlo.add %%i%d, %%s%d : tensor<i64>\n' $k $k $k
+		printf '      stablehlo.return %%n%d, %s : tensor<i64>, tensor<8xf32>\n    }\n' $k "$r"
+	done
+	printf '    return %%w1#1 : tensor<8xf32>\n  }\n}\n'
+}
+
+# shlo_calls N: @f1 .. @fN, each calling the next twice (StableHLO)
+shlo_calls() {
+	local n=$1 k
+	printf 'module @fan {\n  func.func public @main(%%a: tensor<8xf32>) -> tensor<8xf32> {\n'
+	printf '    %%r = func.call @f1(%%a) : (tensor<8xf32>) -> tensor<8xf32>\n    return %%r : tensor<8xf32>\n  }\n'
+	for ((k = 1; k < n; k++)); do
+		printf '  func.func private @f%d(%%a: tensor<8xf32>) -> tensor<8xf32> {\n' $k
+		printf '    %%x = func.call @f%d(%%a) : (tensor<8xf32>) -> tensor<8xf32>\n' $((k + 1))
+		printf '    %%y = func.call @f%d(%%x) : (tensor<8xf32>) -> tensor<8xf32>\n' $((k + 1))
+		printf '    return %%y : tensor<8xf32>\n  }\n'
+	done
+	printf '  func.func private @f%d(%%a: tensor<8xf32>) -> tensor<8xf32> {\n' $n
+	printf '    %%x = stablehlo.multiply %%a, %%a : tensor<8xf32>\n    return %%x : tensor<8xf32>\n  }\n}\n'
+}
+
+# hlo_loops N TRIPS: N nested while loops of known trip count TRIPS (HLO)
+hlo_loops() {
+	local n=$1 t=$2 k
+	printf 'HloModule nest\n\n'
+	for ((k = 1; k <= n; k++)); do
+		printf 'cond%d {\n  p = (s32[], f32[8]) parameter(0)\n  ROOT t = pred[] constant(true)\n}\n\n' $k
+		printf 'body%d {\n  p = (s32[], f32[8]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n' $k
+		printf '  v = f32[8] get-tuple-element(p), index=1\n'
+		if ((k < n)); then
+			printf '  w = (s32[], f32[8]) while(p), condition=cond%d, body=body%d, backend_config={"known_trip_count":{"n":"%s"}}\n' $((k + 1)) $((k + 1)) "$t"
+			printf '  m = f32[8] get-tuple-element(w), index=1\n'
+		else
+			printf '  m0 = f32[8] multiply(v, v)\n  m = f32[8] add(m0, v)\n'
+		fi
+		printf '  ROOT r = (s32[], f32[8]) tuple(i, m)\n}\n\n'
+	done
+	printf 'ENTRY e {\n  a = f32[8] parameter(0)\n  c = s32[] constant(0)\n  t = (s32[], f32[8]) tuple(c, a)\n'
+	printf '  w = (s32[], f32[8]) while(t), condition=cond1, body=body1, backend_config={"known_trip_count":{"n":"%s"}}\n' "$t"
+	printf '  ROOT g = f32[8] get-tuple-element(w), index=1\n}\n'
+}
+
+# hlo_calls N: computations f1 .. fN, each calling the next twice (HLO)
+hlo_calls() {
+	local n=$1 k
+	printf 'HloModule fan\n\n'
+	for ((k = n; k >= 1; k--)); do
+		printf 'f%d {\n  a = f32[8] parameter(0)\n' $k
+		if ((k < n)); then
+			printf '  x = f32[8] call(a), to_apply=f%d\n  ROOT y = f32[8] call(x), to_apply=f%d\n}\n\n' $((k + 1)) $((k + 1))
+		else
+			printf '  ROOT x = f32[8] multiply(a, a)\n}\n\n'
+		fi
+	done
+	printf 'ENTRY e {\n  a = f32[8] parameter(0)\n  ROOT r = f32[8] call(a), to_apply=f1\n}\n'
+}
+
+@test "et-convert: nested loops and calls that unroll past 16 M ops are refused from an estimate, in the time and memory of their text" {
+	# the generators are right: 3 x 3 loops and 3 levels of calls unroll in full
+	shlo_loops 2 3 >l.mlir && hlo_loops 2 3 >l.hlo && shlo_calls 3 >c.mlir && hlo_calls 3 >c.hlo
+	for f in l.mlir l.hlo; do
+		assert_equal "$(et-convert --to jsonl $f | grep -c multiply)" 9
+	done
+	for f in c.mlir c.hlo; do
+		assert_equal "$(et-convert --to jsonl $f | grep -c multiply)" 4
+	done
+	# 24 nested 2-trip loops (12 KB), 40 functions calling the next twice (9 KB), and twice that
+	for n in 24 48; do
+		shlo_loops $n 2 >loops$n.mlir
+		hlo_loops $n 2 >loops$n.hlo
+	done
+	for n in 40 80; do
+		shlo_calls $n >calls$n.mlir
+		hlo_calls $n >calls$n.hlo
+	done
+	for f in loops24.mlir loops48.mlir calls40.mlir calls80.mlir loops24.hlo loops48.hlo calls40.hlo calls80.hlo; do
+		measured et-convert $f -o out.etz
+		assert_failure 3
+		[[ ${stderr_lines[0]} =~ ^et-convert:\ $f:\ line\ [0-9]+,\ column\ [0-9]+:\ unrolling\ loops\ and\ inlining\ calls\ would\ make\ about\ [0-9]+\ ops.*more\ than\ 16777216 ]] ||
+			fail "$f: $stderr"
+		[ ${#stderr_lines[@]} -eq 1 ] && [ ! -e out.etz ]
+	done
+}
+
+@test "et-convert: a StableHLO loop of 10^9 (and 10^10) trips is unrolled the documented default 100,000 times" {
+	for t in 1000000000 10000000000; do
+		shlo_loops 1 $t >trips.mlir
+		measured et-convert trips.mlir --to jsonl -o trips.jsonl
+		assert_success
+		assert_equal "$stderr" "et-convert: warning: trips.mlir: line 5, column 5: while loop of $t iterations unrolled 100000 times (the cap)"
+		assert_equal "$(grep -c '"stablehlo.multiply"' trips.jsonl)" 100000
+	done
+	# an explicit --max-unroll still wins
+	run -0 --separate-stderr et-convert --max-unroll 7 trips.mlir --to jsonl -o trips.jsonl
+	assert_equal "$(grep -c '"stablehlo.multiply"' trips.jsonl)" 7
+}
+
+# brackets N TEXT: TEXT N times
+brackets() {
+	yes "$2" | head -n "$1" | tr -d '\n'
+}
+
+@test "et-sim --network: YAML or JSON nested past 32 levels is refused as it is parsed, not after quadratic time" {
+	et-synth coll --type all_reduce --size 1M --world 4 -o w.etz
+	# 400 KB and 4 MB of nested brackets, JSON and YAML, flow maps too
+	for d in 200000 2000000; do
+		{ printf '{"a": ' && brackets $d '[' && brackets $d ']' && printf '}\n'; } >deep$d.json
+		{ printf 'topology: ' && brackets $d '[' && brackets $d ']' && echo; } >deep$d.yaml
+		{ printf 'devices: ' && brackets $((d / 4)) '{a: ' && printf 1 && brackets $((d / 4)) '}' && echo; } >map$d.yaml
+		for f in deep$d.json deep$d.yaml map$d.yaml; do
+			measured et-sim --network $f w.etz
+			assert_failure 3
+			[[ ${stderr_lines[0]} =~ ^et-sim:\ $f:\ line\ 1,\ column\ [0-9]+:\ nested\ deeper\ than\ 32\ levels$ ]] ||
+				fail "$f: $stderr"
+		done
+	done
+	# the first refused bracket is the 33rd container: the mapping and 32 lists
+	run -3 --separate-stderr et-sim --network deep200000.json w.etz
+	assert_equal "$stderr" "et-sim: deep200000.json: line 1, column 38: nested deeper than 32 levels"
+	# 32 levels are read (and then refused for what they hold, not for depth)
+	{ printf 'topology: ' && brackets 31 '[' && brackets 31 ']' && echo; } >ok.yaml
+	run -3 --separate-stderr et-sim --network ok.yaml w.etz
+	[[ $stderr != *"nested deeper"* ]] || fail "$stderr"
+}

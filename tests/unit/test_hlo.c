@@ -750,10 +750,21 @@ static void test_loops(void)
 	CHECK(deps_are(&x, "v1", NULL) && deps_are(&x, "v1#1", "v1", NULL));
 	CHECK(deps_are(&x, "v1#2", "v1#1", NULL) && deps_are(&x, "i1#2", "i1#1", NULL));
 	xir_free(&x);
-	/* the op limit names --max-unroll */
-	o.max_ops = 6;
+	/* the op limit is checked on an estimate before anything is unrolled, the
+	 * ops the walk makes (11 for 5 trips), and names --max-unroll */
+	CHECK(rd_opts(&x, loop_module(0, 5, "%i, %lim), direction=LT", ""), &o, &e) == 0);
+	CHECK(x.nop == 11);
+	xir_free(&x);
+	o.max_ops = 11;
+	CHECK(rd_opts(&x, loop_module(0, 5, "%i, %lim), direction=LT", ""), &o, &e) == 0);
+	xir_free(&x);
+	o.max_ops = 10;
 	CHECK(rd_opts(&x, loop_module(0, 5, "%i, %lim), direction=LT", ""), &o, &e) == -1);
-	CHECK(err_is(&e, 12, 3, "more than 6 ops after unrolling loops (lower --max-unroll"));
+	CHECK(err_is(&e, 23, 8,
+	             "unrolling loops and inlining calls would make about 11 ops and 86 steps, "
+	             "more than 10 ops or 640 steps (estimated before expanding: trip counts "
+	             "times bodies; lower --max-unroll, now 100000)"));
+	CHECK(x.nop == 0);
 	xir_free(&x);
 	/* a loop of zero-cost instructions makes no op but is bounded all the same */
 	static const char *idle = "HloModule w\n"
@@ -775,8 +786,8 @@ static void test_loops(void)
 	xir_free(&x);
 	o.max_ops = 10;
 	CHECK(rd_opts(&x, idle, &o, &e) == -1 && e.code == ET_EXIT_DATA);
-	CHECK(strstr(e.msg, "unrolling loops takes more than 640 steps (lower --max-unroll") !=
-	      NULL);
+	CHECK(strstr(e.msg, "would make about 0 ops and 4003 steps, more than 10 ops or 640 "
+	                    "steps") != NULL);
 	xir_free(&x);
 	/* a loop of 200,000 trips is capped at the default 100,000 */
 	hlo_opts_init(&o);
