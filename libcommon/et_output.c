@@ -202,6 +202,11 @@ const char *et_output_name(const et_output *o)
 	return o->path ? o->path : o->name ? o->name : et_output_stdout_name();
 }
 
+int et_write_failed(const char *name, et_error *e)
+{
+	return et_fail(e, ET_EXIT_IO, "%s: write error: %s", name, strerror(errno));
+}
+
 static int close_file(et_output *o, et_error *e)
 {
 	if (o->closed)
@@ -211,8 +216,7 @@ static int close_file(et_output *o, et_error *e)
 	if (o->path || o->direct)
 		bad |= fclose(o->f) != 0;
 	if (bad)
-		return et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_name(o),
-		               strerror(errno));
+		return et_write_failed(et_output_name(o), e);
 	return 0;
 }
 
