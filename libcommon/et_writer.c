@@ -90,11 +90,13 @@ static void writer_free(et_writer *w)
 
 /* What a write error names: the output, a --split file, or the temporary
  * file that holds the output until it is complete (its name says nothing). */
+static const char hold_name[] = "the temporary file holding the output";
+
 static const char *out_name(const et_writer *w)
 {
 	if (w->rank_out)
 		return et_output_name(w->rank_out);
-	return w->hold ? "the temporary file holding the output" : et_output_name(w->out);
+	return w->hold ? hold_name : et_output_name(w->out);
 }
 
 int et_writer_open(et_writer **out, const et_writer_cfg *c, et_error *e)
@@ -473,15 +475,18 @@ void et_writer_shared_free(et_writer_shared *s)
 static int copy_held(et_writer *w, et_error *e)
 {
 	FILE *o = et_output_file(w->out);
-	if (fflush(w->hold) != 0 || fseek(w->hold, 0, SEEK_SET) != 0)
-		return et_fail(e, ET_EXIT_IO, "temporary file: %s", strerror(errno));
+	errno = 0;
+	if (fflush(w->hold) != 0 || ferror(w->hold))
+		return et_write_failed(hold_name, e);
+	if (fseek(w->hold, 0, SEEK_SET) != 0)
+		return et_fail(e, ET_EXIT_IO, "%s: %s", hold_name, strerror(errno));
 	char chunk[1 << 16];
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof chunk, w->hold)) > 0)
 		if (fwrite(chunk, 1, n, o) != n)
 			return et_write_failed(et_output_name(w->out), e);
 	if (ferror(w->hold))
-		return et_fail(e, ET_EXIT_IO, "temporary file: read error");
+		return et_fail(e, ET_EXIT_IO, "%s: read error", hold_name);
 	return 0;
 }
 
