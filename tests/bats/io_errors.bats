@@ -247,3 +247,14 @@ check_rows() {
 		[ -z "$(find o -type f)" ] || fail "$cmd left $(find o -type f)"
 	done
 }
+
+@test "--help and --version on a full stdout: exit 4 and the message, in every tool and subcommand" {
+	for t in et-convert et-validate et-viz et-sim et-stage et-synth "et-synth coll" "et-synth transform" \
+		layerdag-sample "layerdag-sample fit" "layerdag-sample eval"; do
+		for o in --help --version; do
+			CMD="$t $o" TOOL=${t%% *}
+			run bash -c "$t $o 2>&1 >/dev/full"
+			expect "/dev/full: write error: No space left on device"
+		done
+	done
+}
