@@ -15,8 +15,4 @@ void et_cli_flatten(const et_cli *c, const et_opt ***opts, char **letters, size_
 /* --help-table: one visible option per line (see et_cli.h). */
 void et_cli_print_table(const et_cli *c, FILE *f);
 
-/* Exit after --help or --version printed: 0, or 4 with the write error when
- * stdout did not take it (> /dev/full), as any other output's. */
-_Noreturn void et_cli_exit_printed(void);
-
 #endif

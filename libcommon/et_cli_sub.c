@@ -1,6 +1,5 @@
 /* Commands made of subcommands (et_cli.h: et_cli_subcommands). */
 #include "et_cli.h"
-#include "et_cli_int.h"
 #include "et_err.h"
 
 #include <stdio.h>

@@ -248,7 +248,7 @@ check_rows() {
 	done
 }
 
-@test "--help and --version on a full stdout: exit 4 and the message, in every tool and subcommand" {
+@test "--help, --version and --list-models on a full stdout: exit 4 and the message, in every tool and subcommand" {
 	for t in et-convert et-validate et-viz et-sim et-stage et-synth "et-synth coll" "et-synth transform" \
 		layerdag-sample "layerdag-sample fit" "layerdag-sample eval"; do
 		for o in --help --version; do
@@ -257,4 +257,7 @@ check_rows() {
 			expect "/dev/full: write error: No space left on device"
 		done
 	done
+	CMD="et-stage --list-models" TOOL=et-stage
+	run bash -c "et-stage --list-models 2>&1 >/dev/full"
+	expect "/dev/full: write error: No space left on device"
 }
