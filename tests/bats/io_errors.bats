@@ -22,6 +22,8 @@ setup_file() {
 	layerdag-sample fit -q "$REPO/samples/layerdag/tpu_tile_val.txt.gz" -o m.txt
 	layerdag-sample sample -q m.txt --count 3 --y 2.5 -o s.txt
 	layerdag-sample fit -q ar.etz -o met.txt
+	layerdag-sample fit -q --model diffusion --epochs 1 s.txt -o d.bin
+	layerdag-sample fit -q --model diffusion --epochs 1 ar.etz -o det.bin
 	head -c 500 big.etz >trunc.etz
 }
 
@@ -204,13 +206,16 @@ check_rows() {
 		"D - et-stage --compat stage --model_type gpt --num_stacks 2 --dmodel 128 --dff 512 --head 4 --dp 2 --output_dir @"
 }
 
-@test "layerdag-sample: fit's model, sample (text and ET), eval (text and JSON), on write errors: exit 4, the output named, no file" {
+@test "layerdag-sample: fit's models (counts, diffusion), sample (text and ET), eval (text and JSON), on write errors: exit 4, the output named, no file" {
 	local c="$REPO/samples/layerdag/tpu_tile_val.txt.gz"
 	check_rows \
 		"M txt layerdag-sample fit -q $c -o @" \
 		"M txt layerdag-sample fit -q ar.etz -o @" \
 		"M txt layerdag-sample sample -q m.txt --count 3 --y 2.5 -o @" \
 		"M etz layerdag-sample sample -q met.txt --format et --world 2 -o @" \
+		"M bin layerdag-sample fit -q --model diffusion --epochs 1 s.txt -o @" \
+		"M txt layerdag-sample sample -q d.bin --count 3 --y 2.5 -o @" \
+		"M etz layerdag-sample sample -q det.bin --format et --y 1 -o @" \
 		"M txt layerdag-sample eval -q $c s.txt -o @" \
 		"M json layerdag-sample eval -q $c s.txt --format json -o @"
 }
