@@ -102,8 +102,14 @@ struct et_cli {
 };
 
 /* Parse argv[1..] against c->opts (set prog, usage, footer and opts first).
- * Exits 0 for --help/--version, 2 on a usage error; returns otherwise. */
+ * Exits 0 for --help/--version (4 when stdout cannot take them), 2 on a
+ * usage error; returns otherwise. */
 void et_cli_parse(et_cli *c, int argc, char **argv);
+
+/* Exit after a listing on stdout (--help, --version, --list-models): 0,
+ * or 4 with the write error when stdout did not take it (> /dev/full), as
+ * for any other output. */
+_Noreturn void et_cli_exit_printed(void);
 
 /* Usage error naming the program; exits 2. */
 _Noreturn void et_cli_usage_error(const et_cli *c, const char *fmt, ...)

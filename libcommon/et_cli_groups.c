@@ -4,25 +4,38 @@
 #include "et_cli.h"
 #include "et_cli_int.h"
 #include "et_err.h"
+#include "et_output.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* --- common: help, version, output, progress ------------------------------- */
 
+void et_cli_exit_printed(void)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		exit(ET_EXIT_OK);
+	et_error e;
+	et_write_failed(et_output_stdout_name(), &e);
+	et_err_print(&e);
+	exit(e.code);
+}
+
 static int show_help(et_cli *c, const et_opt *o, const char *arg)
 {
 	(void)o, (void)arg;
 	et_cli_print_help(c, stdout);
-	exit(fflush(stdout) == 0 ? ET_EXIT_OK : ET_EXIT_IO);
+	et_cli_exit_printed();
 }
 
 static int show_table(et_cli *c, const et_opt *o, const char *arg)
 {
 	(void)o, (void)arg;
 	et_cli_print_table(c, stdout);
-	exit(fflush(stdout) == 0 ? ET_EXIT_OK : ET_EXIT_IO);
+	et_cli_exit_printed();
 }
 
 static int show_version(et_cli *c, const et_opt *o, const char *arg)
@@ -31,7 +44,7 @@ static int show_version(et_cli *c, const et_opt *o, const char *arg)
 	const char *sp = strchr(c->prog, ' '); /* "et-synth coll": the program's name */
 	printf("%.*s (etkit) %s\n", sp ? (int)(sp - c->prog) : (int)strlen(c->prog), c->prog,
 	       ETKIT_VERSION);
-	exit(fflush(stdout) == 0 ? ET_EXIT_OK : ET_EXIT_IO);
+	et_cli_exit_printed();
 }
 
 #define SH ET_OPT_SHARED

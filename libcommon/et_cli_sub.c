@@ -16,11 +16,11 @@ int et_cli_subcommands(const char *prog, const char *usage, const et_subcmd *cmd
 	const char *sub = argv[1];
 	if (strcmp(sub, "-h") == 0 || strcmp(sub, "--help") == 0) {
 		fputs(usage, stdout);
-		return 0;
+		et_cli_exit_printed();
 	}
 	if (strcmp(sub, "--version") == 0) {
 		printf("%s (etkit) %s\n", prog, ETKIT_VERSION);
-		return 0;
+		et_cli_exit_printed();
 	}
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(sub, cmds[i].name) == 0)

@@ -202,17 +202,24 @@ const char *et_output_name(const et_output *o)
 	return o->path ? o->path : o->name ? o->name : et_output_stdout_name();
 }
 
+int et_write_failed(const char *name, et_error *e)
+{
+	if (!errno) /* an earlier write failed; its errno is gone */
+		return et_fail(e, ET_EXIT_IO, "%s: write error", name);
+	return et_fail(e, ET_EXIT_IO, "%s: write error: %s", name, strerror(errno));
+}
+
 static int close_file(et_output *o, et_error *e)
 {
 	if (o->closed)
 		return 0;
 	o->closed = true;
+	errno = 0; /* ferror alone (an earlier write failed) leaves no reason */
 	int bad = fflush(o->f) != 0 || ferror(o->f);
 	if (o->path || o->direct)
 		bad |= fclose(o->f) != 0;
 	if (bad)
-		return et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_name(o),
-		               strerror(errno));
+		return et_write_failed(et_output_name(o), e);
 	return 0;
 }
 
@@ -238,6 +245,8 @@ int et_output_close_deferred(et_output *o, et_error *e)
 		et_output_abort(o);
 		return -1;
 	}
+	if (!o->path) /* stdout or a device: written, nothing to put in place */
+		free_output(o);
 	return 0;
 }
 

@@ -21,8 +21,13 @@ FILE *et_output_file(et_output *o);
  * redirected to, else "<stdout>". For messages. */
 const char *et_output_name(const et_output *o);
 const char *et_output_stdout_name(void);
+/* Fails e with "NAME: write error: <errno's text>", exit 4: the one message
+ * for a write that failed, whoever wrote (the commit's flush, the stream
+ * writer, a tool's own fwrite). errno must still be the write's. */
+int et_write_failed(const char *name, et_error *e);
 /* Flush, close, rename into place. With `defer`, keep the temp until
- * et_output_commit_all() (all-or-nothing for sets of files). */
+ * et_output_commit_all() (all-or-nothing for sets of files: a tool's side
+ * files and its main output); et_output_abort_all() removes them. */
 int et_output_commit(et_output *o, et_error *e);
 int et_output_close_deferred(et_output *o, et_error *e);
 int et_output_commit_all(et_error *e);

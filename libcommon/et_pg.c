@@ -439,7 +439,7 @@ int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_err
 		fputc(']', f);
 	}
 	fputs("}\n", f);
-	return et_output_commit(o, e);
+	return et_output_close_deferred(o, e);
 }
 
 bool et_pg_id(const char *s, int32_t *id)

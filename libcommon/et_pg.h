@@ -103,7 +103,9 @@ int et_pg_file_read(const char *path, et_pg_list *out, et_error *e);
 /* Write the comm-group file of world / g groups of g consecutive ranks,
  * ids from 1: {"1": [0, 1], "2": [2, 3]} and a newline (g > 0; ranks past
  * the last whole group are left out). Through et_output, so the file
- * appears whole or not at all ("-" is stdout). Returns 0, or -1 with e
+ * appears whole or not at all ("-" is stdout); it is closed, not yet in
+ * place: the caller's et_output_commit_all() puts it there with the trace
+ * it belongs to (et_output_abort_all() drops it). Returns 0, or -1 with e
  * set. */
 int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_error *e);
 

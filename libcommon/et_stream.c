@@ -1,6 +1,7 @@
 #include "et_stream.h"
 #include "et_buf.h"
 #include "et_codec.h"
+#include "et_output.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -10,6 +11,7 @@
 
 struct et_stream_writer {
 	FILE *out;
+	char *out_name; /* for write errors */
 	ZSTD_CCtx *cc;
 	uint8_t *obuf;
 	size_t ocap;
@@ -62,12 +64,19 @@ et_stream_writer *et_stream_writer_new(FILE *out, int level, int threads)
 	return w;
 }
 
+void et_stream_writer_set_name(et_stream_writer *w, const char *name)
+{
+	free(w->out_name);
+	w->out_name = et_xstrdup(name);
+}
+
 void et_stream_writer_free(et_stream_writer *w)
 {
 	if (!w)
 		return;
 	ZSTD_freeCCtx(w->cc);
 	et_buf_free(&w->tmp);
+	free(w->out_name);
 	free(w->obuf);
 	free(w);
 }
@@ -75,7 +84,7 @@ void et_stream_writer_free(et_stream_writer *w)
 static int write_out(et_stream_writer *w, const void *p, size_t n, et_error *e)
 {
 	if (n && fwrite(p, 1, n, w->out) != n)
-		return et_fail(e, ET_EXIT_IO, "write error: %s", strerror(errno));
+		return et_write_failed(w->out_name ? w->out_name : "<output>", e);
 	return 0;
 }
 

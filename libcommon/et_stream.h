@@ -27,6 +27,8 @@ typedef struct et_stream_writer et_stream_writer;
 
 /* out is owned by the caller (see et_output); it is written with fwrite. */
 et_stream_writer *et_stream_writer_new(FILE *out, int level, int threads);
+/* The name of out in write-error messages (a path, "<stdout>"). */
+void et_stream_writer_set_name(et_stream_writer *w, const char *name);
 void et_stream_writer_free(et_stream_writer *w);
 /* version: ET_STREAM_VERSION, or ET_STREAM_VERSION_DELTA for a section that
  * may hold delta frames. */

@@ -88,6 +88,17 @@ static void writer_free(et_writer *w)
 	free(w);
 }
 
+/* What a write error names: the output, a --split file, or the temporary
+ * file that holds the output until it is complete (its name says nothing). */
+static const char hold_name[] = "the temporary file holding the output";
+
+static const char *out_name(const et_writer *w)
+{
+	if (w->rank_out)
+		return et_output_name(w->rank_out);
+	return w->hold ? hold_name : et_output_name(w->out);
+}
+
 int et_writer_open(et_writer **out, const et_writer_cfg *c, et_error *e)
 {
 	et_writer *w = et_xcalloc(1, sizeof *w);
@@ -107,8 +118,10 @@ int et_writer_open(et_writer **out, const et_writer_cfg *c, et_error *e)
 		return -1;
 	}
 	FILE *f = w->hold ? w->hold : w->out ? et_output_file(w->out) : NULL;
-	if (c->format == ET_WRITER_STREAM)
+	if (c->format == ET_WRITER_STREAM) {
 		w->sw = et_stream_writer_new(f, c->level, c->threads);
+		et_stream_writer_set_name(w->sw, out_name(w));
+	}
 	w->arena = et_arena_new();
 	if (c->format == ET_WRITER_JSON)
 		et_buf_puts(&w->buf, "{\"ranks\": [");
@@ -130,7 +143,7 @@ static int put_bytes(et_writer *w, const void *p, size_t n, et_error *e)
 	if (w->sw)
 		return et_stream_write(w->sw, p, n, e);
 	if (n && fwrite(p, 1, n, cur_file(w)) != n)
-		return et_fail(e, ET_EXIT_IO, "write error");
+		return et_write_failed(out_name(w), e);
 	return 0;
 }
 
@@ -462,16 +475,18 @@ void et_writer_shared_free(et_writer_shared *s)
 static int copy_held(et_writer *w, et_error *e)
 {
 	FILE *o = et_output_file(w->out);
-	if (fflush(w->hold) != 0 || fseek(w->hold, 0, SEEK_SET) != 0)
-		return et_fail(e, ET_EXIT_IO, "temporary file: %s", strerror(errno));
+	errno = 0;
+	if (fflush(w->hold) != 0 || ferror(w->hold))
+		return et_write_failed(hold_name, e);
+	if (fseek(w->hold, 0, SEEK_SET) != 0)
+		return et_fail(e, ET_EXIT_IO, "%s: %s", hold_name, strerror(errno));
 	char chunk[1 << 16];
 	size_t n;
 	while ((n = fread(chunk, 1, sizeof chunk, w->hold)) > 0)
 		if (fwrite(chunk, 1, n, o) != n)
-			return et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_name(w->out),
-			               strerror(errno));
+			return et_write_failed(et_output_name(w->out), e);
 	if (ferror(w->hold))
-		return et_fail(e, ET_EXIT_IO, "temporary file: read error");
+		return et_fail(e, ET_EXIT_IO, "%s: read error", hold_name);
 	return 0;
 }
 

@@ -5,6 +5,7 @@
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
+#include "et_output.h"
 #include "et_writer.h"
 #include "jsonizer.h"
 #include "pt_run.h"
@@ -248,6 +249,11 @@ int main(int argc, char **argv)
 	parse_args(&c, argc, argv);
 	et_error e = {0};
 	int r = run(&c, c.cli.nargs, c.cli.args, &e);
+	/* --write-comm-groups appears with the output, or not at all */
+	if (r == 0)
+		r = et_output_commit_all(&e);
+	else
+		et_output_abort_all();
 	et_cli_in_free(&c.in);
 	free(c.kineto);
 	if (r < 0) {

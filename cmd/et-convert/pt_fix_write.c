@@ -110,7 +110,7 @@ static int write_groups(const pt_trace *t, const char *path, et_error *e)
 	int r = et_output_open(&o, path, false, e);
 	if (r == 0) {
 		fprintf(et_output_file(o), "%s\n", txt);
-		r = et_output_commit(o, e);
+		r = et_output_close_deferred(o, e); /* put in place with the output */
 	}
 	free(txt);
 	cJSON_Delete(out);

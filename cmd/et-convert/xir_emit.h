@@ -33,8 +33,10 @@ typedef struct xir_emit_opts {
 	uint32_t world;     /* --world: 0 = none given */
 	double peak_tflops; /* roofline durations when both are > 0 */
 	double mem_gbps;    /* GB/s (10^9 bytes per second) */
-	const char *groups; /* --write-comm-groups FILE, or NULL */
-	int progress;       /* et_progress mode */
+	/* --write-comm-groups FILE, or NULL; closed, put in place by the
+	 * caller's et_output_commit_all() with the trace */
+	const char *groups;
+	int progress; /* et_progress mode */
 } xir_emit_opts;
 
 /* Writes every rank of x through w. 0, or -1 with e set: ET_EXIT_USAGE for

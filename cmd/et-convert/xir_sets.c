@@ -182,5 +182,5 @@ int xir_sets_write_groups(const xir_sets *t, const char *path, et_error *e)
 		putc(']', f);
 	}
 	fputs("}\n", f);
-	return et_output_commit(o, e);
+	return et_output_close_deferred(o, e); /* put in place with the output */
 }

@@ -199,7 +199,7 @@ static int write_side(const char *path, const sim *s, int (*fn)(FILE *, const si
 	if (et_output_open(&o, path, false, e) < 0)
 		return -1;
 	fn(et_output_file(o), s);
-	return et_output_commit(o, e);
+	return et_output_close_deferred(o, e); /* put in place with the report */
 }
 
 static int report(const run_conf *c, const sim *s, const workload *w, et_error *e)
@@ -223,7 +223,7 @@ static int report(const run_conf *c, const sim *s, const workload *w, et_error *
 	if (c->json && !c->astra)
 		fputs("}\n", f);
 	report_free(&rr);
-	return et_output_commit(o, e);
+	return et_output_close_deferred(o, e);
 }
 
 /* What the simulation found wrong with the trace ("rank 0: node 2: ..."),
@@ -254,6 +254,12 @@ static int simulate_and_report(run_conf *c, const cfg *cf, const workload *w, et
 		rc = write_side(c->link_stats, &s, links_write_csv, e);
 	if (rc == 0)
 		rc = report(c, &s, w, e);
+	/* the side files and the report appear together or not at all: a run
+	 * that failed leaves no schedule that looks like a finished run's */
+	if (rc == 0)
+		rc = et_output_commit_all(e);
+	else
+		et_output_abort_all();
 	sim_free(&s);
 	return rc;
 }

@@ -511,7 +511,7 @@ void stage_parse(stage_conf *c, int argc, char **argv)
 	parse_table(c, &r, &v, argc, argv);
 	if (r.list_models) {
 		stage_models_print();
-		exit(0);
+		et_cli_exit_printed();
 	}
 	if (c->cli.nargs > 0)
 		et_cli_usage_error(&c->cli, "unexpected argument '%s'", c->cli.args[0]);

@@ -121,7 +121,12 @@ static int run(const coll_conf *c, et_error *e)
 		if (r == 0)
 			r = emit_rank_end(&em, e);
 	}
-	return emit_finish(&em, r, e);
+	r = emit_finish(&em, r, e);
+	/* --write-comm-groups appears with the trace, or not at all */
+	if (r == 0)
+		return et_output_commit_all(e);
+	et_output_abort_all();
+	return -1;
 }
 
 int cmd_coll(int argc, char **argv)

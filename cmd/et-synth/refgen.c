@@ -143,7 +143,7 @@ static int write_file(const refgen_conf *c, const struct workload *w, uint32_t r
 	et_output *o;
 	int r = et_output_open(&o, path, true, e);
 	if (r == 0 && fwrite(b.data, 1, b.len, et_output_file(o)) != b.len)
-		r = et_fail(e, ET_EXIT_IO, "%s: write error: %s", path, strerror(errno));
+		r = et_write_failed(path, e);
 	if (r == 0)
 		r = et_output_close_deferred(o, e);
 	else if (o)

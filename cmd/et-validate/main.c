@@ -220,8 +220,7 @@ static int run(vctx *v, int argc, char **argv, const conf *c, et_error *e)
 	if (rep && et_output_commit(rep, e) < 0)
 		return -1;
 	if (!rep && fflush(stdout) != 0)
-		return et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_stdout_name(),
-		               strerror(errno));
+		return et_write_failed(et_output_stdout_name(), e);
 	return status;
 }
 

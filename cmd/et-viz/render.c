@@ -30,7 +30,10 @@ static const char *fmt_name(viz_fmt f)
 	return f == FMT_SVG ? "svg" : f == FMT_PNG ? "png" : f == FMT_PDF ? "pdf" : "dot";
 }
 
-static int layout_render(const conf *c, Agraph_t *g, FILE *f, et_error *e)
+/* Rendered to memory, then written by us: gvRender's own writes to a FILE
+ * end the process with exit(1) and no message when the disk is full (its
+ * device layer exits on a short fwrite), leaving the temporary file behind. */
+static int layout_render(const conf *c, Agraph_t *g, et_output *o, et_error *e)
 {
 	GVC_t *gvc = gvContext();
 	int r = 0;
@@ -38,11 +41,16 @@ static int layout_render(const conf *c, Agraph_t *g, FILE *f, et_error *e)
 		r = et_fail(e, ET_EXIT_IO, "graphviz cannot lay the graph out: %s",
 		            gv_msg[0] ? gv_msg : "unknown error");
 	} else {
-		if (gvRender(gvc, g, fmt_name(c->fmt), f) != 0)
+		char *data = NULL;
+		unsigned int len = 0;
+		if (gvRenderData(gvc, g, fmt_name(c->fmt), &data, &len) != 0)
 			r = et_fail(e, ET_EXIT_IO,
 			            "graphviz cannot render %s here (%s); the renderers come "
 			            "with Debian's libgvc6 (cairo for png and pdf)",
 			            fmt_name(c->fmt), gv_msg[0] ? gv_msg : "no plugin");
+		else if (len && fwrite(data, 1, len, et_output_file(o)) != len)
+			r = et_write_failed(et_output_name(o), e);
+		gvFreeRenderData(data);
 		gvFreeLayout(gvc, g);
 	}
 	gvFreeContext(gvc);
@@ -56,14 +64,12 @@ int viz_render(const conf *c, Agraph_t *g, et_error *e)
 	bool binary = c->fmt == FMT_PNG || c->fmt == FMT_PDF;
 	if (et_output_open(&o, c->cli.output, binary, e) < 0)
 		return -1;
-	FILE *f = et_output_file(o);
 	int r = 0;
 	if (c->fmt == FMT_DOT) {
-		if (agwrite(g, f) != 0)
-			r = et_fail(e, ET_EXIT_IO, "%s: write error: %s", et_output_name(o),
-			            strerror(errno));
+		if (agwrite(g, et_output_file(o)) != 0)
+			r = et_write_failed(et_output_name(o), e);
 	} else {
-		r = layout_render(c, g, f, e);
+		r = layout_render(c, g, o, e);
 	}
 	if (r < 0) {
 		et_output_abort(o);

@@ -160,6 +160,7 @@ int cmd_sample(int argc, char **argv)
 	cm_model m;
 	ld_corpus from = {0};
 	int rc = cm_read(&m, cli.args[0], &e);
+	bool have_model = rc == 0; /* freed below also when the output fails */
 	if (rc == 0 && yfrom && (rc = ld_text_read(&from, yfrom, &e)) == 0 && from.n == 0)
 		rc = et_fail(&e, ET_EXIT_DATA, "%s: no graph", yfrom);
 	et_output *o = NULL;
@@ -188,8 +189,9 @@ int cmd_sample(int argc, char **argv)
 		}
 		free(ys);
 		free(used);
-		cm_free(&m);
 	}
+	if (have_model)
+		cm_free(&m);
 	ld_corpus_free(&from);
 	return ld_exit(rc, &e);
 }

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "et_buf.h"
 #include "et_jsonfile.h"
+#include "et_output.h"
 #include "et_pg.h"
 
 #include <stdbool.h>
@@ -269,6 +270,7 @@ static void test_write(void)
 	close(fd);
 	et_error e = {0};
 	CHECK(et_pg_write_consecutive(path, 7, 3, &e) == 0); /* rank 6 is left out */
+	CHECK(et_output_commit_all(&e) == 0);                /* with the trace it belongs to */
 	et_buf t = {0};
 	CHECK(et_buf_read_file(&t, path, 1024, &e) == 0);
 	const char want[] = "{\"1\": [0, 1, 2], \"2\": [3, 4, 5]}\n";

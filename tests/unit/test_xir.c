@@ -12,6 +12,7 @@
 #include "et-convert/xir.h"
 #include "et-convert/xir_emit.h"
 #include "et_buf.h"
+#include "et_output.h"
 #include "et_types.h"
 
 #include <stdlib.h>
@@ -150,6 +151,7 @@ int main(void)
 	xir_emit_opts o = {
 	    .input = "prog.hlo", .groups = gpath, .peak_tflops = 1, .mem_gbps = 1, .progress = -1};
 	CHECK(et_writer_finish(w, xir_emit(&x, &o, w, &e), &e) == 0);
+	CHECK(et_output_commit_all(&e) == 0); /* the groups, with the trace */
 	char *t = slurp(path), *g = slurp(gpath);
 	CHECK(t && g);
 	/* groups: {0,1} and {2,3} get 1 and 2; {0,1} again is 1; all ranks are 0 */
