@@ -505,6 +505,10 @@ static void warn_unused(const stage_conf *c, const raw *r, const vals *v, given 
 	if (c->arch != ARCH_MOE && (v->E || v->K))
 		et_warn("--experts and --top-k (--kexperts) are for an MoE model (--arch moe); "
 		        "ignored");
+	if (c->compat && r->model_type == MT_LLAMA && c->arch == ARCH_GPT)
+		et_warn(
+		    "--model_type llama builds STAGE's GPT graph without --mixed_precision true, "
+		    "as STAGE does (--arch llama: the Llama graph)");
 	if (c->compat)
 		return;
 	if (r->mixed >= 0 && r->model_type != MT_DENSE)
