@@ -189,7 +189,8 @@ make_inputs() {
 		et-synth coll --type broadcast --size 1M --world 4 -o bc.etz
 		et-convert "$DATA/pytorch/simple-add-a100/host_et.json.gz" \
 			--kineto "$DATA/pytorch/simple-add-a100/kineto.json.gz" -q -o pt.etz 2>/dev/null
-		et-sim pt.etz --schedule pt.jsonl >/dev/null
+		et-sim ar.etz --schedule ar.jsonl >/dev/null
+		et-sim ar.etz --set bandwidth=10 --schedule ar2.jsonl >/dev/null
 		zcat "$DATA/pytorch/pt2-1.1.1/host_et.json.gz" | sed 's/"1.1.1-chakra.0.0.4"/"9.9.9"/' >odd.json
 		layerdag-sample fit dag.etz -q -o etm.txt
 		zcat "$REPO/samples/layerdag/tpu_tile_val.txt.gz" | awk '/^g /{n++} n<=24' >corpus.txt
@@ -307,10 +308,10 @@ et-sim|--max-msg|$W/ar.etz|--max-msg 10
 et-sim|--max-rank-nodes|$W/ar.etz|--max-rank-nodes 1
 et-sim|--max-rank-bytes|$W/ar.etz|--max-rank-bytes 100
 et-viz|--format|$W/ar.etz|--format svg
-et-viz|-T|$W/ar.etz|-T json
-et-viz|-t|$W/ar.etz|-t
+et-viz|-T|$W/ar.etz|-T svg
+et-viz|-t|$W/pt.etz|-t
 et-viz|-c|$W/st.etz|-c .
-et-viz|-s|$W/pt.etz --timeline|-s $W/pt.jsonl
+et-viz|-s|--timeline --schedule $W/ar.jsonl|-s $W/ar2.jsonl
 et-viz|--rank|$W/ar.etz|--rank 1
 et-viz|--around|$W/st.etz --ranks 0|--around 5
 et-viz|--depth|$W/st.etz --ranks 0 --around 5|--depth 1
@@ -328,7 +329,7 @@ et-viz|--cluster|$W/st.etz|--cluster none
 et-viz|--rankdir|$W/ar.etz|--rankdir LR
 et-viz|--no-legend|$W/ar.etz|--no-legend
 et-viz|--timeline|$W/pt.etz|--timeline
-et-viz|--schedule|$W/pt.etz --timeline|--schedule $W/pt.jsonl
+et-viz|--schedule|--timeline --schedule $W/ar.jsonl|--schedule $W/ar2.jsonl
 et-viz|--ranks|$W/ar.etz|--ranks 1
 et-viz|--set-rank|$W/r0.et|--set-rank 3
 et-viz|--world|$S/all_reduce_8/all_reduce|--world 4
