@@ -39,6 +39,11 @@ effect() {
 	b=$(probe "$tag.1" $base $args)
 	local rc0 rc1
 	rc0=$(cat "$tag.0.rc") rc1=$(cat "$tag.1.rc")
+	# a crash is no effect (the suite's exit codes are 0 to 4)
+	if [ "$rc1" -gt 4 ] || grep -qE 'Sanitizer|runtime error:' "$tag.1.err"; then
+		echo "$tag: $base $args: crashed (exit $rc1): $(cat "$tag.1.err")"
+		return 1
+	fi
 	# a usage error must say which option it refuses; another exit status
 	# (a check failed, a limit was hit, or what failed without the option
 	# works with it: --comm-groups, --force-schema) is the option at work
