@@ -496,3 +496,25 @@ walk() {
 	# counted per command)
 	[ "$N" -gt 250 ] || fail "only $N options walked"
 }
+
+@test "et-convert: the PyTorch reader's options with an ET or a compiled program are refused, naming themselves" {
+	et-synth coll --type all_reduce --size 1M --world 4 -o ar.etz
+	local hlo="--from hlo $DATA/compiler/xla_llama3_8b_cp_bf16_1x4.hlo" i=0 bad=0
+	for o in "--kineto $DATA/pytorch/simple-add-a100/kineto.json.gz" "--for astra-sim" \
+		--allow-unlinked --force-schema --verbose "--compat chakra" "--write-comm-groups g.json"; do
+		i=$((i + 1))
+		# with an ET, --kineto makes it read as a host trace: exit 3, no ET
+		if [ "${o%% *}" = --kineto ]; then
+			run -3 et-convert ar.etz $o
+		else
+			run -2 et-convert ar.etz $o
+			[[ $output == *"${o%% *}"*"applies to PyTorch host traces"* ]] ||
+				{ echo "ET $o: $output"; bad=1; }
+		fi
+		# the compilers take --compat chakra (astra-text) and --write-comm-groups
+		case $o in --compat* | --write*) continue ;; esac
+		# shellcheck disable=SC2086
+		effect "h$i" "et-convert $hlo" "$o" || bad=1
+	done
+	[ $bad = 0 ]
+}
