@@ -518,3 +518,18 @@ walk() {
 	done
 	[ $bad = 0 ]
 }
+
+@test "et-viz: --depth and --hub without --around, and a graph's look with --timeline, warn" {
+	et-synth coll --type all_reduce --size 1M --world 2 --compute-us 5 -o ar.etz
+	et-sim ar.etz --schedule s.jsonl >/dev/null
+	local i=0 bad=0
+	for o in "--depth 1" "--hub 1"; do
+		i=$((i + 1))
+		effect "d$i" "et-viz $PWD/ar.etz" "$o" || bad=1
+	done
+	for o in --reduce --all-edges --no-legend "--cluster none" "--rankdir LR" "--max-nodes 3"; do
+		i=$((i + 1))
+		effect "t$i" "et-viz --timeline --schedule $PWD/s.jsonl" "$o" || bad=1
+	done
+	[ $bad = 0 ]
+}
