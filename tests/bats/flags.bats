@@ -533,3 +533,19 @@ walk() {
 	done
 	[ $bad = 0 ]
 }
+
+@test "et-sim: one run's reports with --sweep, and layerdag-sample fit: the other model's options, are not dropped" {
+	et-synth coll --type all_reduce --size 1M --world 4 -o ar.etz
+	local i=0 bad=0
+	for o in "--schedule s.jsonl" "--trace t.json" --critical-path "--format json" --astra-sim-log "--link-stats l.csv"; do
+		i=$((i + 1))
+		effect "s$i" "et-sim $PWD/ar.etz --sweep bandwidth=10,20" "$o" || bad=1
+	done
+	zcat "$REPO/samples/layerdag/tpu_tile_val.txt.gz" | awk '/^g /{n++} n<=24' >corpus.txt
+	for o in "--seed 2" "--epochs 2" "--window 2"; do
+		i=$((i + 1))
+		effect "l$i" "layerdag-sample fit $PWD/corpus.txt" "$o" || bad=1
+	done
+	effect l9 "layerdag-sample fit $PWD/corpus.txt --model diffusion --epochs 1 -q" "--buckets 4" || bad=1
+	[ $bad = 0 ]
+}
