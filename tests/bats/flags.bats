@@ -534,7 +534,7 @@ walk() {
 	[ $bad = 0 ]
 }
 
-@test "et-sim: one run's reports with --sweep, and layerdag-sample fit: the other model's options, are not dropped" {
+@test "et-sim's one-run reports with --sweep, layerdag-sample fit's other model's options, transform's --salt alone: not dropped" {
 	et-synth coll --type all_reduce --size 1M --world 4 -o ar.etz
 	local i=0 bad=0
 	for o in "--schedule s.jsonl" "--trace t.json" --critical-path "--format json" --astra-sim-log "--link-stats l.csv"; do
@@ -547,5 +547,7 @@ walk() {
 		effect "l$i" "layerdag-sample fit $PWD/corpus.txt" "$o" || bad=1
 	done
 	effect l9 "layerdag-sample fit $PWD/corpus.txt --model diffusion --epochs 1 -q" "--buckets 4" || bad=1
+	# et-synth transform: a salt without --obfuscate would salt nothing
+	effect x1 "et-synth transform $PWD/ar.etz" "--salt pepper" || bad=1
 	[ $bad = 0 ]
 }
