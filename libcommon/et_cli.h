@@ -18,7 +18,8 @@
  * et_fail does) and "Try 'prog --help' for more information.", and exit 2.
  * The hidden option --help-table prints the table, one visible option per
  * line ("group<TAB>-x<TAB>--long<TAB>ARG<TAB>help"), for the test that checks
- * --help against the tables. */
+ * --help against the tables; --help-table-all lists the hidden ones too
+ * (group "hidden"), for the test that every accepted option does something. */
 #ifndef ET_CLI_H
 #define ET_CLI_H
 
@@ -175,7 +176,8 @@ const et_opt *et_cli_input_opts(et_cli_in *in);
  * custom, and --to then takes its name too. */
 typedef struct et_cli_out {
 	et_writer_cfg w;
-	bool to_given; /* --to was given */
+	bool to_given;   /* --to was given */
+	bool zstd_given; /* --level or --threads was given */
 	const et_writer_layout *custom;
 } et_cli_out;
 void et_cli_out_init(et_cli_out *o, const et_writer_layout *custom);

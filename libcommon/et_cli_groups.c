@@ -33,8 +33,8 @@ static int show_help(et_cli *c, const et_opt *o, const char *arg)
 
 static int show_table(et_cli *c, const et_opt *o, const char *arg)
 {
-	(void)o, (void)arg;
-	et_cli_print_table(c, stdout);
+	(void)arg;
+	et_cli_print_table(c, stdout, strcmp(o->lng, "help-table-all") == 0);
 	et_cli_exit_printed();
 }
 
@@ -62,6 +62,7 @@ const et_opt *et_cli_common_opts(et_cli *c, bool output)
 	    {'h', "help", ET_ARG_FN, NULL, "this help", .fn = show_help, .flags = SH},
 	    {0, "version", ET_ARG_FN, NULL, "version", .fn = show_version, .flags = SH},
 	    {0, "help-table", ET_ARG_FN, NULL, NULL, .fn = show_table, .flags = ET_OPT_HIDDEN},
+	    {0, "help-table-all", ET_ARG_FN, NULL, NULL, .fn = show_table, .flags = ET_OPT_HIDDEN},
 	    ET_OPT_END,
 	};
 	memcpy(t, v, sizeof v);
@@ -185,6 +186,19 @@ static int parse_to(et_cli *c, const et_opt *o, const char *arg)
 	return 0;
 }
 
+/* --level and --threads: stored as ET_ARG_INT would, and noted as given
+ * (they mean nothing to a format without zstd). */
+static int parse_zstd(et_cli *c, const et_opt *o, const char *arg)
+{
+	et_cli_out *out = o->target;
+	bool level = strcmp(o->lng, "level") == 0;
+	int v = (int)et_cli_int(c, level ? "--level" : "--threads", arg, level ? 1 : 0,
+	                        level ? 19 : 64);
+	*(level ? &out->w.level : &out->w.threads) = v;
+	out->zstd_given = true;
+	return 0;
+}
+
 const et_opt *et_cli_write_opts(et_cli_out *o)
 {
 	static et_opt t[10];
@@ -200,10 +214,10 @@ const et_opt *et_cli_write_opts(et_cli_out *o)
 	     "one raw ET per rank, PREFIX.<rank>.et (implies --to et)", &o->w.split, .flags = SH},
 	    {0, "name", ET_ARG_FN, "NAME", "workload name written to stream headers", &o->w.name,
 	     .fn = parse_name, .flags = SH},
-	    {'l', "level", ET_ARG_INT, "N", "zstd level of stream output (1-19, default 3)",
-	     &o->w.level, .min = 1, .max = 19, .flags = SH},
-	    {'T', "threads", ET_ARG_INT, "N", "zstd worker threads (0: compress inline)",
-	     &o->w.threads, .min = 0, .max = 64, .flags = SH},
+	    {'l', "level", ET_ARG_FN, "N", "zstd level of stream output (1-19, default 3)", o,
+	     .fn = parse_zstd, .flags = SH},
+	    {'T', "threads", ET_ARG_FN, "N", "zstd worker threads (0: compress inline)", o,
+	     .fn = parse_zstd, .flags = SH},
 	    {0, "all-fields", ET_ARG_FLAG, NULL,
 	     "json, jsonl: write every node field, defaults too (\"id\": 0)", &o->w.all_fields,
 	     .flags = SH},
@@ -223,6 +237,11 @@ void et_cli_out_finish(const et_cli *c, et_cli_out *o)
 		et_cli_usage_error(c, "--all-fields goes with --to json or --to jsonl");
 	if (o->w.split)
 		o->w.format = ET_WRITER_ET;
+	/* accepted, but nothing to apply them to: say so rather than drop them */
+	if (o->zstd_given && o->w.format != ET_WRITER_STREAM)
+		et_warn("--level and --threads are for the stream format (--to stream); ignored");
+	if (o->w.name && o->w.format == ET_WRITER_ET)
+		et_warn("--name: a raw ET has no header to write it in; ignored");
 	o->w.path = c->output;
 	o->w.progress = c->progress;
 }

@@ -86,8 +86,9 @@ void et_cli_print_help(const et_cli *c, FILE *f)
 	free(letters);
 }
 
-/* One visible option per line, for tests/bats/cli.bats. */
-void et_cli_print_table(const et_cli *c, FILE *f)
+/* One visible option per line, for tests/bats/cli.bats; all: hidden ones
+ * too, grouped "hidden" (tests/bats/flags.bats walks every option). */
+void et_cli_print_table(const et_cli *c, FILE *f, bool all)
 {
 	const et_opt **opts;
 	char *letters;
@@ -95,9 +96,13 @@ void et_cli_print_table(const et_cli *c, FILE *f)
 	et_cli_flatten(c, &opts, &letters, &n);
 	for (size_t i = 0; i < n; i++) {
 		const et_opt *o = opts[i];
-		if ((o->flags & ET_OPT_HIDDEN) || o->kind == ET_ARG_HEADING)
+		bool hidden = (o->flags & ET_OPT_HIDDEN) == ET_OPT_HIDDEN;
+		if ((hidden && !all) || o->kind == ET_ARG_HEADING)
 			continue;
-		fprintf(f, "%s\t%c%c\t%s%s\t%s\t%s\n", o->flags & ET_OPT_SHARED ? "shared" : "tool",
+		fprintf(f, "%s\t%c%c\t%s%s\t%s\t%s\n",
+		        hidden                     ? "hidden"
+		        : o->flags & ET_OPT_SHARED ? "shared"
+		                                   : "tool",
 		        letters[i] ? '-' : '.', letters[i] ? letters[i] : '.', o->lng ? "--" : "",
 		        o->lng ? o->lng : ".", o->argname ? o->argname : ".",
 		        o->help ? o->help : "");

@@ -4,6 +4,7 @@
 
 #include "et_cli.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -12,7 +13,8 @@
  * arrays are the caller's to free. */
 void et_cli_flatten(const et_cli *c, const et_opt ***opts, char **letters, size_t *n);
 
-/* --help-table: one visible option per line (see et_cli.h). */
-void et_cli_print_table(const et_cli *c, FILE *f);
+/* --help-table: one visible option per line (see et_cli.h); all: every
+ * option, hidden ones too (--help-table-all). */
+void et_cli_print_table(const et_cli *c, FILE *f, bool all);
 
 #endif

@@ -174,6 +174,21 @@ static int run_pytorch(conf *c, int argc, char **argv, et_error *e)
 	return et_writer_finish(w, r, e);
 }
 
+/* The first option given that only the PyTorch reader uses (compile: the
+ * compilers take --compat chakra and --write-comm-groups too), or NULL:
+ * with another input it would be dropped, so it is refused. */
+static const char *pytorch_only(const conf *c, bool compile)
+{
+	return c->nkineto                          ? "--kineto"
+	       : c->pt.for_astra                   ? "--for astra-sim"
+	       : c->pt.allow_unlinked              ? "--allow-unlinked"
+	       : c->pt.force_schema                ? "--force-schema"
+	       : c->pt.verbose                     ? "--verbose"
+	       : !compile && c->pt.compat          ? "--compat chakra"
+	       : !compile && c->pt.comm_groups_out ? "--write-comm-groups"
+	                                           : NULL;
+}
+
 /* A compiled program or an ASTRA-sim text workload: forced, or sniffed
  * from a single input's first line. */
 static et_format compiler_format(const conf *c, int argc, char **argv)
@@ -193,6 +208,10 @@ static int run_compile(conf *c, et_format f, int argc, char **argv, et_error *e)
 	if (c->in.ranks.n)
 		return et_fail(e, ET_EXIT_USAGE, "--ranks does not apply to --from %s",
 		               et_format_name(f));
+	const char *pto = pytorch_only(c, true);
+	if (pto)
+		return et_fail(e, ET_EXIT_USAGE, "%s applies to PyTorch host traces, not --from %s",
+		               pto, et_format_name(f));
 	bool astra = f == ET_FMT_ASTRA_TEXT;
 	if (astra && (c->pt.comm_groups_out || c->cp.peak_tflops > 0 || c->cp.max_unroll))
 		return et_fail(
@@ -223,6 +242,11 @@ static int run(conf *c, int argc, char **argv, et_error *e)
 		               "compiled programs and ASTRA-sim text workloads");
 	if (is_pytorch(c, argc, argv))
 		return run_pytorch(c, argc, argv, e);
+	const char *pto = pytorch_only(c, false);
+	if (pto)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "%s applies to PyTorch host traces (--from pytorch), not to ETs",
+		               pto);
 	et_input *in;
 	if (et_input_open(&in, argc, argv, &c->in.o, e) < 0) {
 		et_input_close(in);

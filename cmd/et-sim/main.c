@@ -118,6 +118,10 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	et_cli_parse(cli, argc, argv);
 	cli->opts = NULL; /* the table lives on this stack frame */
 	c->json = fmt == 1;
+	/* one run's reports: beside --sweep's table they would be dropped */
+	if (c->nsweeps && (c->schedule || c->trace || c->crit || c->json || c->astra))
+		et_cli_usage_error(cli, "--schedule, --trace, --critical-path, --format json and "
+		                        "--astra-sim-log report one run, not --sweep's table");
 	if (cli->nargs > 1)
 		et_cli_usage_error(cli, "one INPUT at most (a stream or a per-rank set PREFIX)");
 }

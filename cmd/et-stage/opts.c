@@ -1,6 +1,7 @@
 /* et-stage's command line: our own flags and STAGE's, spelled as STAGE
  * spells them (--num_stacks, --micro_batch, ...), from one table. Values
  * left unset come from the --model preset, then from STAGE's defaults. */
+#include "et_err.h"
 #include "et_input.h"
 #include "et_output.h"
 #include "stage.h"
@@ -24,6 +25,8 @@ typedef struct raw {
 	stage_conf *c;
 	const char *model;
 	int model_type;      /* STAGE's --model_type: -1 unset */
+	int arch;            /* --arch: ARCH_*, -1 unset */
+	int act_rec;         /* STAGE's --activation_recompute: -1 unset */
 	uint64_t micro_rank; /* --micro-batch (per data-parallel rank) */
 	int mixed;           /* -1 unset */
 	int tpsp;            /* -1 unset */
@@ -33,7 +36,9 @@ typedef struct raw {
 	int mode, dtype, attention, flash, recompute, schedule;
 } raw;
 
+enum { MT_GPT, MT_DENSE, MT_LLAMA, MT_MOE };
 static const char *const model_types[] = {"gpt", "dense", "llama", "moe", NULL};
+static const char *const archs[] = {"gpt", "llama", "moe", NULL}; /* ARCH_* order */
 static const char *const compat_modes[] = {"stage", NULL};
 static const char *const modes[] = {"train", "prefill", "decode", NULL};
 static const char *const dtypes[] = {"bf16", "fp16", "fp8", "fp32", NULL};
@@ -138,6 +143,11 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	    ET_OPT_HEADING("Model:"),
 	    {0, "model", ET_ARG_STR, "NAME", "a preset (--list-models); dimensions given too win",
 	     &r->model, .flags = 0},
+	    {0, "arch", ET_ARG_CHOICE, "ARCH",
+	     "the layer graph: gpt (LayerNorm, MHA, GELU FFN), llama (RMSNorm, GQA over "
+	     "--kv-heads, SwiGLU) or moe (llama's attention, --experts routed SwiGLU experts, "
+	     "--top-k per token); default: the preset's, else gpt (STAGE --model_type)",
+	     &r->arch, .choices = archs},
 	    {0, "list-models", ET_ARG_FLAG, NULL, "print the presets and their dimensions",
 	     &r->list_models, .flags = 0},
 	    {0, "layers", ET_ARG_I64, "L", "transformer layers (STAGE --num_stacks; default 80)",
@@ -222,7 +232,7 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	     .flags = ET_OPT_HIDDEN},
 	    {0, "kexperts", ET_ARG_I64, "K", NULL, &v->K, .min = 1, .max = 1 << 16,
 	     .flags = ET_OPT_HIDDEN},
-	    {0, "activation_recompute", ET_ARG_FN, "X", NULL, NULL, .fn = opt_ignored,
+	    {0, "activation_recompute", ET_ARG_FN, "BOOL", NULL, &r->act_rec, .fn = opt_bool,
 	     .flags = ET_OPT_HIDDEN},
 	    {0, "chakra_schema_version", ET_ARG_FN, "X", NULL, NULL, .fn = opt_ignored,
 	     .flags = ET_OPT_HIDDEN},
@@ -240,6 +250,28 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 static void set_default(uint64_t *f, int64_t given, uint64_t preset, uint64_t dflt)
 {
 	*f = given ? (uint64_t)given : preset ? preset : dflt;
+}
+
+/* The layer graph: --arch, or STAGE's --model_type, or the preset's, or
+ * GPT. STAGE's dense and llama build GPT unless --mixed_precision true; in
+ * compat mode so do we, in the physical mode llama is the Llama graph (dense
+ * keeps STAGE's rule, so that STAGE's default is our default). */
+static int pick_arch(stage_conf *c, const raw *r, const stage_model *m)
+{
+	if (r->arch >= 0 && r->model_type >= 0)
+		et_cli_usage_error(&c->cli, "--arch and --model_type: give one");
+	if (r->model_type == MT_MOE)
+		return ARCH_MOE;
+	if (r->model_type == MT_GPT)
+		return ARCH_GPT;
+	if (r->model_type == MT_LLAMA && !c->compat)
+		return ARCH_LLAMA;
+	if (r->model_type >= 0)
+		return c->mixed ? ARCH_LLAMA : ARCH_GPT;
+	int arch = r->arch >= 0 ? r->arch : r->model ? m->arch : ARCH_GPT;
+	if (arch != ARCH_GPT && r->mixed < 0)
+		c->mixed = true; /* STAGE reaches the Llama graph only so */
+	return arch;
 }
 
 static void settle(stage_conf *c, const raw *r, const vals *v)
@@ -271,16 +303,7 @@ static void settle(stage_conf *c, const raw *r, const vals *v)
 	c->mixed = r->mixed == 1;
 	c->tpsp = r->tpsp != 0;
 	c->fsdp = r->fsdp == 1;
-	if (r->model_type >= 0) { /* STAGE: dense/llama build GPT unless mixed precision */
-		c->arch = r->model_type == 3   ? ARCH_MOE
-		          : r->model_type == 0 ? ARCH_GPT
-		          : c->mixed           ? ARCH_LLAMA
-		                               : ARCH_GPT;
-	} else {
-		c->arch = r->model ? m->arch : ARCH_GPT;
-		if (c->arch != ARCH_GPT && r->mixed < 0)
-			c->mixed = true; /* STAGE reaches the Llama graph only so */
-	}
+	c->arch = pick_arch(c, r, m);
 	if (c->arch == ARCH_GPT)
 		c->KV = c->H; /* multi-head attention */
 	if (v->micro && v->MB)
@@ -333,7 +356,12 @@ static void physical(stage_conf *c, const raw *r, const vals *v)
 	c->dtype_bytes = dbytes[r->dtype >= 0 ? r->dtype : 0];
 	c->causal = r->attention != 1;
 	c->flash = r->flash != 0;
-	c->recompute = r->recompute >= 0 ? r->recompute : REC_NONE;
+	if (r->act_rec >= 0 && c->compat)
+		et_warn("--activation_recompute is accepted and ignored, as STAGE does");
+	if (r->act_rec >= 0 && r->recompute >= 0)
+		et_cli_usage_error(&c->cli, "--recompute and --activation_recompute: give one");
+	/* physical mode: STAGE's flag means what its name says, all of it */
+	c->recompute = r->recompute >= 0 ? r->recompute : r->act_rec == 1 ? REC_FULL : REC_NONE;
 	c->schedule = r->schedule >= 0 ? r->schedule : SCHED_1F1B;
 	if (!c->vstages)
 		c->vstages = 2;
@@ -366,7 +394,7 @@ static void check_physical(stage_conf *c)
 		et_cli_usage_error(cl, "--mode decode: one token per step cannot be split over cp");
 	if (c->mode != MODE_TRAIN && (c->fsdp || c->recompute != REC_NONE))
 		et_cli_usage_error(cl, "--fsdp and --recompute are for training (--mode train)");
-	if (c->mode == MODE_TRAIN && (c->context || c->new_tokens))
+	if (c->mode != MODE_DECODE && (c->context || c->new_tokens))
 		et_cli_usage_error(cl, "--context and --new-tokens are for --mode decode");
 	if (c->mode == MODE_DECODE) {
 		if (!c->context)
@@ -460,6 +488,46 @@ static void check(stage_conf *c)
 		        "GPT graph only; ignored\n");
 }
 
+/* What was given is stored in the settled configuration before the
+ * defaults fill it in. */
+typedef struct given {
+	bool vstages, grad_buckets, capacity;
+} given;
+
+/* Options given that this plan's graph has no use for: a warning each, so
+ * that none is taken and silently dropped. */
+static void warn_unused(const stage_conf *c, const raw *r, const vals *v, given g)
+{
+	if (c->arch == ARCH_GPT && v->KV && (uint64_t)v->KV != c->H)
+		et_warn("--kv-heads (--kvhead) %" PRId64 ": the GPT graph has multi-head attention "
+		        "(kv heads = heads); ignored (--arch llama for GQA)",
+		        v->KV);
+	if (c->arch != ARCH_MOE && (v->E || v->K))
+		et_warn("--experts and --top-k (--kexperts) are for an MoE model (--arch moe); "
+		        "ignored");
+	if (c->compat && r->model_type == MT_LLAMA && c->arch == ARCH_GPT)
+		et_warn(
+		    "--model_type llama builds STAGE's GPT graph without --mixed_precision true, "
+		    "as STAGE does (--arch llama: the Llama graph)");
+	if (c->compat)
+		return;
+	if (r->mixed >= 0 && r->model_type != MT_DENSE)
+		et_warn("--mixed_precision: in the physical mode the bytes come from --dtype and "
+		        "the graph from --arch; ignored");
+	if (g.capacity && c->arch != ARCH_MOE)
+		et_warn("--capacity-factor is for an MoE model (--arch moe); ignored");
+	if (g.vstages && c->schedule != SCHED_INTERLEAVED)
+		et_warn("--virtual-stages is for --schedule interleaved; ignored");
+	if (c->mode == MODE_TRAIN)
+		return;
+	/* inference: forward only, one batch, no gradients, tp without sp */
+	if (r->schedule >= 0 || g.vstages || g.grad_buckets || r->flash >= 0 || r->tpsp >= 0)
+		et_warn("--schedule, --virtual-stages, --grad-buckets, --flash-recompute and "
+		        "--sequence-parallel (--tpsp) are for training (--mode train); ignored");
+	if (c->mode == MODE_DECODE && r->attention >= 0)
+		et_warn("--attention: a decode step attends over the whole cache; ignored");
+}
+
 /* STAGE's output: DIR/NAME.%d.et per rank, DIR/NAME.json. */
 static void stage_output(stage_conf *c)
 {
@@ -498,6 +566,8 @@ void stage_parse(stage_conf *c, int argc, char **argv)
 	c->seed = 1;
 	raw r = {.c = c,
 	         .model_type = -1,
+	         .arch = -1,
+	         .act_rec = -1,
 	         .mixed = -1,
 	         .tpsp = -1,
 	         .fsdp = -1,
@@ -517,8 +587,10 @@ void stage_parse(stage_conf *c, int argc, char **argv)
 		et_cli_usage_error(&c->cli, "unexpected argument '%s'", c->cli.args[0]);
 	c->compat = r.compat_given;
 	settle(c, &r, &v);
+	given g = {c->vstages != 0, c->grad_buckets != 0, c->capacity != 0};
 	physical(c, &r, &v);
 	check(c);
+	warn_unused(c, &r, &v, g);
 	stage_output(c);
 	et_cli_out_finish(&c->cli, &c->out);
 }

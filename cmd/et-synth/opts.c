@@ -1,8 +1,10 @@
 /* The options every generating subcommand shares, and parsing a
  * subcommand's table. */
+#include "et_err.h"
 #include "et_types.h"
 #include "synth.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,7 +16,7 @@ void synth_opts_init(synth_opts *o)
 	memset(o, 0, sizeof *o);
 	et_cli_out_init(&o->out, NULL);
 	o->out.w.threads = 1;
-	o->seed = 1;
+	o->seed = UINT64_MAX; /* not given: 1 */
 }
 
 int synth_opt_ids(et_cli *c, const et_opt *opt, const char *arg)
@@ -71,6 +73,11 @@ void synth_parse(synth_opts *o, const char *sub, const char *usage, const et_opt
 		et_cli_usage_error(&o->cli, "unexpected argument '%s'", o->cli.args[0]);
 	if (need_world && !o->world)
 		et_cli_usage_error(&o->cli, "--world N is required");
+	/* only dag draws at random: elsewhere a seed would be taken and dropped */
+	if (o->seed != UINT64_MAX && strcmp(sub, "dag") != 0)
+		et_warn("--seed: et-synth %s draws nothing at random; ignored", sub);
+	if (o->seed == UINT64_MAX)
+		o->seed = 1;
 	et_cli_out_finish(&o->cli, &o->out);
 	synth_opts_output(o);
 }

@@ -97,6 +97,8 @@ static void parse(xf_conf *c, int argc, char **argv)
 	c->so.out.w.some_ranks = c->in.ranks.n > 0 && !c->x.world;
 	if (c->x.rep_rank >= 0 && !c->x.world)
 		et_cli_usage_error(&c->so.cli, "--rep-rank goes with --world");
+	if (c->x.salt && !c->x.obfuscate)
+		et_cli_usage_error(&c->so.cli, "--salt goes with --obfuscate");
 }
 
 /* Read the current rank's messages into r, editing each node. */

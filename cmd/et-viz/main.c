@@ -158,6 +158,13 @@ static void check_args(conf *c, int nargs)
 	if (c->timeline && (c->around_set || c->n_ids || c->collapse || c->critical || c->link))
 		et_cli_usage_error(&c->cli, "--timeline takes --ranks and --match as selection, "
 		                            "not graph options");
+	/* what would be taken and dropped (defaults: see parse_args) */
+	if (!c->around_set && (c->depth != 2 || c->hub != 25))
+		et_warn("--depth and --hub shape --around's neighbourhood; ignored without it");
+	if (c->timeline && (c->reduce || c->no_legend || c->cluster != CL_AUTO ||
+	                    strcmp(c->rankdir, "TB") != 0 || c->max_nodes != 2000))
+		et_warn("--reduce, --all-edges, --no-legend, --cluster, --rankdir and --max-nodes "
+		        "shape graphs; ignored with --timeline");
 }
 
 /* -T, -t, -c and -s were et-viz's letters before the suite gave them to

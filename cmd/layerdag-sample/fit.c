@@ -1,6 +1,7 @@
 /* layerdag-sample fit CORPUS... : learn the counts model (counts.h) or the
  * diffusion model (diffmodel.h), of the text format or of Chakra ETs. */
 #include "et_cli.h"
+#include "et_err.h"
 #include "et_output.h"
 #include "layerdag-sample/cmds.h"
 #include "layerdag-sample/counts.h"
@@ -79,9 +80,9 @@ int cmd_fit(int argc, char **argv)
 {
 	et_cli cli;
 	int model = 0;
-	uint32_t buckets = 16, window = WINDOW_AUTO;
-	int64_t seed = 1;
-	int epochs = 100;
+	uint32_t buckets = 0, window = WINDOW_AUTO; /* 0, -1, 0: not given */
+	int64_t seed = -1;
+	int epochs = 0;
 	et_opt opts[] = {
 	    {0, "model", ET_ARG_CHOICE, "M",
 	     "counts (default: back-off count tables) or diffusion (LayerDAG's networks)", &model,
@@ -105,6 +106,14 @@ int cmd_fit(int argc, char **argv)
 	et_cli_parse(&cli, argc, argv);
 	if (cli.nargs < 1)
 		et_cli_usage_error(&cli, "expected one CORPUS file or more");
+	/* each model's options: the other model's would be dropped, so say so */
+	if (model == 0 && (seed >= 0 || epochs || window != WINDOW_AUTO))
+		et_warn("--seed, --epochs and --window are for --model diffusion; ignored");
+	if (model == 1 && buckets)
+		et_warn("--buckets is for --model counts; ignored");
+	seed = seed < 0 ? 1 : seed;
+	epochs = epochs ? epochs : 100;
+	buckets = buckets ? buckets : 16;
 
 	et_error e = {0};
 	ld_corpus c = {0};
