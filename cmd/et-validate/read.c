@@ -34,9 +34,9 @@ static int set_dims(vctx *v, const et_rank_info *ri, et_error *e)
 	if (et_dims_init(&v->dims, v->o.npus, v->o.n_npus, e) < 0)
 		return -1;
 	if (ri->world_size && v->dims.total != ri->world_size)
-		return et_fail(e, ET_EXIT_USAGE, "%s: the network has %u ranks, the input %u",
-		               v->o.npus_src ? v->o.npus_src : "--npus-count", v->dims.total,
-		               ri->world_size);
+		return et_fail(e, ET_EXIT_USAGE, "%s%s: the network has %u ranks, the input %u",
+		               v->o.npus_src ? "--network " : "--npus-count",
+		               v->o.npus_src ? v->o.npus_src : "", v->dims.total, ri->world_size);
 	return 1;
 }
 

@@ -274,6 +274,7 @@ et-convert|--passes|--from astra-text $DATA/astra-text/microAllReduce.txt --worl
 et-validate|--for|$W/ar.etz|--for astra-sim
 et-validate|--comm-groups|$W/st.etz|--comm-groups $W/g.json
 et-validate|--npus-count|$W/ar.etz|--npus-count 3
+et-validate|--network|$W/ar.etz|--network $DATA/astra-sim/network/Ring_16npus.yml
 et-validate|--format|$W/ar.etz|--format json
 et-validate|--stats|$W/ar.etz|--stats
 et-validate|--max-per-code|$W/st.etz|--max-per-code 1

@@ -1116,7 +1116,7 @@ coll_dim() {
 	assert_equal "$status" 0
 	# a network of another size, a file that is no network, one that is not there
 	run -2 --separate-stderr et-validate --network "$DATA/astra-sim/network/Ring_8npus.yml" d.jsonl
-	assert_equal "$stderr" "et-validate: $DATA/astra-sim/network/Ring_8npus.yml: the network has 8 ranks, the input 4"
+	assert_equal "$stderr" "et-validate: --network $DATA/astra-sim/network/Ring_8npus.yml: the network has 8 ranks, the input 4"
 	printf 'topology: [ Ring ]\nnpus_count: [ two ]\n' >bad.yml
 	run -3 --separate-stderr et-validate --network bad.yml d.jsonl
 	assert_equal "$stderr" "et-validate: bad.yml: line 2, column 13: npus_count: 'two' is not a rank count"
