@@ -10,6 +10,8 @@
 #define CM_BACKOFF 5.0
 /* Plans are drawn among this many corpus graphs of the nearest labels. */
 #define CM_NEAREST 16
+/* A node of an attribute never a sink and without a successor yet weighs
+ * this much more as a candidate predecessor: it must have one. */
 
 static int dbl_cmp(const void *a, const void *b)
 {
@@ -168,6 +170,17 @@ void cm_fit(const ld_corpus *c, uint32_t nyb, cm_model *m)
 		free(layers[i]);
 	free(layers);
 	free(nl);
+	cm_roles(m);
+}
+
+void cm_roles(cm_model *m)
+{
+	free(m->role);
+	m->role = et_xcalloc(m->vocab, 1);
+	ld_roles_init(m->role, m->vocab);
+	for (size_t k = 0; k < m->plan_aoff[m->nplan]; k++)
+		ld_roles_add(m->role, m->plan_a[k], m->plan_id[k], m->plan_od[k]);
+	ld_roles_finish(m->role, m->vocab);
 }
 
 void cm_free(cm_model *m)
@@ -187,6 +200,7 @@ void cm_free(cm_model *m)
 	free(m->outdeg);
 	free(m->pred);
 	free(m->sink);
+	free(m->role);
 	ld_etmap_free(&m->et);
 	memset(m, 0, sizeof *m);
 }
@@ -261,6 +275,9 @@ typedef struct gen {
 	ld_dag *g;
 	uint32_t *layer, *first;  /* each node's layer; each layer's first node */
 	double *budget;           /* remaining out-degree */
+	double *od0;              /* the out-degree budget as drawn */
+	uint32_t *succ;           /* successors so far */
+	uint32_t *ein;            /* [n + 1]: the first of the edges into each node */
 	uint32_t *want;           /* the plan's in-degree of a node, 0 = drawn */
 	double *w;                /* scratch: vocab or node weights */
 	double *mid;              /* scratch: vocab */
@@ -268,17 +285,24 @@ typedef struct gen {
 	size_t cap_e;
 } gen;
 
-static uint32_t draw_attr(gen *s, uint32_t pos, uint32_t yb, bool need_successor)
+/* An attribute for position pos and label bucket yb, of none of the
+ * LD_ROLE_* bits in forbid. */
+static uint32_t draw_attr(gen *s, uint32_t pos, uint32_t yb, uint8_t forbid)
 {
 	const cm_model *m = s->m;
 	uint32_t V = m->vocab;
 	backoff(m->attr_p + (size_t)pos * V, m->attr_all, V, s->mid);
 	backoff(m->attr_py + ((size_t)pos * m->nyb + yb) * V, s->mid, V, s->w);
-	if (need_successor)
-		for (uint32_t a = 0; a < V; a++)
-			if (m->sink[a])
-				s->w[a] = 0;
+	for (uint32_t a = 0; a < V; a++)
+		if (m->role[a] & forbid)
+			s->w[a] = 0;
 	return draw(s->w, V, s->r);
+}
+
+/* Whether node u must still get a successor. */
+static bool owed(const gen *s, uint32_t u)
+{
+	return (s->m->role[s->g->attr[u]] & LD_ROLE_NOSINK) && s->succ[u] == 0;
 }
 
 static void add_edge(gen *s, uint32_t u, uint32_t v)
@@ -291,6 +315,7 @@ static void add_edge(gen *s, uint32_t u, uint32_t v)
 	g->edge[g->ne][0] = u;
 	g->edge[g->ne][1] = v;
 	g->ne++;
+	s->succ[u]++;
 	s->budget[u] = s->budget[u] > 1 ? s->budget[u] - 1 : 0;
 }
 
@@ -352,6 +377,55 @@ static void connect(gen *s, uint32_t v, uint32_t l)
 	}
 }
 
+/* How readily the edge w -> v gives way to u -> v, u an owed node of the
+ * layer before v's: 0 when w would be left owed; more for a w of more
+ * successors, of u's layer (the edge's span kept) and for a v whose
+ * attribute often reads u's; most for a w past its out-degree budget. */
+static double give_way(const gen *s, uint32_t w, uint32_t v, uint32_t u)
+{
+	const cm_model *m = s->m;
+	if (w == u || (owed(s, w) || ((m->role[s->g->attr[w]] & LD_ROLE_NOSINK) && s->succ[w] < 2)))
+		return 0;
+	double aff = m->pred[(size_t)s->g->attr[v] * m->vocab + s->g->attr[u]] + 0.01;
+	double over = (double)s->succ[w] - s->od0[w]; /* successors past w's budget */
+	return aff * (over > 0 ? 1000 * over : 1) * (s->layer[w] == s->layer[u] ? 4 : 1);
+}
+
+/* A node of an attribute never a sink still without a successor when the
+ * graph is done takes one in the layer after it: the edge into that layer
+ * that best gives way becomes its (in- and out-degrees but one kept), else
+ * a new edge to the node whose attribute most often reads its. None is
+ * owed in the last layer, whose attributes may all be sinks. */
+static void pay_owed(gen *s, uint32_t L)
+{
+	const cm_model *m = s->m;
+	ld_dag *g = s->g;
+	for (uint32_t u = 0; u < s->first[L]; u++) {
+		uint32_t l = s->layer[u];
+		if (!owed(s, u) || l + 1 >= L)
+			continue;
+		uint32_t lo = s->first[l + 1], hi = s->first[l + 2], best = UINT32_MAX;
+		double bw = 0;
+		for (uint32_t k = s->ein[lo]; k < s->ein[hi]; k++) {
+			double gw = give_way(s, g->edge[k][0], g->edge[k][1], u);
+			if (gw > bw)
+				bw = gw, best = k;
+		}
+		if (best != UINT32_MAX) {
+			s->succ[g->edge[best][0]]--;
+			g->edge[best][0] = u;
+			s->succ[u]++;
+			continue;
+		}
+		uint32_t bv = lo;
+		for (uint32_t v = lo; v < hi; v++)
+			if (m->pred[(size_t)g->attr[v] * m->vocab + g->attr[u]] >
+			    m->pred[(size_t)g->attr[bv] * m->vocab + g->attr[u]])
+				bv = v;
+		add_edge(s, u, bv);
+	}
+}
+
 static void draw_budget(gen *s, uint32_t v)
 {
 	const cm_model *m = s->m;
@@ -378,6 +452,9 @@ void cm_sample(const cm_model *m, double y, uint32_t *used, et_rng *r, ld_dag *g
 	s.layer = et_xcalloc(n ? n : 1, sizeof *s.layer);
 	s.first = et_xcalloc((size_t)L + 1, sizeof *s.first);
 	s.budget = et_xcalloc(n ? n : 1, sizeof *s.budget);
+	s.succ = et_xcalloc(n ? n : 1, sizeof *s.succ);
+	s.od0 = et_xcalloc(n ? n : 1, sizeof *s.od0);
+	s.ein = et_xcalloc((size_t)n + 1, sizeof *s.ein);
 	s.want = et_xcalloc(n ? n : 1, sizeof *s.want);
 	s.w = et_xcalloc((n > m->vocab ? n : m->vocab) + 1, sizeof *s.w);
 	s.mid = et_xcalloc(m->vocab, sizeof *s.mid);
@@ -392,10 +469,17 @@ void cm_sample(const cm_model *m, double y, uint32_t *used, et_rng *r, ld_dag *g
 		for (uint32_t k = 0; k < w[l]; k++, v++) {
 			/* a layer before another needs a node that can be a predecessor */
 			bool need = more && k + 1 == w[l] && !has_parent_role;
+			/* the roles: no source never one, no sink never one */
+			uint8_t forbid = (need ? LD_ROLE_SINK : 0) |
+			                 (l == 0 ? LD_ROLE_NOSOURCE : 0) |
+			                 (more ? 0 : LD_ROLE_NOSINK);
 			uint32_t a = pa[v];
+			/* a redrawn attribute keeps the plan node's role: a sink stays one, a
+			 * node with successors gets an attribute that has some */
+			forbid |= po[v] ? LD_ROLE_SINK : LD_ROLE_NOSINK;
 			s.budget[v] = -1; /* drawn below unless the plan's is kept */
-			if (et_rng_unit(r) < CM_REDRAW || (need && m->sink[a]) || a >= m->vocab)
-				a = draw_attr(&s, pos_of(l, L), yb, need);
+			if (et_rng_unit(r) < CM_REDRAW || a >= m->vocab || (m->role[a] & forbid))
+				a = draw_attr(&s, pos_of(l, L), yb, forbid);
 			else
 				s.budget[v] = m->sink[a] ? 0 : po[v], s.want[v] = pi[v];
 			g->attr[v] = a;
@@ -404,15 +488,22 @@ void cm_sample(const cm_model *m, double y, uint32_t *used, et_rng *r, ld_dag *g
 		}
 		s.first[l + 1] = v;
 		for (uint32_t u = s.first[l]; u < v; u++) {
+			s.ein[u] = g->ne; /* a node's edges in are the ones connect adds */
 			if (l > 0)
 				connect(&s, u, l);
+			s.ein[u + 1] = g->ne;
 			if (s.budget[u] < 0)
 				draw_budget(&s, u);
+			s.od0[u] = s.budget[u];
 		}
 	}
+	pay_owed(&s, L);
 	free(s.layer);
 	free(s.first);
 	free(s.budget);
+	free(s.succ);
+	free(s.od0);
+	free(s.ein);
 	free(s.want);
 	free(s.w);
 	free(s.mid);
