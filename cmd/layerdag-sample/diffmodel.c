@@ -38,9 +38,32 @@ static uint32_t size_classes(const ld_corpus *c, uint32_t *max_layers)
 	return S;
 }
 
-int ld_diff_check(const ld_corpus *c, const char *name, et_error *e)
+/* The first graph of c deeper than LD_DIFF_DEEP layers, or c->n; its depth into *deep. */
+static size_t too_deep(const ld_corpus *c, uint32_t *deep)
 {
-	uint32_t deep, S = size_classes(c, &deep);
+	size_t i = 0;
+	for (; i < c->n; i++) {
+		uint32_t *layer = et_xcalloc(c->g[i].n + 1, sizeof *layer);
+		*deep = ld_layers(&c->g[i], layer);
+		free(layer);
+		if (*deep > LD_DIFF_DEEP)
+			break;
+	}
+	return i;
+}
+
+int ld_diff_check(const ld_corpus *c, uint32_t window, const char *name, et_error *e)
+{
+	uint32_t deep, S;
+	size_t i = window ? c->n : too_deep(c, &deep);
+	if (i < c->n)
+		return et_fail(
+		    e, ET_EXIT_DATA,
+		    "%s: graph %zu is %u layers deep: without a window the diffusion model "
+		    "re-encodes the whole prefix at every layer (quadratic in the depth); "
+		    "expected at most %d layers, or --window L",
+		    name, i, deep, LD_DIFF_DEEP);
+	S = size_classes(c, &deep);
 	if (S <= MAX_SIZES && (uint64_t)(S - 1) * deep <= LD_MAX_NODES)
 		return 0;
 	return et_fail(e, ET_EXIT_DATA,

@@ -39,10 +39,16 @@ typedef struct ld_diff_conf {
 } ld_diff_conf;
 
 void ld_diff_conf_default(ld_diff_conf *c);
-/* 0 when the model of c can be read back (layers under 4096 wide, samples
- * of at most LD_MAX_NODES), else the error naming name (exit 3): a model
- * the reader would refuse is not worth its training. */
-int ld_diff_check(const ld_corpus *c, const char *name, et_error *e);
+/* Without a window, every layer re-encodes the whole prefix: fitting is
+ * quadratic in the depth (55 s an epoch for one chain of 4,000 nodes).
+ * The corpus has at most 72 layers; deeper graphs need a window. */
+#define LD_DIFF_DEEP 256
+/* 0 when c can be fitted with window (0: none) in reasonable time (no
+ * graph deeper than LD_DIFF_DEEP layers without a window) and its model
+ * can be read back (layers under 4096 wide, samples of at most
+ * LD_MAX_NODES), else the error naming name (exit 3), before any
+ * training: a model the reader would refuse is not worth its training. */
+int ld_diff_check(const ld_corpus *c, uint32_t window, const char *name, et_error *e);
 /* The three networks of cf's sizes, untrained, with c's marginals, arities
  * and sink roles (seed r); with a window, c's graphs are first put in layer
  * order (ld_dag_layer_sort). m->et is left empty; ld_diff_free frees. */

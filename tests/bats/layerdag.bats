@@ -296,3 +296,31 @@ kahn_check() {
 	run -3 layerdag-sample sample bucket.bin --y 0 --format et
 	assert_output "layerdag-sample: bucket.bin: byte $at: expected $nc ET classes of $nv values in all (buckets <= 31, at most 16 values a class)"
 }
+
+# One chain of n nodes (n layers deep): "g", "x", then the n - 1 edges.
+chain() {
+	awk -v n="$1" 'BEGIN { print "g 0 " n " " n - 1 " 1"; printf "x"
+		for (i = 0; i < n; i++) printf " 4"; print ""
+		for (i = 1; i < n; i++) print "e " i - 1 " " i }'
+}
+
+@test "fit --model diffusion: a graph too deep for no window is refused up front, naming the input, in 2 s and 200 MB" {
+	# a chain of 4,000 nodes took 55 s an epoch (quadratic in the depth), 100 epochs by default
+	[ -x /usr/bin/time ] || skip "/usr/bin/time missing"
+	chain 4000 >chain.txt
+	chain 250000 >long.txt
+	for f in chain.txt long.txt; do
+		n=$(awk 'NR == 1 { print $3 }' $f)
+		run -3 timeout 2 /usr/bin/time -f %M -o rss.txt layerdag-sample fit --model diffusion $f -o m.bin
+		assert_output "layerdag-sample: $f: graph 0 is $n layers deep: without a window the diffusion model re-encodes the whole prefix at every layer (quadratic in the depth); expected at most 256 layers, or --window L"
+		kb=$(tail -1 rss.txt)
+		[ "$kb" -lt 204800 ] || fail "$f: $kb KB"
+		[ ! -e m.bin ]
+	done
+	# 256 layers still fit (one epoch); an explicit window takes a deep graph
+	chain 256 >ok.txt
+	run -0 layerdag-sample fit --model diffusion --epochs 1 -q ok.txt -o ok.bin
+	chain 600 >deep.txt
+	run -0 timeout 20 layerdag-sample fit --model diffusion --epochs 1 --window 16 -q deep.txt -o w.bin
+	[ "$(od -An -tu4 -j40 -N4 w.bin | tr -d ' ')" = 16 ]
+}
