@@ -52,8 +52,8 @@ static void model(const char *path, uint32_t V, uint32_t S, size_t D, int K, int
 	m.arity = calloc(V, sizeof *m.arity);
 	for (uint32_t k = 0; k + 1 < V; k++)
 		m.arity[k] = 1 + k % 2;
-	m.sink = calloc(V, 1);
-	m.sink[V - 1] = 1; /* the last attribute a sink role */
+	m.role = calloc(V, 1);
+	m.role[V - 1] = LD_ROLE_SEEN | LD_ROLE_SINK; /* the last attribute a sink role */
 	m.max_layers = max_layers;
 	m.z.cond.window = m.a.cond.window = m.e.cond.window = window;
 	if (et)
