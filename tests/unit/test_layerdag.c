@@ -4,6 +4,7 @@
 #include "check.h"
 #include "et_rng.h"
 #include "layerdag-sample/context.h"
+#include "layerdag-sample/counts.h"
 #include "layerdag-sample/ld.h"
 #include "layerdag-sample/metrics.h"
 
@@ -214,6 +215,63 @@ static void test_windows(void)
 	}
 }
 
+/* The roles of a hand-made corpus, the rules graphs break against them,
+ * and counts-model samples that break none. */
+static void test_roles(void)
+{
+	/* attribute 0: a source with successors; 1: never a sink nor a source; 2: once a
+	 * sink, once a source with a successor; 3, 4: always sinks, never sources; 5: absent */
+	const uint32_t a1[] = {0, 1, 2, 3}, e1[][2] = {{0, 1}, {0, 2}, {1, 3}};
+	const uint32_t a2[] = {0, 1, 4}, e2[][2] = {{0, 1}, {1, 2}, {0, 2}};
+	const uint32_t a3[] = {4, 2}, e3[][2] = {{1, 0}};
+	ld_dag gs[3] = {make(4, a1, 3, e1, 1), make(3, a2, 3, e2, 2), make(2, a3, 1, e3, 3)};
+	ld_corpus c = {.g = gs, .n = 3, .cap = 3, .vocab = 6};
+	uint8_t role[6];
+	ld_roles_fit(&c, 6, role);
+	const uint8_t want[6] = {
+	    LD_ROLE_SEEN | LD_ROLE_NOSINK,
+	    LD_ROLE_SEEN | LD_ROLE_NOSINK | LD_ROLE_NOSOURCE,
+	    LD_ROLE_SEEN,
+	    LD_ROLE_SEEN | LD_ROLE_SINK | LD_ROLE_NOSOURCE,
+	    LD_ROLE_SEEN | LD_ROLE_SINK | LD_ROLE_NOSOURCE,
+	    LD_ROLE_SINK, /* absent: a generator gives it no successor, eval judges it not */
+	};
+	for (int a = 0; a < 6; a++)
+		CHECK(role[a] == want[a]);
+
+	const uint32_t h1[] = {1, 3}, h2[] = {0, 1}, h3[] = {0, 3, 1}, h4[] = {0, 5}, h5[] = {2};
+	const uint32_t f1[][2] = {{0, 1}}, f3[][2] = {{0, 1}, {1, 2}};
+	ld_dag t1 = make(2, h1, 1, f1, 0), t2 = make(2, h2, 1, f1, 0), t3 = make(3, h3, 2, f3, 0),
+	       t4 = make(2, h4, 1, f1, 0), t5 = make(1, h5, 0, f1, 0);
+	CHECK(ld_roles_broken(&t1, role, 6) == LD_RULE_SOURCE); /* 1 a source */
+	CHECK(ld_roles_broken(&t2, role, 6) == LD_RULE_SINK);   /* 1 a sink */
+	CHECK(ld_roles_broken(&t3, role, 6) == (LD_RULE_SINK | LD_RULE_SUCCESSOR));
+	CHECK(ld_roles_broken(&t4, role, 6) == 0); /* 5: no rule known */
+	CHECK(ld_roles_broken(&t5, role, 6) == 0); /* 2: a sink and a source both seen */
+	ld_dag *ts[] = {&t1, &t2, &t3, &t4, &t5};
+	for (int i = 0; i < 5; i++)
+		ld_dag_free(ts[i]);
+
+	/* the counts model learns the same roles from its plans, and its samples keep them */
+	cm_model m;
+	cm_fit(&c, 2, &m);
+	CHECK(memcmp(m.role, want, 6) == 0);
+	et_rng r;
+	et_rng_seed(&r, 7, 0);
+	uint32_t used[3] = {0};
+	int broken = 0;
+	for (int i = 0; i < 300; i++) {
+		ld_dag g;
+		cm_sample(&m, 1 + i % 3, used, &r, &g);
+		broken += ld_roles_broken(&g, m.role, 6) != 0 || !ld_valid(&g);
+		ld_dag_free(&g);
+	}
+	CHECK(broken == 0);
+	cm_free(&m);
+	for (int i = 0; i < 3; i++)
+		ld_dag_free(&gs[i]);
+}
+
 int main(void)
 {
 	test_layers();
@@ -221,5 +279,6 @@ int main(void)
 	test_mmd();
 	test_hash();
 	test_surrogate();
+	test_roles();
 	return check_failures();
 }
