@@ -17,8 +17,9 @@
  * Sampling for a label y draws a plan first (a corpus graph's widths and
  * attributes, among the nearest labels), then layer by layer the
  * attributes (the plan's, each replaced by a draw from the tables with
- * probability CM_REDRAW) and their out-degree budgets (the plan's, or a
- * draw from the attribute's profile for a redrawn one), then each new
+ * probability CM_REDRAW), their in-degrees (the plan's) and their
+ * out-degree budgets (the plan's, or a draw from the attribute's profile
+ * for a redrawn one), then each new
  * node's predecessors: one in the layer before (the Kahn invariant), the
  * others by span, all weighted by the remaining out-degree budget of the
  * candidates and their attributes' affinity; sink roles are never
