@@ -57,6 +57,17 @@ static void add_edge(grow *w, uint32_t u, uint32_t v)
 	w->succ[u]++;
 }
 
+/* Whether some attribute of the corpus has been both a source and a sink:
+ * a graph of one layer needs one (in the TpuGraphs corpus none has). */
+static bool one_layer_ok(const ld_diffusion *m)
+{
+	for (uint32_t a = 0; a < m->a.vocab; a++)
+		if ((m->role[a] & LD_ROLE_SEEN) &&
+		    !(m->role[a] & (LD_ROLE_NOSINK | LD_ROLE_NOSOURCE)))
+			return true;
+	return false;
+}
+
 /* The size of layer l (>= 1) and whether it is the last (*last). */
 static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, int *last, et_rng *r)
 {
@@ -67,7 +78,10 @@ static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, int *last, et_r
 		mx = p[k] > mx ? p[k] : mx;
 	for (uint32_t k = 0; k < 2 * S; k++)
 		p[k] = exp(p[k] - mx);
-	p[0] = p[S] = 0; /* no layer is empty */
+	p[0] = p[S] = 0;                /* no layer is empty */
+	if (l == 0 && !one_layer_ok(m)) /* its nodes would be sources and sinks */
+		for (uint32_t k = S; k < 2 * S; k++)
+			p[k] = 0;
 	uint32_t c = draw(p, 2 * S, r);
 	free(p);
 	*last = c >= S;
