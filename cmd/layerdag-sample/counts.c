@@ -10,8 +10,6 @@
 #define CM_BACKOFF 5.0
 /* Plans are drawn among this many corpus graphs of the nearest labels. */
 #define CM_NEAREST 16
-/* A node of an attribute never a sink and without a successor yet weighs
- * this much more as a candidate predecessor: it must have one. */
 
 static int dbl_cmp(const void *a, const void *b)
 {
@@ -475,8 +473,10 @@ void cm_sample(const cm_model *m, double y, uint32_t *used, et_rng *r, ld_dag *g
 			                 (more ? 0 : LD_ROLE_NOSINK);
 			uint32_t a = pa[v];
 			/* a redrawn attribute keeps the plan node's role: a sink stays one, a
-			 * node with successors gets an attribute that has some */
-			forbid |= po[v] ? LD_ROLE_SINK : LD_ROLE_NOSINK;
+			 * node with successors gets an attribute that has some (unless the
+			 * layer needs a predecessor, which a real plan's has already) */
+			if (!need)
+				forbid |= po[v] ? LD_ROLE_SINK : LD_ROLE_NOSINK;
 			s.budget[v] = -1; /* drawn below unless the plan's is kept */
 			/* a redrawn node keeps the plan's in-degree too: its role kept, its
 			 * place in the plan is the same (in-degree MMD² 0.0016 -> -0.0005) */
