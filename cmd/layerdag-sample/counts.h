@@ -62,11 +62,18 @@ typedef struct cm_model {
 	double span[CM_SPAN];
 	uint8_t *sink; /* [vocab] */
 	uint8_t *role; /* [vocab]: LD_ROLE_* bits, from the plans (cm_roles) */
-	ld_etmap et;   /* fitted on Chakra ETs: what each attribute stands for */
+	/* from the plans too (cm_roles), so no model file needs them:
+	 * [CM_NPOS][nyb + 1][2][vocab] the attributes by position, label bucket
+	 * (nyb: every label) and whether the node has a successor; */
+	double *attr_role;
+	/* [CM_SPAN] the pairs of nodes at each layer span */
+	double span_pairs[CM_SPAN];
+	ld_etmap et; /* fitted on Chakra ETs: what each attribute stands for */
 } cm_model;
 
 void cm_fit(const ld_corpus *c, uint32_t nyb, cm_model *m);
-/* m->role from m's plans (cm_fit and cm_read call it). */
+/* m->role, m->attr_role and m->span_pairs from m's plans (cm_fit and
+ * cm_read call it). */
 void cm_roles(cm_model *m);
 void cm_free(cm_model *m);
 /* Sample one graph for label y. used[nplan] counts how often each plan served the batch so far
