@@ -171,11 +171,10 @@ void cm_fit(const ld_corpus *c, uint32_t nyb, cm_model *m)
 	cm_roles(m);
 }
 
-/* The index in attr_role of position p, label bucket b (nyb: every label)
- * and successor flag f. */
-static size_t role_ix(const cm_model *m, uint32_t p, uint32_t b, uint32_t f)
+/* The index in attr_role of position p and successor flag f. */
+static size_t role_ix(const cm_model *m, uint32_t p, uint32_t f)
 {
-	return (((size_t)p * (m->nyb + 1) + b) * 2 + f) * m->vocab;
+	return ((size_t)p * 2 + f) * m->vocab;
 }
 
 /* m->attr_role: a redrawn node takes an attribute that the corpus shows in
@@ -183,10 +182,9 @@ static size_t role_ix(const cm_model *m, uint32_t p, uint32_t b, uint32_t f)
 static void role_counts(cm_model *m)
 {
 	free(m->attr_role);
-	m->attr_role =
-	    et_xcalloc((size_t)CM_NPOS * (m->nyb + 1) * 2 * m->vocab, sizeof *m->attr_role);
+	m->attr_role = et_xcalloc((size_t)CM_NPOS * 2 * m->vocab, sizeof *m->attr_role);
 	for (size_t k = 0; k < m->nplan; k++) {
-		uint32_t L = m->plan_off[k + 1] - m->plan_off[k], yb = ybucket(m, m->plan_y[k]);
+		uint32_t L = m->plan_off[k + 1] - m->plan_off[k];
 		size_t at = m->plan_aoff[k];
 		for (uint32_t l = 0; l < L; l++)
 			for (uint32_t i = 0; i < m->plan_w[m->plan_off[k] + l]; i++, at++) {
@@ -194,8 +192,7 @@ static void role_counts(cm_model *m)
 				         p = pos_of(l, L);
 				if (a >= m->vocab)
 					continue;
-				m->attr_role[role_ix(m, p, yb, f) + a] += 1;
-				m->attr_role[role_ix(m, p, m->nyb, f) + a] += 1;
+				m->attr_role[role_ix(m, p, f) + a] += 1;
 			}
 	}
 }
@@ -348,19 +345,19 @@ static uint32_t draw_attr(gen *s, uint32_t pos, uint32_t yb, uint8_t forbid)
 	return draw(s->w, V, s->r);
 }
 
-/* An attribute for a redrawn node at position pos, label bucket yb, of the
- * plan node's role (f: it has a successor), of none of the bits in forbid:
- * the plan's own attributes in that role at that position, backed off to
- * the plan's in that role, to the corpus's in that role for the label
- * bucket, for every label, to draw_attr's position counts. The plan's own
- * keep the attribute mix of the graph (the surrogate's features); the role
- * keeps its structure (a sink's place goes to an attribute seen as one). */
-static uint32_t draw_attr_role(gen *s, uint32_t pos, uint32_t yb, uint32_t f, uint8_t forbid)
+/* An attribute for a redrawn node at position pos of the plan node's role
+ * (f: it has a successor), of none of the bits in forbid: the plan's own
+ * attributes in that role at that position, backed off to the plan's in
+ * that role anywhere, to the corpus's in that role at that position, to
+ * draw_attr's position counts. The plan's own keep the graph's attribute
+ * mix, which is what its label goes with (the plan is of the nearest
+ * label; the surrogate's features); the role keeps the plan's structure (a
+ * sink's place goes to an attribute seen as one). */
+static uint32_t draw_attr_role(gen *s, uint32_t pos, uint32_t f, uint8_t forbid)
 {
 	const cm_model *m = s->m;
 	uint32_t V = m->vocab;
-	const double *chain[] = {m->attr_role + role_ix(m, pos, m->nyb, f),
-	                         m->attr_role + role_ix(m, pos, yb, f), s->own + (size_t)f * V,
+	const double *chain[] = {m->attr_role + role_ix(m, pos, f), s->own + (size_t)f * V,
 	                         s->own + ((size_t)2 + pos * 2 + f) * V};
 	backoff(m->attr_p + (size_t)pos * V, m->attr_all, V, s->w);
 	for (size_t i = 0; i < sizeof chain / sizeof *chain; i++) {
@@ -583,7 +580,7 @@ void cm_sample(const cm_model *m, double y, uint32_t *used, et_rng *r, ld_dag *g
 			s.want[v] = pi[v];
 			if (et_rng_unit(r) < CM_REDRAW || a >= m->vocab || (m->role[a] & forbid))
 				a = need ? draw_attr(&s, pos_of(l, L), yb, forbid)
-				         : draw_attr_role(&s, pos_of(l, L), yb, po[v] > 0, forbid);
+				         : draw_attr_role(&s, pos_of(l, L), po[v] > 0, forbid);
 			/* the plan's out-degree too, whatever the attribute: the budgets are
 			 * the plan's, balanced with its in-degrees (out-degree MMD² 0.0058 ->
 			 * 0.0017 over 8 seeds) */

@@ -63,8 +63,8 @@ typedef struct cm_model {
 	uint8_t *sink; /* [vocab] */
 	uint8_t *role; /* [vocab]: LD_ROLE_* bits, from the plans (cm_roles) */
 	/* from the plans too (cm_roles), so no model file needs them:
-	 * [CM_NPOS][nyb + 1][2][vocab] the attributes by position, label bucket
-	 * (nyb: every label) and whether the node has a successor; */
+	 * [CM_NPOS][2][vocab] the attributes by position and whether the node
+	 * has a successor; */
 	double *attr_role;
 	/* [CM_SPAN] the pairs of nodes at each layer span */
 	double span_pairs[CM_SPAN];
