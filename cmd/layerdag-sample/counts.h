@@ -16,16 +16,16 @@
  *     written before them has them too.
  * Sampling for a label y draws a plan first (a corpus graph's widths and
  * attributes, among the nearest labels), then layer by layer the
- * attributes (the plan's, each replaced by a draw from the tables with
- * probability CM_REDRAW), their in-degrees (the plan's) and their
- * out-degree budgets (the plan's, or a draw from the attribute's profile
- * for a redrawn one), then each new
- * node's predecessors: one in the layer before (the Kahn invariant), the
- * others by span, all weighted by the remaining out-degree budget of the
- * candidates and their attributes' affinity; sink roles are never
- * predecessors. The roles hold in every sample: an attribute never a
+ * attributes (the plan's, each replaced with probability CM_REDRAW by a
+ * draw in the plan node's role: the plan's own attributes of that role,
+ * backed off to the corpus's), their in-degrees and out-degree budgets (the
+ * plan's, a redrawn node's too), then each new node's predecessors: one in
+ * the layer before (the Kahn invariant), the others by their span's rate
+ * (edges per pair of nodes at that span), all weighted by the remaining
+ * out-degree budget of the candidates and their attributes' affinity; sink
+ * roles are never predecessors. The roles hold in every sample: an attribute never a
  * source is not drawn in the first layer, one never a sink not in the last,
- * and a redrawn attribute keeps the role of the plan's node (a sink stays
+ * and a redrawn attribute has the role of the plan's node (a sink stays
  * one; a node with successors gets an attribute that has some); a node of
  * an attribute never a sink still without a successor when the graph is
  * done takes one in the layer after it (an edge given way, in-degrees
