@@ -206,10 +206,17 @@ static void span_pairs(cm_model *m)
 	for (size_t k = 0; k < m->nplan; k++) {
 		const uint32_t *w = m->plan_w + m->plan_off[k];
 		uint32_t L = m->plan_off[k + 1] - m->plan_off[k];
-		for (uint32_t l = 0; l < L; l++)
-			for (uint32_t sp = 1; l + sp < L; sp++)
-				m->span_pairs[sp < CM_SPAN - 1 ? sp : CM_SPAN - 1] +=
-				    (double)w[l] * w[l + sp];
+		/* the last bucket (every span from CM_SPAN - 1 on) by the nodes of
+		 * the layers from there on: linear in a plan's depth, which an ET's
+		 * thousands of layers need */
+		double after = 0;
+		for (uint32_t l = L; l-- > 0;) {
+			if (l + CM_SPAN - 1 < L)
+				after += w[l + CM_SPAN - 1];
+			m->span_pairs[CM_SPAN - 1] += (double)w[l] * after;
+			for (uint32_t sp = 1; sp < CM_SPAN - 1 && l + sp < L; sp++)
+				m->span_pairs[sp] += (double)w[l] * w[l + sp];
+		}
 	}
 }
 

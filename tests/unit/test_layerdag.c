@@ -272,6 +272,39 @@ static void test_roles(void)
 		ld_dag_free(&gs[i]);
 }
 
+/* The counts model's pairs of nodes by span and its attributes by role,
+ * from its plans: a chain of 13 nodes (one per layer) and a graph of widths
+ * 1, 2. */
+static void test_counts_plans(void)
+{
+	uint32_t attr[13] = {0}, edge[12][2];
+	for (uint32_t k = 0; k < 12; k++)
+		edge[k][0] = k, edge[k][1] = k + 1, attr[k + 1] = k + 1 < 12 ? 1 : 2;
+	const uint32_t a2[] = {0, 1, 2}, e2[][2] = {{0, 1}, {0, 2}};
+	ld_dag gs[2] = {make(13, attr, 12, (const uint32_t(*)[2])edge, 1), make(3, a2, 2, e2, 2)};
+	ld_corpus c = {.g = gs, .n = 2, .cap = 2, .vocab = 3};
+	cm_model m;
+	cm_fit(&c, 1, &m);
+	/* the chain: 13 - s pairs at span s; the last bucket holds spans 10, 11 and 12
+	 * (3 + 2 + 1); the other graph: 2 pairs at span 1 */
+	for (uint32_t sp = 1; sp < CM_SPAN - 1; sp++)
+		CHECK(m.span_pairs[sp] == 13 - sp + (sp == 1 ? 2 : 0));
+	CHECK(m.span_pairs[CM_SPAN - 1] == 6 && m.span_pairs[0] == 0);
+	/* attribute 0 (first layers, with successors), 1 (middle layers, with), 2 (last
+	 * layers, without): position 0 = the first layer, 1 = the last */
+	const double *first_with = m.attr_role + ((size_t)0 * 2 + 1) * 3,
+	             *last_without = m.attr_role + ((size_t)1 * 2 + 0) * 3;
+	CHECK(first_with[0] == 2 && first_with[1] == 0 && first_with[2] == 0);
+	CHECK(last_without[0] == 0 && last_without[1] == 1 && last_without[2] == 2);
+	double all = 0;
+	for (size_t i = 0; i < (size_t)CM_NPOS * 2 * 3; i++)
+		all += m.attr_role[i];
+	CHECK(all == 16);
+	cm_free(&m);
+	ld_dag_free(&gs[0]);
+	ld_dag_free(&gs[1]);
+}
+
 int main(void)
 {
 	test_layers();
@@ -280,5 +313,6 @@ int main(void)
 	test_hash();
 	test_surrogate();
 	test_roles();
+	test_counts_plans();
 	return check_failures();
 }
