@@ -10,16 +10,26 @@
  *   - per attribute, the in-degree and out-degree profiles, and which
  *     attributes its predecessors have;
  *   - the layer span of edges;
- *   - the sink roles: attributes that never have a successor.
+ *   - the sink roles: attributes that never have a successor;
+ *   - each attribute's roles (ld.h: never a sink, never a source, sink
+ *     role), learnt from the plans, so that a model file of version 2
+ *     written before them has them too.
  * Sampling for a label y draws a plan first (a corpus graph's widths and
  * attributes, among the nearest labels), then layer by layer the
- * attributes (the plan's, each replaced by a draw from the tables with
- * probability CM_REDRAW) and their out-degree budgets (the plan's, or a
- * draw from the attribute's profile for a redrawn one), then each new
- * node's predecessors: one in the layer before (the Kahn invariant), the
- * others by span, all weighted by the remaining out-degree budget of the
- * candidates and their attributes' affinity; sink roles are never
- * predecessors. Same model and seed, same graphs. */
+ * attributes (the plan's, each replaced with probability CM_REDRAW by a
+ * draw in the plan node's role: the plan's own attributes of that role,
+ * backed off to the corpus's), their in-degrees and out-degree budgets (the
+ * plan's, a redrawn node's too), then each new node's predecessors: one in
+ * the layer before (the Kahn invariant), the others by their span's rate
+ * (edges per pair of nodes at that span), all weighted by the remaining
+ * out-degree budget of the candidates and their attributes' affinity; sink
+ * roles are never predecessors. The roles hold in every sample: an attribute never a
+ * source is not drawn in the first layer, one never a sink not in the last,
+ * and a redrawn attribute has the role of the plan's node (a sink stays
+ * one; a node with successors gets an attribute that has some); a node of
+ * an attribute never a sink still without a successor when the graph is
+ * done takes one in the layer after it (an edge given way, in-degrees
+ * kept). Same model and seed, same graphs. */
 #ifndef LD_COUNTS_H
 #define LD_COUNTS_H
 
@@ -51,10 +61,20 @@ typedef struct cm_model {
 	double *pred;     /* [vocab (child)][vocab (parent)] */
 	double span[CM_SPAN];
 	uint8_t *sink; /* [vocab] */
-	ld_etmap et;   /* fitted on Chakra ETs: what each attribute stands for */
+	uint8_t *role; /* [vocab]: LD_ROLE_* bits, from the plans (cm_roles) */
+	/* from the plans too (cm_roles), so no model file needs them:
+	 * [CM_NPOS][2][vocab] the attributes by position and whether the node
+	 * has a successor; */
+	double *attr_role;
+	/* [CM_SPAN] the pairs of nodes at each layer span */
+	double span_pairs[CM_SPAN];
+	ld_etmap et; /* fitted on Chakra ETs: what each attribute stands for */
 } cm_model;
 
 void cm_fit(const ld_corpus *c, uint32_t nyb, cm_model *m);
+/* m->role, m->attr_role and m->span_pairs from m's plans (cm_fit and
+ * cm_read call it). */
+void cm_roles(cm_model *m);
 void cm_free(cm_model *m);
 /* Sample one graph for label y. used[nplan] counts how often each plan served the batch so far
  * (the caller zeroes it before the first graph of a batch); cm_sample updates it. */

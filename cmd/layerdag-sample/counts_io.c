@@ -348,6 +348,8 @@ int cm_read(cm_model *m, const char *path, et_error *e)
 	    .p = (char *)b.data, .end = (char *)b.data + b.len, .path = path, .line = 1, .e = e};
 	int rc = parse(&r, m);
 	et_buf_free(&b);
+	if (rc == 0)
+		cm_roles(m);
 	if (rc < 0)
 		cm_free(m);
 	return rc;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { VERSION = 3, HDR = 11 }; /* the file's version, and its header's u32 */
+enum { VERSION = 4, HDR = 11 }; /* the file's version, and its header's u32 */
 enum { MAX_SIZES = 4096 };      /* size classes a file may have: layers < 4096 wide */
 static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, VERSION};
 
@@ -38,9 +38,32 @@ static uint32_t size_classes(const ld_corpus *c, uint32_t *max_layers)
 	return S;
 }
 
-int ld_diff_check(const ld_corpus *c, const char *name, et_error *e)
+/* The first graph of c deeper than LD_DIFF_DEEP layers, or c->n; its depth into *deep. */
+static size_t too_deep(const ld_corpus *c, uint32_t *deep)
 {
-	uint32_t deep, S = size_classes(c, &deep);
+	size_t i = 0;
+	for (; i < c->n; i++) {
+		uint32_t *layer = et_xcalloc(c->g[i].n + 1, sizeof *layer);
+		*deep = ld_layers(&c->g[i], layer);
+		free(layer);
+		if (*deep > LD_DIFF_DEEP)
+			break;
+	}
+	return i;
+}
+
+int ld_diff_check(const ld_corpus *c, uint32_t window, const char *name, et_error *e)
+{
+	uint32_t deep, S;
+	size_t i = window ? c->n : too_deep(c, &deep);
+	if (i < c->n)
+		return et_fail(
+		    e, ET_EXIT_DATA,
+		    "%s: graph %zu is %u layers deep: without a window the diffusion model "
+		    "re-encodes the whole prefix at every layer (quadratic in the depth); "
+		    "expected at most %d layers, or --window L",
+		    name, i, deep, LD_DIFF_DEEP);
+	S = size_classes(c, &deep);
 	if (S <= MAX_SIZES && (uint64_t)(S - 1) * deep <= LD_MAX_NODES)
 		return 0;
 	return et_fail(e, ET_EXIT_DATA,
@@ -126,11 +149,8 @@ void ld_diff_init(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng 
 	m->arity = ld_arity_fit(c, V);
 	m->z.cond.arity = m->a.cond.arity = m->e.cond.arity = m->arity;
 	m->z.cond.window = m->a.cond.window = m->e.cond.window = cf->window;
-	m->sink = et_xcalloc(V, 1);
-	memset(m->sink, 1, V);
-	for (size_t i = 0; i < c->n; i++)
-		for (uint32_t k = 0; k < c->g[i].ne; k++)
-			m->sink[c->g[i].attr[c->g[i].edge[k][0]]] = 0;
+	m->role = et_xcalloc(V, 1);
+	ld_roles_fit(c, V, m->role);
 }
 
 void ld_diff_fit(ld_diffusion *m, ld_corpus *c, const ld_diff_conf *cf, et_rng *r)
@@ -154,7 +174,7 @@ void ld_diff_free(ld_diffusion *m)
 	ld_sizer_free(&m->z);
 	ld_attrdiff_free(&m->a);
 	ld_edgediff_free(&m->e);
-	free(m->sink);
+	free(m->role);
 	free(m->arity);
 	ld_etmap_free(&m->et);
 	memset(m, 0, sizeof *m);
@@ -212,7 +232,7 @@ static void weights_io(io *o, ld_diffusion *m)
 	mlp_io(o, &m->e.head);
 }
 
-/* The label statistics, d̄, the marginal, the arities and the sink roles
+/* The label statistics, d̄, the marginal, the arities and the roles
  * (allocated by the caller when reading). */
 static void tables_io(io *o, ld_diffusion *m)
 {
@@ -221,7 +241,7 @@ static void tables_io(io *o, ld_diffusion *m)
 	put(o, &m->e.dbar, sizeof m->e.dbar);
 	put(o, m->a.marginal, m->a.vocab * sizeof *m->a.marginal);
 	put(o, m->arity, m->a.vocab * sizeof *m->arity);
-	put(o, m->sink, m->a.vocab);
+	put(o, m->role, m->a.vocab);
 }
 
 /* One ET class: its key and count, then its values. Reading, a bucket
@@ -361,7 +381,7 @@ static void alloc_model(ld_diffusion *m, const uint32_t *h)
 	ld_sizer_init(&m->z, h[0], h[1], h[2], (int)h[3], h[7], &r);
 	ld_attrdiff_init(&m->a, &none, (int)h[4], h[2], (int)h[3], h[7], &r);
 	ld_edgediff_init(&m->e, &none, (int)h[5], h[2], (int)h[3], h[7], &r);
-	m->sink = et_xcalloc(h[0], 1);
+	m->role = et_xcalloc(h[0], 1);
 	m->arity = et_xcalloc(h[0], sizeof *m->arity);
 	m->max_layers = h[6];
 	m->et.c = h[9] ? et_xcalloc(h[9], sizeof *m->et.c) : NULL;
@@ -392,6 +412,12 @@ static int check_tables(const ld_diffusion *m, const char *path, et_error *e)
 		bad = at + 24 + 8 * im;
 	if (bad == SIZE_MAX && ia < V)
 		bad = at + 24 + 8 * V + 8 * ia;
+	size_t ir = 0;
+	while (ir < V && m->role[ir] <= LD_ROLE_ALL)
+		ir++;
+	if (bad == SIZE_MAX && ir < V)
+		return et_fail(e, ET_EXIT_DATA, "%s: byte %zu: expected roles, bits of %d at most",
+		               path, at + 24 + 16 * V + ir, LD_ROLE_ALL);
 	if (bad == SIZE_MAX)
 		return 0;
 	return et_fail(e, ET_EXIT_DATA,

@@ -22,9 +22,14 @@ static uint32_t draw(const double *p, uint32_t n, et_rng *r)
 
 typedef struct grow {
 	ld_dag *g;
-	uint32_t *layer;
+	uint32_t *layer, *succ; /* each node's layer and successors so far */
 	size_t capn, cape;
 } grow;
+
+static bool is_sink(const ld_diffusion *m, uint32_t a)
+{
+	return m->role[a] & LD_ROLE_SINK;
+}
 
 static void add_node(grow *w, uint32_t attr, uint32_t l)
 {
@@ -33,7 +38,9 @@ static void add_node(grow *w, uint32_t attr, uint32_t l)
 		w->capn = w->capn ? w->capn * 2 : 64;
 		g->attr = et_xrealloc(g->attr, w->capn * sizeof *g->attr);
 		w->layer = et_xrealloc(w->layer, w->capn * sizeof *w->layer);
+		w->succ = et_xrealloc(w->succ, w->capn * sizeof *w->succ);
 	}
+	w->succ[g->n] = 0;
 	g->attr[g->n] = attr;
 	w->layer[g->n++] = l;
 }
@@ -47,6 +54,18 @@ static void add_edge(grow *w, uint32_t u, uint32_t v)
 	}
 	g->edge[g->ne][0] = u, g->edge[g->ne][1] = v;
 	g->ne++;
+	w->succ[u]++;
+}
+
+/* Whether some attribute of the corpus has been both a source and a sink:
+ * a graph of one layer needs one (in the TpuGraphs corpus none has). */
+static bool one_layer_ok(const ld_diffusion *m)
+{
+	for (uint32_t a = 0; a < m->a.vocab; a++)
+		if ((m->role[a] & LD_ROLE_SEEN) &&
+		    !(m->role[a] & (LD_ROLE_NOSINK | LD_ROLE_NOSOURCE)))
+			return true;
+	return false;
 }
 
 /* The size of layer l (>= 1) and whether it is the last (*last). */
@@ -59,26 +78,60 @@ static uint32_t layer_size(ld_diffusion *m, grow *w, uint32_t l, int *last, et_r
 		mx = p[k] > mx ? p[k] : mx;
 	for (uint32_t k = 0; k < 2 * S; k++)
 		p[k] = exp(p[k] - mx);
-	p[0] = p[S] = 0; /* no layer is empty */
+	p[0] = p[S] = 0;                /* no layer is empty */
+	if (l == 0 && !one_layer_ok(m)) /* its nodes would be sources and sinks */
+		for (uint32_t k = S; k < 2 * S; k++)
+			p[k] = 0;
 	uint32_t c = draw(p, 2 * S, r);
 	free(p);
 	*last = c >= S;
 	return c % S;
 }
 
+/* Whether attribute a was seen in the corpus, with none of the roles in
+ * forbid. */
+static bool allowed(const ld_diffusion *m, uint32_t a, uint8_t forbid)
+{
+	return (m->role[a] & LD_ROLE_SEEN) && !(m->role[a] & forbid);
+}
+
+/* The roles of the layer's place: a node of an attribute with one of the
+ * LD_ROLE_* bits in forbid, or that the corpus never had (its roles are
+ * unknown), takes the allowed attribute of largest predicted probability
+ * (probs: the last step's x̂_0). */
+static void keep_roles(const ld_diffusion *m, uint32_t *x, uint32_t s, const double *probs,
+                       uint8_t forbid)
+{
+	uint32_t V = m->a.vocab;
+	for (uint32_t i = 0; i < s; i++) {
+		if (allowed(m, x[i], forbid))
+			continue;
+		const double *p = probs + (size_t)i * V;
+		uint32_t bk = UINT32_MAX;
+		for (uint32_t k = 0; k < V; k++)
+			if (allowed(m, k, forbid) && (bk == UINT32_MAX || p[k] > p[bk]))
+				bk = k;
+		if (bk != UINT32_MAX)
+			x[i] = bk;
+	}
+}
+
 /* A layer before another needs a node that may have successors: if the
  * denoiser left only sink roles, the non-sink attribute of largest
- * predicted probability (probs: the last step's x̂_0) replaces one. */
-static void keep_parent(const ld_diffusion *m, uint32_t *x, uint32_t s, const double *probs)
+ * predicted probability (probs: the last step's x̂_0) replaces one (nor of
+ * a role in forbid). */
+static void keep_parent(const ld_diffusion *m, uint32_t *x, uint32_t s, const double *probs,
+                        uint8_t forbid)
 {
 	uint32_t V = m->a.vocab, bi = UINT32_MAX, bk = 0;
 	for (uint32_t i = 0; i < s; i++)
-		if (!m->sink[x[i]])
+		if (!is_sink(m, x[i]))
 			return;
 	for (uint32_t i = 0; i < s; i++)
 		for (uint32_t k = 0; k < V; k++)
-			if (!m->sink[k] && (bi == UINT32_MAX ||
-			                    probs[(size_t)i * V + k] > probs[(size_t)bi * V + bk]))
+			if (!is_sink(m, k) && allowed(m, k, forbid) &&
+			    (bi == UINT32_MAX ||
+			     probs[(size_t)i * V + k] > probs[(size_t)bi * V + bk]))
 				bi = i, bk = k;
 	if (bi != UINT32_MAX)
 		x[bi] = bk;
@@ -102,8 +155,11 @@ static void attributes(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uin
 			x[i] = draw(post, V, r);
 		}
 	}
+	/* no source never one in the first layer, no sink never one in the last */
+	uint8_t forbid = (l == 0 ? LD_ROLE_NOSOURCE : 0) | (last ? LD_ROLE_NOSINK : 0);
+	keep_roles(m, x, s, probs, forbid);
 	if (!last)
-		keep_parent(m, x, s, probs);
+		keep_parent(m, x, s, probs, forbid);
 	for (uint32_t i = 0; i < s; i++)
 		w->g->attr[first + i] = x[i];
 	free(x);
@@ -136,7 +192,7 @@ static void draw_column(const ld_diffusion *m, const cands *c, uint32_t l, const
 	double *q = et_xcalloc(B + 1, sizeof *q), tot = 0, prev = 0;
 	for (uint32_t u = 0; u < B; u++) {
 		x0[u] = 0;
-		if (!m->sink[c->attr[u]])
+		if (!is_sink(m, c->attr[u]))
 			q[u] = pe[(size_t)u * s + j] + 1e-12; /* a candidate, however unlikely */
 		tot += q[u];
 		if (c->layer[u] + 1 == l)
@@ -177,7 +233,7 @@ static void keep_kahn(const ld_diffusion *m, const cands *c, uint32_t l, const d
 	bool prev = false;
 	for (uint32_t u = 0; u < c->B; u++) {
 		size_t p = (size_t)u * s + j;
-		if (m->sink[c->attr[u]])
+		if (is_sink(m, c->attr[u]))
 			e[p] = 0;
 		prev |= e[p] && c->layer[u] + 1 == l;
 	}
@@ -186,7 +242,7 @@ static void keep_kahn(const ld_diffusion *m, const cands *c, uint32_t l, const d
 	uint32_t best = UINT32_MAX, worst = UINT32_MAX;
 	for (uint32_t u = 0; u < c->B; u++) {
 		double pu = pe[(size_t)u * s + j];
-		if (c->layer[u] + 1 == l && !m->sink[c->attr[u]] &&
+		if (c->layer[u] + 1 == l && !is_sink(m, c->attr[u]) &&
 		    (best == UINT32_MAX || pu > pe[(size_t)best * s + j]))
 			best = u;
 		if (e[(size_t)u * s + j] && (worst == UINT32_MAX || pu < pe[(size_t)worst * s + j]))
@@ -197,6 +253,49 @@ static void keep_kahn(const ld_diffusion *m, const cands *c, uint32_t l, const d
 			e[(size_t)worst * s + j] = 0;
 		e[(size_t)best * s + j] = 1;
 	}
+}
+
+/* Whether candidate u (of node lo + u) may lose one successor. */
+static bool spare(const ld_diffusion *m, const grow *w, const cands *c, const uint32_t *got,
+                  uint32_t u)
+{
+	return !(m->role[c->attr[u]] & LD_ROLE_NOSINK) || w->succ[c->lo + u] + got[u] > 1;
+}
+
+/* A candidate of the layer before whose attribute is never a sink and that
+ * got no successor (none in the prefix, none in e) is owed one: it becomes
+ * a predecessor of the new node it is the likeliest one of, in place of
+ * that node's least likely other predecessor with successors to spare (the
+ * in-degree kept), else in addition. */
+static void pay_owed(const ld_diffusion *m, const grow *w, const cands *c, uint32_t l,
+                     const double *pe, uint32_t s, uint8_t *e)
+{
+	uint32_t *got = et_xcalloc(c->B + 1, sizeof *got);
+	for (uint32_t u = 0; u < c->B; u++)
+		for (uint32_t j = 0; j < s; j++)
+			got[u] += e[(size_t)u * s + j];
+	for (uint32_t u = 0; u < c->B; u++) {
+		if (c->layer[u] + 1 != l || !(m->role[c->attr[u]] & LD_ROLE_NOSINK) || got[u] ||
+		    w->succ[c->lo + u])
+			continue;
+		uint32_t bj = 0;
+		for (uint32_t j = 1; j < s; j++)
+			if (pe[(size_t)u * s + j] > pe[(size_t)u * s + bj])
+				bj = j;
+		uint32_t worst = UINT32_MAX;
+		for (uint32_t x = 0; x < c->B; x++)
+			if (e[(size_t)x * s + bj] && spare(m, w, c, got, x) &&
+			    (worst == UINT32_MAX ||
+			     pe[(size_t)x * s + bj] < pe[(size_t)worst * s + bj]))
+				worst = x;
+		if (worst != UINT32_MAX) {
+			e[(size_t)worst * s + bj] = 0;
+			got[worst]--;
+		}
+		e[(size_t)u * s + bj] = 1;
+		got[u]++;
+	}
+	free(got);
 }
 
 static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t s, et_rng *r)
@@ -226,8 +325,10 @@ static void edges(ld_diffusion *m, grow *w, uint32_t l, uint32_t first, uint32_t
 		}
 	}
 	free(x0);
-	for (uint32_t j = 0; j < s; j++) {
+	for (uint32_t j = 0; j < s; j++)
 		keep_kahn(m, &c, l, pe, s, j, e);
+	pay_owed(m, w, &c, l, pe, s, e);
+	for (uint32_t j = 0; j < s; j++) {
 		for (uint32_t u = 0; u < B; u++)
 			if (e[(size_t)u * s + j])
 				add_edge(w, lo + u, first + j);
@@ -253,4 +354,5 @@ void ld_diff_sample(ld_diffusion *m, double y, et_rng *r, uint32_t max_layers, l
 			edges(m, &w, l, first, s, r);
 	}
 	free(w.layer);
+	free(w.succ);
 }

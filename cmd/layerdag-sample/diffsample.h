@@ -7,6 +7,12 @@
  * earlier node the same way from the Bernoulli marginal. A new node left without a
  * predecessor in the layer before gets its most likely one there (which
  * keeps the Kahn layers); nodes of a sink role are never predecessors.
+ * The roles' rules hold (ld.h): a drawn attribute that breaks one (a
+ * source never a source in the first layer, a sink never a sink in the
+ * last) gives way to the likeliest of x̂_0 that breaks none, and a node of
+ * the layer before whose attribute is never a sink and that got no
+ * successor takes the new node it is likeliest a predecessor of, in place of
+ * that node's least likely other predecessor that has successors to spare.
  * With a window (context.h) the networks see, and the edges come from, the
  * last window layers only. */
 #ifndef LD_DIFFSAMPLE_H
@@ -21,7 +27,7 @@ typedef struct ld_diffusion {
 	ld_sizer z;
 	ld_attrdiff a;
 	ld_edgediff e;
-	uint8_t *sink;       /* [vocab]: never has a successor in the corpus */
+	uint8_t *role;       /* [vocab]: LD_ROLE_* bits, the corpus's roles (ld.h) */
 	double *arity;       /* [vocab]: mean out-degree (context.h); the nets point here */
 	uint32_t max_layers; /* the corpus's deepest graph: samples stop there */
 	ld_etmap et;         /* fitted on Chakra ETs: each attribute's class; else empty */

@@ -119,8 +119,10 @@ int cmd_fit(int argc, char **argv)
 	ld_corpus c = {0};
 	ld_etmap map = {0};
 	int rc = read_corpus(&cli, &c, &map, &e);
+	if (window == WINDOW_AUTO)
+		window = map.n ? ET_WINDOW : 0;
 	if (rc == 0 && model == 1)
-		rc = ld_diff_check(&c, cli.args[0], &e);
+		rc = ld_diff_check(&c, window, cli.args[0], &e);
 	et_output *o = NULL;
 	if (rc == 0)
 		rc = et_output_open(&o, cli.output, model == 1, &e);
@@ -129,7 +131,7 @@ int cmd_fit(int argc, char **argv)
 		ld_diff_conf_default(&cf);
 		cf.epochs = epochs;
 		cf.progress = cli.progress >= 0;
-		cf.window = window != WINDOW_AUTO ? window : map.n ? ET_WINDOW : 0;
+		cf.window = window;
 		cf.chunk = cf.window ? CHUNK : 0;
 		rc = fit_diffusion(&c, &map, &cf, seed, o, &e);
 	} else if (rc == 0) {

@@ -64,4 +64,31 @@ void ld_dag_layer_sort(ld_dag *g);
 /* Acyclic, no self edge, no duplicate edge, every endpoint < n. */
 bool ld_valid(const ld_dag *g);
 
+/* --- roles.c: the roles of LayerDAG's setting ------------------------------
+ * Per attribute, what the corpus shows of it (bits of role[a]): seen at all;
+ * never with a successor (a sink role: the kernel's inputs 29 and 7); never
+ * without one (never a sink); never without a predecessor (never a source).
+ * The rules a generator keeps follow: (a) an attribute never a sink is no
+ * sink, (b) one never a source is no source, (c) a sink role has no
+ * successor. An attribute the corpus never had is a sink role (a generator
+ * never gives it successors) and judged by no rule. */
+enum {
+	LD_ROLE_SEEN = 1,
+	LD_ROLE_SINK = 2,
+	LD_ROLE_NOSINK = 4,
+	LD_ROLE_NOSOURCE = 8,
+	LD_ROLE_ALL = 15,
+};
+/* The rules a graph breaks, as bits. */
+enum { LD_RULE_SINK = 1, LD_RULE_SOURCE = 2, LD_RULE_SUCCESSOR = 4, LD_NRULES = 3 };
+/* Learning: init, one add per node (its attribute a < vocab, in- and
+ * out-degree), then finish. */
+void ld_roles_init(uint8_t *role, uint32_t vocab);
+void ld_roles_add(uint8_t *role, uint32_t a, uint32_t indeg, uint32_t outdeg);
+void ld_roles_finish(uint8_t *role, uint32_t vocab);
+/* The same over every node of c (attributes >= vocab ignored). */
+void ld_roles_fit(const ld_corpus *c, uint32_t vocab, uint8_t *role);
+/* The LD_RULE_* bits of the rules g breaks against role[vocab]. */
+unsigned ld_roles_broken(const ld_dag *g, const uint8_t *role, uint32_t vocab);
+
 #endif

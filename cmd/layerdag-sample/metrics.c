@@ -149,35 +149,23 @@ uint64_t ld_graph_hash(const ld_dag *g)
 }
 
 /* --- roles --------------------------------------------------------------- */
-/* Attributes seen in real graphs that never have a successor there. */
-static void sink_roles(const ld_corpus *real, ld_eval *r)
+/* The rules of REAL's roles that SYNTH's graphs break (ld.h). */
+static void roles(const ld_corpus *real, const ld_corpus *synth, uint32_t vocab, ld_eval *r)
 {
-	uint32_t v = real->vocab ? real->vocab : 1;
-	char *seen = et_xcalloc(v, 1), *src = et_xcalloc(v, 1);
-	for (size_t i = 0; i < real->n; i++) {
-		const ld_dag *g = &real->g[i];
-		for (uint32_t j = 0; j < g->n; j++)
-			seen[g->attr[j]] = 1;
-		for (uint32_t k = 0; k < g->ne; k++)
-			src[g->attr[g->edge[k][0]]] = 1;
+	r->vocab = vocab;
+	r->role = et_xcalloc(vocab, 1);
+	ld_roles_fit(real, vocab, r->role);
+	size_t ok = 0, broken[LD_NRULES] = {0};
+	for (size_t i = 0; i < synth->n; i++) {
+		unsigned b = ld_roles_broken(&synth->g[i], r->role, vocab);
+		ok += b == 0;
+		for (int k = 0; k < LD_NRULES; k++)
+			broken[k] += (b >> k) & 1;
 	}
-	r->sink_roles = et_xcalloc(v, sizeof *r->sink_roles);
-	for (uint32_t a = 0; a < v; a++)
-		if (seen[a] && !src[a])
-			r->sink_roles[r->n_sink_roles++] = a;
-	free(seen);
-	free(src);
-}
-
-static bool role_valid(const ld_dag *g, const ld_eval *r)
-{
-	for (uint32_t k = 0; k < g->ne; k++) {
-		uint32_t a = g->attr[g->edge[k][0]];
-		for (size_t i = 0; i < r->n_sink_roles; i++)
-			if (r->sink_roles[i] == a)
-				return false;
-	}
-	return true;
+	double n = synth->n ? (double)synth->n : 1;
+	r->role_validity = synth->n ? (double)ok / n : 0;
+	for (int k = 0; k < LD_NRULES; k++)
+		r->role_broken[k] = (double)broken[k] / n;
 }
 
 static const ld_dag **ptrs(const ld_corpus *c)
@@ -244,14 +232,11 @@ void ld_eval_run(const ld_corpus *real, const ld_corpus *synth, ld_eval *r)
 	r->n_real = real->n;
 	r->n_synth = synth->n;
 	uint32_t vocab = real->vocab > synth->vocab ? real->vocab : synth->vocab;
-	sink_roles(real, r);
-	size_t valid = 0, rvalid = 0;
-	for (size_t i = 0; i < synth->n; i++) {
+	size_t valid = 0;
+	for (size_t i = 0; i < synth->n; i++)
 		valid += ld_valid(&synth->g[i]);
-		rvalid += role_valid(&synth->g[i], r);
-	}
 	r->validity = synth->n ? (double)valid / (double)synth->n : 0;
-	r->role_validity = synth->n ? (double)rvalid / (double)synth->n : 0;
+	roles(real, synth, vocab ? vocab : 1, r);
 	const ld_dag **rp = ptrs(real), **sp = ptrs(synth);
 	/* the floor: the real graphs' even half against their odd half */
 	const ld_dag **even = et_xcalloc(real->n / 2 + 1, sizeof *even),
@@ -285,6 +270,6 @@ void ld_eval_run(const ld_corpus *real, const ld_corpus *synth, ld_eval *r)
 
 void ld_eval_free(ld_eval *r)
 {
-	free(r->sink_roles);
+	free(r->role);
 	memset(r, 0, sizeof *r);
 }

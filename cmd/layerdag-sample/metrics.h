@@ -14,9 +14,11 @@ typedef struct ld_surrogate {
 
 typedef struct ld_eval {
 	size_t n_real, n_synth;
-	double validity, role_validity;
-	uint32_t *sink_roles; /* attributes never with a successor in REAL */
-	size_t n_sink_roles;
+	double validity;
+	double role_validity;          /* the share of SYNTH breaking none of the three rules */
+	double role_broken[LD_NRULES]; /* the share breaking (a), (b), (c) (ld.h) */
+	uint8_t *role;                 /* [vocab]: the roles learnt from REAL (ld.h) */
+	uint32_t vocab;
 	double mmd[NSTATS], floor[NSTATS]; /* synthetic vs real; real halves */
 	double novelty, uniqueness;
 	ld_surrogate synth_on_real; /* ridge trained on SYNTH, tested on REAL */

@@ -6,16 +6,46 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
+/* Whether attribute a was seen in the real graphs and its role bits
+ * masked by mask are want. */
+static bool role_is(const ld_eval *r, uint32_t a, uint8_t mask, uint8_t want)
+{
+	return (r->role[a] & LD_ROLE_SEEN) && (r->role[a] & mask) == want;
+}
+
+static void print_roles(const ld_eval *r, uint8_t mask, uint8_t want, FILE *f)
+{
+	for (uint32_t a = 0; a < r->vocab; a++)
+		if (role_is(r, a, mask, want))
+			fprintf(f, " %u", a);
+}
+
+static cJSON *json_roles(const ld_eval *r, uint8_t mask, uint8_t want)
+{
+	cJSON *l = cJSON_CreateArray();
+	for (uint32_t a = 0; a < r->vocab; a++)
+		if (role_is(r, a, mask, want))
+			cJSON_AddItemToArray(l, cJSON_CreateNumber(a));
+	return l;
+}
+
 void ld_eval_print(const ld_eval *r, FILE *f)
 {
 	fprintf(f, "graphs: %zu real, %zu synthetic\n", r->n_real, r->n_synth);
 	fprintf(f, "validity %.4f (acyclic, no self or duplicate edge)\n", r->validity);
 	fprintf(f,
-	        "role validity %.4f (no successor on attributes that never have one in the real "
-	        "graphs:",
+	        "role validity %.4f (none of the three rules broken, roles of the real graphs)\n",
 	        r->role_validity);
-	for (size_t i = 0; i < r->n_sink_roles; i++)
-		fprintf(f, " %u", r->sink_roles[i]);
+	fprintf(f, "  (a) a sink whose attribute never is one     %.4f (attributes ever a sink:",
+	        r->role_broken[0]);
+	print_roles(r, LD_ROLE_NOSINK, 0, f);
+	fprintf(f,
+	        ")\n  (b) a source whose attribute never is one   %.4f (attributes ever a source:",
+	        r->role_broken[1]);
+	print_roles(r, LD_ROLE_NOSOURCE, 0, f);
+	fprintf(f, ")\n  (c) a successor on a sink role             %.4f (sink roles:",
+	        r->role_broken[2]);
+	print_roles(r, LD_ROLE_SINK, LD_ROLE_SINK, f);
 	fprintf(f, ")\n");
 	fprintf(f,
 	        "MMD² (Gaussian kernel on total variation, sigma %.1f)   synthetic   real-vs-real "
@@ -51,9 +81,13 @@ void ld_eval_print_json(const ld_eval *r, FILE *f)
 	cJSON_AddNumberToObject(o, "synthetic", (double)r->n_synth);
 	cJSON_AddNumberToObject(o, "validity", r->validity);
 	cJSON_AddNumberToObject(o, "role_validity", r->role_validity);
-	cJSON *roles = cJSON_AddArrayToObject(o, "sink_roles");
-	for (size_t i = 0; i < r->n_sink_roles; i++)
-		cJSON_AddItemToArray(roles, cJSON_CreateNumber(r->sink_roles[i]));
+	cJSON *br = cJSON_AddObjectToObject(o, "role_broken");
+	cJSON_AddNumberToObject(br, "sink", r->role_broken[0]);
+	cJSON_AddNumberToObject(br, "source", r->role_broken[1]);
+	cJSON_AddNumberToObject(br, "successor", r->role_broken[2]);
+	cJSON_AddItemToObject(o, "sink_roles", json_roles(r, LD_ROLE_SINK, LD_ROLE_SINK));
+	cJSON_AddItemToObject(o, "ever_sink", json_roles(r, LD_ROLE_NOSINK, 0));
+	cJSON_AddItemToObject(o, "ever_source", json_roles(r, LD_ROLE_NOSOURCE, 0));
 	cJSON *m = cJSON_AddObjectToObject(o, "mmd2"),
 	      *fl = cJSON_AddObjectToObject(o, "mmd2_floor");
 	for (int st = 0; st < NSTATS; st++) {

@@ -52,8 +52,9 @@ static void model(const char *path, uint32_t V, uint32_t S, size_t D, int K, int
 	m.arity = calloc(V, sizeof *m.arity);
 	for (uint32_t k = 0; k + 1 < V; k++)
 		m.arity[k] = 1 + k % 2;
-	m.sink = calloc(V, 1);
-	m.sink[V - 1] = 1; /* the last attribute a sink role */
+	m.role = calloc(V, 1);
+	memset(m.role, LD_ROLE_SEEN, V);             /* every attribute seen, no rule but: */
+	m.role[V - 1] = LD_ROLE_SEEN | LD_ROLE_SINK; /* the last attribute a sink role */
 	m.max_layers = max_layers;
 	m.z.cond.window = m.a.cond.window = m.e.cond.window = window;
 	if (et)
@@ -70,7 +71,7 @@ static void model(const char *path, uint32_t V, uint32_t S, size_t D, int K, int
 static void header(const char *path, const uint32_t h[11])
 {
 	FILE *f = fopen(path, "wb");
-	static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, 3};
+	static const char magic[8] = {'L', 'D', 'D', 'I', 'F', 'F', 0, 4};
 	if (!f || fwrite(magic, 1, 8, f) != 8 || fwrite(h, 4, 11, f) != 11 || fclose(f) != 0) {
 		perror(path);
 		exit(1);
@@ -105,6 +106,7 @@ int main(int argc, char **argv)
 	cut(AT(p, "tiny.model"), AT(q, "cut.model"), 1000, -1);
 	cut(AT(p, "tiny.model"), AT(q, "version-1.model"), -1, 1);
 	cut(AT(p, "tiny.model"), AT(q, "version-2.model"), -1, 2);
+	cut(AT(p, "tiny.model"), AT(q, "version-3.model"), -1, 3);
 	header(AT(p, "deep-wide.model"),
 	       (const uint32_t[11]){3, 4096, 2, 1, 4, 2, 1u << 20, 3, 0, 0, 0});
 	header(AT(p, "huge-sizes.model"),

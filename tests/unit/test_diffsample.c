@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 			CHECK(layer[v] >= layer[v - 1]);
 		/* no successor on a sink role */
 		for (uint32_t k = 0; k < a[i].ne; k++)
-			CHECK(!m.sink[a[i].attr[a[i].edge[k][0]]]);
+			CHECK(!(m.role[a[i].attr[a[i].edge[k][0]]] & LD_ROLE_SINK));
 		free(layer);
 		CHECK(a[i].n == b[i].n && a[i].ne == b[i].ne &&
 		      memcmp(a[i].attr, b[i].attr, a[i].n * sizeof *a[i].attr) == 0);

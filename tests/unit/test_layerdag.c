@@ -4,6 +4,7 @@
 #include "check.h"
 #include "et_rng.h"
 #include "layerdag-sample/context.h"
+#include "layerdag-sample/counts.h"
 #include "layerdag-sample/ld.h"
 #include "layerdag-sample/metrics.h"
 
@@ -214,6 +215,96 @@ static void test_windows(void)
 	}
 }
 
+/* The roles of a hand-made corpus, the rules graphs break against them,
+ * and counts-model samples that break none. */
+static void test_roles(void)
+{
+	/* attribute 0: a source with successors; 1: never a sink nor a source; 2: once a
+	 * sink, once a source with a successor; 3, 4: always sinks, never sources; 5: absent */
+	const uint32_t a1[] = {0, 1, 2, 3}, e1[][2] = {{0, 1}, {0, 2}, {1, 3}};
+	const uint32_t a2[] = {0, 1, 4}, e2[][2] = {{0, 1}, {1, 2}, {0, 2}};
+	const uint32_t a3[] = {4, 2}, e3[][2] = {{1, 0}};
+	ld_dag gs[3] = {make(4, a1, 3, e1, 1), make(3, a2, 3, e2, 2), make(2, a3, 1, e3, 3)};
+	ld_corpus c = {.g = gs, .n = 3, .cap = 3, .vocab = 6};
+	uint8_t role[6];
+	ld_roles_fit(&c, 6, role);
+	const uint8_t want[6] = {
+	    LD_ROLE_SEEN | LD_ROLE_NOSINK,
+	    LD_ROLE_SEEN | LD_ROLE_NOSINK | LD_ROLE_NOSOURCE,
+	    LD_ROLE_SEEN,
+	    LD_ROLE_SEEN | LD_ROLE_SINK | LD_ROLE_NOSOURCE,
+	    LD_ROLE_SEEN | LD_ROLE_SINK | LD_ROLE_NOSOURCE,
+	    LD_ROLE_SINK, /* absent: a generator gives it no successor, eval judges it not */
+	};
+	for (int a = 0; a < 6; a++)
+		CHECK(role[a] == want[a]);
+
+	const uint32_t h1[] = {1, 3}, h2[] = {0, 1}, h3[] = {0, 3, 1}, h4[] = {0, 5}, h5[] = {2};
+	const uint32_t f1[][2] = {{0, 1}}, f3[][2] = {{0, 1}, {1, 2}};
+	ld_dag t1 = make(2, h1, 1, f1, 0), t2 = make(2, h2, 1, f1, 0), t3 = make(3, h3, 2, f3, 0),
+	       t4 = make(2, h4, 1, f1, 0), t5 = make(1, h5, 0, f1, 0);
+	CHECK(ld_roles_broken(&t1, role, 6) == LD_RULE_SOURCE); /* 1 a source */
+	CHECK(ld_roles_broken(&t2, role, 6) == LD_RULE_SINK);   /* 1 a sink */
+	CHECK(ld_roles_broken(&t3, role, 6) == (LD_RULE_SINK | LD_RULE_SUCCESSOR));
+	CHECK(ld_roles_broken(&t4, role, 6) == 0); /* 5: no rule known */
+	CHECK(ld_roles_broken(&t5, role, 6) == 0); /* 2: a sink and a source both seen */
+	ld_dag *ts[] = {&t1, &t2, &t3, &t4, &t5};
+	for (int i = 0; i < 5; i++)
+		ld_dag_free(ts[i]);
+
+	/* the counts model learns the same roles from its plans, and its samples keep them */
+	cm_model m;
+	cm_fit(&c, 2, &m);
+	CHECK(memcmp(m.role, want, 6) == 0);
+	et_rng r;
+	et_rng_seed(&r, 7, 0);
+	uint32_t used[3] = {0};
+	int broken = 0;
+	for (int i = 0; i < 300; i++) {
+		ld_dag g;
+		cm_sample(&m, 1 + i % 3, used, &r, &g);
+		broken += ld_roles_broken(&g, m.role, 6) != 0 || !ld_valid(&g);
+		ld_dag_free(&g);
+	}
+	CHECK(broken == 0);
+	cm_free(&m);
+	for (int i = 0; i < 3; i++)
+		ld_dag_free(&gs[i]);
+}
+
+/* The counts model's pairs of nodes by span and its attributes by role,
+ * from its plans: a chain of 13 nodes (one per layer) and a graph of widths
+ * 1, 2. */
+static void test_counts_plans(void)
+{
+	uint32_t attr[13] = {0}, edge[12][2];
+	for (uint32_t k = 0; k < 12; k++)
+		edge[k][0] = k, edge[k][1] = k + 1, attr[k + 1] = k + 1 < 12 ? 1 : 2;
+	const uint32_t a2[] = {0, 1, 2}, e2[][2] = {{0, 1}, {0, 2}};
+	ld_dag gs[2] = {make(13, attr, 12, (const uint32_t(*)[2])edge, 1), make(3, a2, 2, e2, 2)};
+	ld_corpus c = {.g = gs, .n = 2, .cap = 2, .vocab = 3};
+	cm_model m;
+	cm_fit(&c, 1, &m);
+	/* the chain: 13 - s pairs at span s; the last bucket holds spans 10, 11 and 12
+	 * (3 + 2 + 1); the other graph: 2 pairs at span 1 */
+	for (uint32_t sp = 1; sp < CM_SPAN - 1; sp++)
+		CHECK(m.span_pairs[sp] == 13 - sp + (sp == 1 ? 2 : 0));
+	CHECK(m.span_pairs[CM_SPAN - 1] == 6 && m.span_pairs[0] == 0);
+	/* attribute 0 (first layers, with successors), 1 (middle layers, with), 2 (last
+	 * layers, without): position 0 = the first layer, 1 = the last */
+	const double *first_with = m.attr_role + ((size_t)0 * 2 + 1) * 3,
+	             *last_without = m.attr_role + ((size_t)1 * 2 + 0) * 3;
+	CHECK(first_with[0] == 2 && first_with[1] == 0 && first_with[2] == 0);
+	CHECK(last_without[0] == 0 && last_without[1] == 1 && last_without[2] == 2);
+	double all = 0;
+	for (size_t i = 0; i < (size_t)CM_NPOS * 2 * 3; i++)
+		all += m.attr_role[i];
+	CHECK(all == 16);
+	cm_free(&m);
+	ld_dag_free(&gs[0]);
+	ld_dag_free(&gs[1]);
+}
+
 int main(void)
 {
 	test_layers();
@@ -221,5 +312,7 @@ int main(void)
 	test_mmd();
 	test_hash();
 	test_surrogate();
+	test_roles();
+	test_counts_plans();
 	return check_failures();
 }
