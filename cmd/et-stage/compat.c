@@ -648,6 +648,11 @@ void compat_build(sg *g)
 		update(&b, "in_emb.dw@0", "in_emb.w@1", emb_weight(&b), egrad_in, nmb, true);
 	if (p == oq)
 		update(&b, "out_emb.dw@0", "out_emb.w@1", emb_weight(&b), egrad_out, nmb, true);
+	/* STAGE writes data dependencies only, which leave a group's
+	 * collectives unordered: members could issue them in different orders
+	 * (a hang in NCCL, a mismatch in a simulator). The one difference from
+	 * STAGE's edges: they form a chain in build order (et-stage(1)). */
+	sg_chain_collectives(g, NULL);
 	free(lgrad);
 	free(egrad_in);
 	free(egrad_out);

@@ -237,56 +237,6 @@ static uint32_t *grad_sync(pb *b, unit *units, int nu)
 	return pos;
 }
 
-/* --- one order of each communicator's collectives ---------------------- */
-typedef struct coll_at {
-	uint64_t key; /* place in the program, then node index */
-	uint32_t node;
-	uint8_t dim;
-} coll_at;
-
-static int coll_at_cmp(const void *a, const void *b)
-{
-	const coll_at *x = a, *y = b;
-	if (x->dim != y->dim)
-		return x->dim < y->dim ? -1 : 1;
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
-static bool data_dep(const sg *g, uint32_t from, uint32_t to)
-{
-	const sg_node *n = &g->n[to];
-	for (uint32_t k = 0; k < n->n_deps; k++)
-		if (g->pool[n->dep_off + k] == from)
-			return true;
-	return false;
-}
-
-/* Real programs issue a communicator's collectives in one order on every
- * member, and a simulator pairs the k-th collective of a group across its
- * members: two collectives of one group with no order between them could
- * be issued in different orders by members whose timing differs. So each
- * collective waits (control dependency) for the previous one of its group
- * in program order, pos[i] then i (pos NULL: i). The ranks of a group are
- * all of one stage and run this graph, so the order is the same on every
- * member; and every edge, old or new, goes forward in that order (a
- * bucket's nodes depend on gradients made before its place), so the graph
- * stays acyclic. */
-static void chain_collectives(sg *g, const uint32_t *pos)
-{
-	coll_at *c = et_xcalloc(g->nn ? g->nn : 1, sizeof *c);
-	size_t n = 0;
-	for (size_t i = 0; i < g->nn; i++)
-		if (g->n[i].type == ET_NODE_COLL && g->n[i].var == VAR_PG) {
-			uint64_t at = pos ? pos[i] : i;
-			c[n++] = (coll_at){at << 32 | i, (uint32_t)i, g->n[i].dim};
-		}
-	qsort(c, n, sizeof *c, coll_at_cmp);
-	for (size_t k = 1; k < n; k++)
-		if (c[k].dim == c[k - 1].dim && !data_dep(g, c[k - 1].node, c[k].node))
-			sg_ctrl(g, c[k - 1].node, c[k].node);
-	free(c);
-}
-
 /* --- the schedule ------------------------------------------------------- */
 typedef struct op {
 	bool fwd;
@@ -476,7 +426,7 @@ static void train_stage(pb *b)
 		if (s.units[u].ngrads)
 			s.units[nu++] = s.units[u];
 	uint32_t *pos = grad_sync(b, s.units, nu);
-	chain_collectives(g, pos);
+	sg_chain_collectives(g, pos);
 	free(pos);
 	for (int u = 0; u < nu; u++)
 		free(s.units[u].grads);
@@ -496,6 +446,6 @@ void phys_build(sg *g)
 		train_stage(&b);
 	} else {
 		infer_stage(&b);
-		chain_collectives(g, NULL);
+		sg_chain_collectives(g, NULL);
 	}
 }

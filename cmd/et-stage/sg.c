@@ -209,3 +209,53 @@ void sg_after(sg *g, uint32_t from, uint32_t lo)
 			sg_ctrl(g, from, (uint32_t)i);
 	}
 }
+
+/* --- one order of each communicator's collectives ---------------------- */
+typedef struct coll_at {
+	uint64_t key; /* place in the program, then node index */
+	uint32_t node;
+	uint8_t dim;
+} coll_at;
+
+static int coll_at_cmp(const void *a, const void *b)
+{
+	const coll_at *x = a, *y = b;
+	if (x->dim != y->dim)
+		return x->dim < y->dim ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static bool data_dep(const sg *g, uint32_t from, uint32_t to)
+{
+	const sg_node *n = &g->n[to];
+	for (uint32_t k = 0; k < n->n_deps; k++)
+		if (g->pool[n->dep_off + k] == from)
+			return true;
+	return false;
+}
+
+/* Real programs issue a communicator's collectives in one order on every
+ * member, and a simulator pairs the k-th collective of a group across its
+ * members: two collectives of one group with no order between them could
+ * be issued in different orders by members whose timing differs. So each
+ * collective waits (control dependency) for the previous one of its group
+ * in program order, pos[i] then i (pos NULL: i). The ranks of a group are
+ * all of one stage and run this graph, so the order is the same on every
+ * member; and every edge, old or new, goes forward in that order (a
+ * bucket's nodes depend on gradients made before its place), so the graph
+ * stays acyclic. */
+void sg_chain_collectives(sg *g, const uint32_t *pos)
+{
+	coll_at *c = et_xcalloc(g->nn ? g->nn : 1, sizeof *c);
+	size_t n = 0;
+	for (size_t i = 0; i < g->nn; i++)
+		if (g->n[i].type == ET_NODE_COLL && g->n[i].var == VAR_PG) {
+			uint64_t at = pos ? pos[i] : i;
+			c[n++] = (coll_at){at << 32 | i, (uint32_t)i, g->n[i].dim};
+		}
+	qsort(c, n, sizeof *c, coll_at_cmp);
+	for (size_t k = 1; k < n; k++)
+		if (c[k].dim == c[k - 1].dim && !data_dep(g, c[k - 1].node, c[k].node))
+			sg_ctrl(g, c[k - 1].node, c[k].node);
+	free(c);
+}

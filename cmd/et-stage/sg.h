@@ -94,6 +94,12 @@ void sg_ctrl(sg *g, uint32_t from, uint32_t to);
 /* Every node of [lo, g->nn) none of whose data dependencies is in that
  * range runs after node `from`: how a schedule orders its operations. */
 void sg_after(sg *g, uint32_t from, uint32_t lo);
+/* The collectives of each group in one chain of control dependencies, in
+ * program order: by pos[i], then i (pos NULL: by i, the build order). A
+ * pair already joined by a data dependency gets no control edge. pos must
+ * be an order every edge of g goes forward in, so the graph stays acyclic;
+ * both builders' build orders are. */
+void sg_chain_collectives(sg *g, const uint32_t *pos);
 
 /* Convenience: a dependency list literal. */
 #define SGD(...) (const sgv[]){__VA_ARGS__}, (int)(sizeof((sgv[]){__VA_ARGS__}) / sizeof(sgv))
