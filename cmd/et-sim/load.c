@@ -83,6 +83,8 @@ static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 	workload *w = l->w;
 	side_grow(&l->sd, g->n);
 	ensure_rank(w, r->ri.rank);
+	if (r->ri.world_size > w->said_world)
+		w->said_world = r->ri.world_size;
 	if (!w->name[0])
 		snprintf(w->name, sizeof w->name, "%s", r->ri.name);
 	place(w, r->ri.rank, sgraph_from(g, l->sd.gemm));

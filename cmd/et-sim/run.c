@@ -285,6 +285,12 @@ int run_main(run_conf *c, int argc, char **argv)
 		workload_free(&w);
 		return e.code ? e.code : ET_EXIT_DATA;
 	}
+	/* a subset of a world (et-convert --ranks, a lone rank with --world)
+	 * is simulated as a world of its own: the collectives' peers change */
+	if (w.said_world > w.world && c->progress >= 0)
+		et_warn("%s: the input holds the first %u of the %u ranks of its world: "
+		        "simulated as a world of %u",
+		        w.input, w.world, w.said_world, w.world);
 	cfg cf;
 	int rc = run_build_cfg(c, &cf, w.world, &e);
 	/* once, whatever the number of --sweep points */

@@ -807,3 +807,16 @@ pg_dotted() {
 	run -2 et-sim --compute systolic:depth=3 "$SIMD/gemm_shapes.jsonl"
 	assert_output --partial "'depth=3': expected rows="
 }
+
+@test "a part of a world (et-convert --ranks, a lone rank with --world) is simulated as a world of its own, with a warning" {
+	et-synth coll --type all_reduce --size 1M --world 8 -o ar.etz
+	et-convert --ranks 0-3 ar.etz -o part.etz
+	run -0 --separate-stderr et-sim part.etz
+	assert_equal "$stderr" "et-sim: warning: part.etz: the input holds the first 4 of the 8 ranks of its world: simulated as a world of 4"
+	et-convert --ranks 0 --to et ar.etz -o r0.et
+	run -0 --separate-stderr et-sim --world 4 r0.et
+	assert_equal "$stderr" "et-sim: warning: r0.et: the input holds the first 1 of the 4 ranks of its world: simulated as a world of 1"
+	# the whole world: no warning
+	run -0 --separate-stderr et-sim ar.etz
+	assert_equal "$stderr" ""
+}
