@@ -505,6 +505,12 @@ static void warn_unused(const stage_conf *c, const raw *r, const vals *v, given 
 	if (c->arch != ARCH_MOE && (v->E || v->K))
 		et_warn("--experts and --top-k (--kexperts) are for an MoE model (--arch moe); "
 		        "ignored");
+	/* both modes: a dimension of one rank leaves nothing to shard or split */
+	if (r->fsdp == 1 && c->dim[DIM_DP] == 1)
+		et_warn("--fsdp (--weight_sharded) with dp 1 shards the weights over one rank; "
+		        "no effect");
+	if (r->tpsp >= 0 && c->dim[DIM_TP] == 1 && c->mode == MODE_TRAIN)
+		et_warn("--sequence-parallel (--tpsp) with tp 1 splits nothing; no effect");
 	if (c->compat && r->model_type == MT_LLAMA && c->arch == ARCH_GPT)
 		et_warn(
 		    "--model_type llama builds STAGE's GPT graph without --mixed_precision true, "

@@ -552,3 +552,17 @@ walk() {
 	effect x1 "et-synth transform $PWD/ar.etz" "--salt pepper" || bad=1
 	[ $bad = 0 ]
 }
+
+@test "et-stage: --fsdp with dp 1 and --sequence-parallel with tp 1 change nothing, and say so" {
+	local a=(--model llama3-8b --layers 2 --seq 256 --vocab 1000)
+	et-stage "${a[@]}" -q -o plain.etz
+	run -0 --separate-stderr et-stage "${a[@]}" --fsdp -o f.etz
+	cmp plain.etz f.etz
+	assert_equal "$stderr" "et-stage: warning: --fsdp (--weight_sharded) with dp 1 shards the weights over one rank; no effect"
+	run -0 --separate-stderr et-stage "${a[@]}" --sequence-parallel off -o s.etz
+	cmp plain.etz s.etz
+	assert_equal "$stderr" "et-stage: warning: --sequence-parallel (--tpsp) with tp 1 splits nothing; no effect"
+	# where the dimension is wider, they act and say nothing
+	run -0 --separate-stderr et-stage "${a[@]}" --dp 2 --tp 2 --fsdp --sequence-parallel off -o w.etz
+	assert_equal "$stderr" ""
+}
