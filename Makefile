@@ -35,7 +35,7 @@ LIB_A     := $(BUILD)/libcommon.a
 # Each tool's files but main.c form a static library that its main, its
 # fuzz targets and the unit tests link.
 tool_a     = $(BUILD)/cmd/$(1)/lib$(1).a
-tool_objs  = $(patsubst %.c,$(BUILD)/%.o,$(filter-out cmd/$(1)/main.c,$(wildcard cmd/$(1)/*.c)))
+tool_objs  = $(patsubst %.c,$(BUILD)/%.o,$(filter-out cmd/$(1)/main.c,$(shell find cmd/$(1) -name '*.c' | LC_ALL=C sort)))
 
 .PHONY: all deps check-deps test demo install sanitize-test valgrind-test fuzz fuzz-build \
         fuzz-replay bench clean format help

@@ -68,7 +68,7 @@ int et_json_reader_next_rank(et_json_reader *r, et_rank_info *ri, et_error *e);
 int et_json_reader_next_msg(et_json_reader *r, et_msg *m, et_error *e);
 void et_json_reader_close(et_json_reader *r);
 
-/* ---- Shared with cmd/et-convert/jsonizer.c (the reference layout). ---- */
+/* ---- Shared with cmd/et-convert/json/jsonizer.c (the reference layout). ---- */
 
 /* Append the base64 of p[0..n) (RFC 4648 alphabet, '=' padding). */
 void et_base64_encode(const uint8_t *p, size_t n, et_buf *out);

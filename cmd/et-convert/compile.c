@@ -1,10 +1,10 @@
 /* compile: et-convert's compiler and ASTRA-sim text inputs (compile.h). */
 #include "et-convert/compile.h"
-#include "et-convert/astxt.h"
-#include "et-convert/hlo.h"
-#include "et-convert/shlo.h"
-#include "et-convert/xir.h"
-#include "et-convert/xir_emit.h"
+#include "et-convert/astra-text/astxt.h"
+#include "et-convert/hlo/hlo.h"
+#include "et-convert/stablehlo/shlo.h"
+#include "et-convert/xir/xir.h"
+#include "et-convert/xir/xir_emit.h"
 #include "et_buf.h"
 
 #include <ctype.h>

@@ -2,13 +2,13 @@
  * (streams, raw/gzip/zstd .et, per-rank sets, our JSON/JSONL) and writes a
  * stream, raw ETs, JSON, JSONL or the reference jsonizer's layout. */
 #include "et-convert/compile.h"
+#include "et-convert/json/jsonizer.h"
+#include "et-convert/pytorch/pt_run.h"
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
 #include "et_output.h"
 #include "et_writer.h"
-#include "jsonizer.h"
-#include "pt_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,9 +7,9 @@
  * and post the matching receive. The phase exits when it has sent all its
  * messages and every released packet came back (free == parallel_reduce).
  * The counters mirror ASTRA-sim's so that the message schedule is its own. */
+#include "et-sim/sim.h"
 #include "et_mem.h"
 #include "et_sat.h"
-#include "sim.h"
 #include <stdlib.h>
 
 /* An algorithm event dt after now. */

@@ -1,11 +1,11 @@
 /* cfg: defaults, KEY=VALUE settings and the final consistency checks. Keys
  * are the names of ASTRA-sim's YAML and JSON files ('-' and '_' are the
  * same); a list value separates its elements with ',' or '/'. */
-#include "cfg.h"
+#include "et-sim/cfg.h"
+#include "et-sim/net.h"
+#include "et-sim/netgraph.h"
 #include "et_err.h"
 #include "et_pg.h"
-#include "net.h"
-#include "netgraph.h"
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

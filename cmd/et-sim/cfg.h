@@ -1,7 +1,7 @@
 /* et-sim configuration: ASTRA-sim's network YAML, system JSON and comm-group
  * JSON, overridable key by key (--set KEY=VALUE). */
-#ifndef CFG_H
-#define CFG_H
+#ifndef ET_SIM_CFG_H
+#define ET_SIM_CFG_H
 #include "et_err.h"
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,7 +2,7 @@
  * JSON (through et_pg). The system file is read strictly: every key is one
  * of syskeys, once, with the type ASTRA-sim reads it as; cJSON keeps no
  * positions, so et_jsonscan finds the line of each member's key. */
-#include "cfg.h"
+#include "et-sim/cfg.h"
 #include "et_buf.h"
 #include "et_jsonfile.h"
 #include "et_jsonscan.h"

@@ -1,11 +1,11 @@
 /* cfg_yaml: a --network file: ASTRA-sim's analytical network YAML, read
  * with libcommon's et_netyaml into the configuration's keys, or an
  * InfraGraph description (netgraph.h). */
-#include "cfg.h"
+#include "et-sim/cfg.h"
+#include "et-sim/net_route.h"
+#include "et-sim/netgraph.h"
 #include "et_mem.h"
 #include "et_netyaml.h"
-#include "net_route.h"
-#include "netgraph.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

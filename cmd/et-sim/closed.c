@@ -5,9 +5,9 @@
  * decision is taken when the last member enters; members that entered
  * earlier (same tick) have only scheduled their first release, d >= 1 ns
  * ahead, so their event-path state is dropped without any effect. */
+#include "et-sim/sim.h"
 #include "et_mem.h"
 #include "et_sat.h"
-#include "sim.h"
 #include <stdlib.h>
 
 static uint32_t step(uint32_t n, uint32_t idx, int off, bool anti)

@@ -3,10 +3,10 @@
  * queue per dimension, where at most active-chunks-per-dimension streams run
  * at once and waiting ones are ordered by priority (LIFO/FIFO), then
  * arrival (doc/astra-sim.md C.13). */
+#include "et-sim/sim.h"
 #include "et_mem.h"
 #include "et_pg.h"
 #include "et_types.h"
-#include "sim.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* coll_plan: a collective -> chunks -> phases (doc/astra-sim.md C.10-C.12, D.18). */
+#include "et-sim/sim.h"
 #include "et_mem.h"
 #include "et_sat.h"
-#include "sim.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * in ASTRA-sim. Each model gives a whole number of ns as a double (what
  * compute-scale multiplies) and, when the model is integer, the exact
  * integer; a time that does not fit in 64 bits is UINT64_MAX (et_sat.h). */
-#include "compute.h"
+#include "et-sim/compute.h"
 #include "et_sat.h"
 #include <math.h>
 

@@ -1,8 +1,8 @@
 /* compute: the time of a COMP node under the configured compute model. */
-#ifndef COMPUTE_H
-#define COMPUTE_H
-#include "cfg.h"
-#include "sgraph.h"
+#ifndef ET_SIM_COMPUTE_H
+#define ET_SIM_COMPUTE_H
+#include "et-sim/cfg.h"
+#include "et-sim/sgraph.h"
 #include <stdint.h>
 
 /* In ns; UINT64_MAX when the time does not fit in 64 bits. */

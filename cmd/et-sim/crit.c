@@ -2,12 +2,12 @@
  * recorded in cause[] ended (its last dependency, or the node that freed
  * its resource); a collective ended when its last member joined, a receive
  * when its send arrived (xcause[]), which is where the path crosses ranks. */
-#include "crit.h"
+#include "et-sim/crit.h"
+#include "et-sim/jsonw.h"
+#include "et-sim/report.h"
 #include "et_attr.h"
 #include "et_mem.h"
 #include "et_types.h"
-#include "jsonw.h"
-#include "report.h"
 #include <stdlib.h>
 
 typedef struct hop {

@@ -1,8 +1,8 @@
 /* crit: the critical path -- the chain of nodes, across ranks, that sets
  * the iteration time. */
-#ifndef CRIT_H
-#define CRIT_H
-#include "sim.h"
+#ifndef ET_SIM_CRIT_H
+#define ET_SIM_CRIT_H
+#include "et-sim/sim.h"
 #include <stdbool.h>
 #include <stdio.h>
 

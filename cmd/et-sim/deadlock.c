@@ -1,8 +1,8 @@
 /* deadlock: when the event queue runs dry with ranks unfinished, name the
  * blocked ranks and what each waits for (beyond ASTRA-sim, which hangs or
  * ends silently). */
+#include "et-sim/report.h"
 #include "et_types.h"
-#include "report.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* evq: 4-ary min-heap on (tick, sequence number): half the levels of a
  * binary heap, and the four children of a node share cache lines. */
-#include "evq.h"
+#include "et-sim/evq.h"
 #include "et_mem.h"
 #include <stdlib.h>
 

@@ -1,7 +1,7 @@
 /* evq: the discrete-event queue. Events at the same tick run in the order
  * they were scheduled, as in ASTRA-sim's analytical event queue. */
-#ifndef EVQ_H
-#define EVQ_H
+#ifndef ET_SIM_EVQ_H
+#define ET_SIM_EVQ_H
 #include <stdint.h>
 
 typedef struct ev {

@@ -2,7 +2,7 @@
  * mm(A[M,K], B[K,N]); addmm(bias, A[M,K], B[K,N]); bmm(A[b,M,K], B[b,K,N])
  * (the batch folds into M); matmul like mm/bmm; linear(x[..., K], W[N, K])
  * (leading dims of x fold into M). */
-#include "gemm.h"
+#include "et-sim/gemm.h"
 #include "et_attr.h"
 #include "et_sat.h"
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* gemm: the M, N, K of a GEMM-shaped COMP node, for the systolic model. */
-#ifndef GEMM_H
-#define GEMM_H
+#ifndef ET_SIM_GEMM_H
+#define ET_SIM_GEMM_H
 #include "et_codec.h"
 #include <stdint.h>
 

@@ -2,7 +2,7 @@
  * whole text (bounded), builds the tree, reads the document and expands it;
  * every step's scratch lives in one arena freed at the end, so a failure
  * anywhere leaks nothing and leaves g zeroed. */
-#include "infragraph.h"
+#include "et-sim/infragraph.h"
 #include "et_buf.h"
 #include "et_mem.h"
 #include <stdlib.h>

@@ -10,13 +10,13 @@
  * Everything a load builds before the netgraph lives in one arena, freed at
  * once when the load ends, whatever its result: tree and doc strings are
  * borrowed from it, never freed one by one. */
-#ifndef INFRAGRAPH_H
-#define INFRAGRAPH_H
+#ifndef ET_SIM_INFRAGRAPH_H
+#define ET_SIM_INFRAGRAPH_H
 
+#include "et-sim/netgraph.h"
 #include "et_arena.h"
 #include "et_err.h"
 #include "et_strmap.h"
-#include "netgraph.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

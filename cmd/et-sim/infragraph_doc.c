@@ -5,7 +5,7 @@
  * is an error, not a silence, and so is a key given twice. The form that
  * infragraph's get_graph prints, {infrastructure: ..., annotations: ...},
  * is read too (the annotations are not). */
-#include "infragraph.h"
+#include "et-sim/infragraph.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

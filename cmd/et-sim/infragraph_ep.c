@@ -6,7 +6,7 @@
  * the end or clamp, et-sim refuses (negative indices, an index or a bound
  * beyond the count, a selection of nothing): InfraGraph itself would
  * invent components that do not exist, so the file meant something else. */
-#include "infragraph.h"
+#include "et-sim/infragraph.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -6,9 +6,9 @@
  * leaf's number is its class's base (0 for xpu, nnpu for the others) plus
  * the offsets along its path. Every count is saturated, so the limits are
  * checked from the counts before a device or edge is made. */
+#include "et-sim/infragraph.h"
 #include "et_buf.h"
 #include "et_mem.h"
-#include "infragraph.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,8 @@
  * from cJSON through et_jsonfile (which reports bad JSON by line and
  * column). YAML nodes keep their line; cJSON keeps none, so JSON messages
  * locate by key path alone. */
+#include "et-sim/infragraph.h"
 #include "et_jsonfile.h"
-#include "infragraph.h"
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>

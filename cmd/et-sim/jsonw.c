@@ -1,5 +1,5 @@
 /* jsonw: escape per RFC 8259; bytes >= 0x80 pass through (UTF-8 names). */
-#include "jsonw.h"
+#include "et-sim/jsonw.h"
 
 void jsonw_str(FILE *f, const char *s)
 {

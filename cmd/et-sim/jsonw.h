@@ -1,6 +1,6 @@
 /* jsonw: JSON string output for the reports. */
-#ifndef JSONW_H
-#define JSONW_H
+#ifndef ET_SIM_JSONW_H
+#define ET_SIM_JSONW_H
 #include <stdio.h>
 
 /* Write s as a JSON string literal (quotes, escapes). */

@@ -1,9 +1,9 @@
 /* links: per-link measures of the aware backend (links.h). */
-#include "links.h"
+#include "et-sim/links.h"
+#include "et-sim/net_route.h"
+#include "et-sim/netgraph.h"
+#include "et-sim/report.h"
 #include "et_mem.h"
-#include "net_route.h"
-#include "netgraph.h"
-#include "report.h"
 #include <stdlib.h>
 #include <string.h>
 

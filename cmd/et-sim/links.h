@@ -1,10 +1,10 @@
 /* links: where the time goes on the network, for a backend with links (the
  * congestion-aware one): per directed link its bytes, busy time,
  * utilization over the run, longest queue and chunks. */
-#ifndef LINKS_H
-#define LINKS_H
-#include "cfg.h"
-#include "sim.h"
+#ifndef ET_SIM_LINKS_H
+#define ET_SIM_LINKS_H
+#include "et-sim/cfg.h"
+#include "et-sim/sim.h"
 #include <stdio.h>
 
 /* The CSV (--link-stats): a header, then one row per link in the order the

@@ -3,11 +3,11 @@
  * 1,024 identical ranks holds one graph, not 1,024. Besides the graph, each
  * node's GEMM shape, which et_graph does not keep, is taken from the decoded
  * node. */
-#include "load.h"
+#include "et-sim/load.h"
+#include "et-sim/gemm.h"
 #include "et_attr.h"
 #include "et_load.h"
 #include "et_mem.h"
-#include "gemm.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* load: read every rank of the input into shared compact graphs. */
-#ifndef LOAD_H
-#define LOAD_H
+#ifndef ET_SIM_LOAD_H
+#define ET_SIM_LOAD_H
+#include "et-sim/sgraph.h"
 #include "et_input.h"
-#include "sgraph.h"
 #include <stdint.h>
 
 typedef struct workload {

@@ -4,7 +4,7 @@
  * posted but not yet arrived (P). A receive posted after its message arrived
  * completes at once, as in the analytical backend. The receiving stream is
  * the destination rank's active collective (a rank runs one at a time). */
-#include "sim.h"
+#include "et-sim/sim.h"
 
 #define A_OF(v) ((v)&0xffffffffu)
 #define P_OF(v) ((v) >> 32)

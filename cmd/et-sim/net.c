@@ -1,5 +1,5 @@
 /* net: the backends by name (net.h). */
-#include "net.h"
+#include "et-sim/net.h"
 #include <string.h>
 
 extern const net_backend net_unaware, net_aware;

@@ -12,9 +12,9 @@
  * it schedules it at the arrival time; aware: its last hop's arrival event
  * dispatches it in line, as ASTRA-sim's chunk callback does). Capabilities
  * say what the layers above may assume of a backend. */
-#ifndef NET_H
-#define NET_H
-#include "evq.h"
+#ifndef ET_SIM_NET_H
+#define ET_SIM_NET_H
+#include "et-sim/evq.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>

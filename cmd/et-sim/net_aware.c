@@ -7,13 +7,13 @@
  * route (store-and-forward); at its destination the event it completes is
  * dispatched in line. Links are made when a route first uses them (a
  * FullyConnected dimension of 4,096 NPUs has 16 M possible links). */
+#include "et-sim/net.h"
+#include "et-sim/net_route.h"
+#include "et-sim/netgraph.h"
+#include "et-sim/sim.h"
 #include "et_hmap.h"
 #include "et_mem.h"
 #include "et_sat.h"
-#include "net.h"
-#include "net_route.h"
-#include "netgraph.h"
-#include "sim.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* net_route: devices and routes of the congestion-aware network
  * (net_route.h). */
-#include "net_route.h"
+#include "et-sim/net_route.h"
+#include "et-sim/net.h"
 #include "et_mem.h"
-#include "net.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

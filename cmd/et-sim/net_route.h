@@ -16,10 +16,10 @@
  * The route is followed hop by hop (next device from where the message is),
  * which gives the route fixed at sending: every rule above depends only on
  * (current device, src, dst). */
-#ifndef NET_ROUTE_H
-#define NET_ROUTE_H
-#include "cfg.h"
-#include "netgraph.h"
+#ifndef ET_SIM_NET_ROUTE_H
+#define ET_SIM_NET_ROUTE_H
+#include "et-sim/cfg.h"
+#include "et-sim/netgraph.h"
 #include <stddef.h>
 #include <stdint.h>
 

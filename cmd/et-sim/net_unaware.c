@@ -1,9 +1,9 @@
 /* net_unaware: ASTRA-sim's congestion-unaware network (doc/astra-sim.md
  * A.1-A.3): a message takes floor(hops·latency + bytes/bandwidth) in the
  * first dimension where its ends differ, whatever else is in flight. */
+#include "et-sim/net.h"
+#include "et-sim/sim.h"
 #include "et_sat.h"
-#include "net.h"
-#include "sim.h"
 #include <math.h>
 
 uint32_t net_coord(const cfg *cf, uint32_t r, int d)

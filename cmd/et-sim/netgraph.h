@@ -7,8 +7,8 @@
  * then instance index, then (nested devices expanded in place) component
  * order and component index; every other component follows in the same
  * expansion order. Each device has its dot name ("server.3.xpu.1"). */
-#ifndef NETGRAPH_H
-#define NETGRAPH_H
+#ifndef ET_SIM_NETGRAPH_H
+#define ET_SIM_NETGRAPH_H
 #include "et_err.h"
 #include "et_netyaml.h"
 #include <stdbool.h>

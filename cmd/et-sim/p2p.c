@@ -2,8 +2,8 @@
  * (tag, src, dst, size) and occurrence: the k-th send of a key meets the
  * k-th receive. Both complete when the message arrives (t_send + T); a
  * receive posted later completes at once. */
+#include "et-sim/sim.h"
 #include "et_mem.h"
-#include "sim.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

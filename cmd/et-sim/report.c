@@ -1,9 +1,9 @@
 /* report: per-rank numbers, the human summary, the JSON report and
  * ASTRA-sim's log lines. */
-#include "report.h"
+#include "et-sim/report.h"
+#include "et-sim/jsonw.h"
 #include "et_mem.h"
 #include "et_types.h"
-#include "jsonw.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,8 +1,8 @@
 /* report: what a run produced, and how it is printed. */
-#ifndef REPORT_H
-#define REPORT_H
-#include "load.h"
-#include "sim.h"
+#ifndef ET_SIM_REPORT_H
+#define ET_SIM_REPORT_H
+#include "et-sim/load.h"
+#include "et-sim/sim.h"
 #include <stdio.h>
 
 typedef struct rank_res {

@@ -3,10 +3,10 @@
  * group's sorted members, or every rank. A ring is symmetric when every
  * neighbour pair has the same unaware delay signature (first differing
  * dimension and hop count): the closed forms need that. */
+#include "et-sim/sim.h"
 #include "et_mem.h"
 #include "et_pg.h"
 #include "et_sat.h"
-#include "sim.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,17 +1,17 @@
 /* run: load -> configure -> simulate (folded when provably equivalent) ->
  * report. Every step returns 0 or -1 with an et_error; run_main prints the
  * error and turns it into the exit status. */
-#include "run.h"
-#include "crit.h"
+#include "et-sim/run.h"
+#include "et-sim/crit.h"
+#include "et-sim/links.h"
+#include "et-sim/load.h"
+#include "et-sim/report.h"
+#include "et-sim/sched.h"
+#include "et-sim/sweep.h"
 #include "et_err.h"
 #include "et_output.h"
 #include "et_pg.h"
 #include "et_types.h"
-#include "links.h"
-#include "load.h"
-#include "report.h"
-#include "sched.h"
-#include "sweep.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,11 +1,11 @@
 /* run: one et-sim invocation: load, configure, simulate, report. */
-#ifndef RUN_H
-#define RUN_H
-#include "cfg.h"
+#ifndef ET_SIM_RUN_H
+#define ET_SIM_RUN_H
+#include "et-sim/cfg.h"
+#include "et-sim/load.h"
+#include "et-sim/sim.h"
 #include "et_err.h"
 #include "et_input.h"
-#include "load.h"
-#include "sim.h"
 #include <stdbool.h>
 
 typedef struct run_conf {

@@ -1,12 +1,12 @@
 /* sched: one object per node, ordered by rank then start (then id). A folded
  * run writes rank 0's schedule for every rank. */
-#include "sched.h"
-#include "compute.h"
+#include "et-sim/sched.h"
+#include "et-sim/compute.h"
+#include "et-sim/jsonw.h"
+#include "et-sim/report.h"
 #include "et_attr.h"
 #include "et_mem.h"
 #include "et_types.h"
-#include "jsonw.h"
-#include "report.h"
 #include <stdlib.h>
 
 static const char *res_name(const sgraph *g, uint32_t i)

@@ -1,8 +1,8 @@
 /* sched: every node's start and end, for et-viz (JSON Lines, the agreed
  * format) and for Chrome's trace viewer / Perfetto. */
-#ifndef SCHED_H
-#define SCHED_H
-#include "sim.h"
+#ifndef ET_SIM_SCHED_H
+#define ET_SIM_SCHED_H
+#include "et-sim/sim.h"
 #include <stdio.h>
 
 int sched_write_jsonl(FILE *f, const sim *s);

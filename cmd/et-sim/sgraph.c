@@ -1,7 +1,7 @@
 /* sgraph: copy an et_graph into the simulator's compact arrays. Parents are
  * de-duplicated (a node listing the same parent as data and ctrl dependency
  * waits for it once, as ASTRA-sim's dependency resolver does). */
-#include "sgraph.h"
+#include "et-sim/sgraph.h"
 #include "et_mem.h"
 #include <stdlib.h>
 #include <string.h>

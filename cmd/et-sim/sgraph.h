@@ -5,8 +5,8 @@
  * 8 comm size + 12 src/dst/tag + 4 pg + 8 num_ops + 8 tensor_size +
  * 24 gemm M/N/K + 4 name + 4 deps + 4 child offset = 106 bytes, plus 4 bytes
  * per dependency edge and the names. */
-#ifndef SGRAPH_H
-#define SGRAPH_H
+#ifndef ET_SIM_SGRAPH_H
+#define ET_SIM_SGRAPH_H
 #include "et_graph.h"
 #include <stdbool.h>
 #include <stdint.h>

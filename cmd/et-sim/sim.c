@@ -1,5 +1,5 @@
 /* sim: set-up and the event loop. */
-#include "sim.h"
+#include "et-sim/sim.h"
 #include "et_mem.h"
 #include "et_progress.h"
 #include <stdarg.h>

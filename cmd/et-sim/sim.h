@@ -2,15 +2,15 @@
  * (doc/astra-sim.md); every struct here mirrors one of its layers: the
  * system layer's streams and collective algorithms (coll_*, algo_*) and the
  * workload layer (rank_*), over a network backend (net.h). */
-#ifndef SIM_H
-#define SIM_H
-#include "cfg.h"
+#ifndef ET_SIM_SIM_H
+#define ET_SIM_SIM_H
+#include "et-sim/cfg.h"
+#include "et-sim/evq.h"
+#include "et-sim/net.h"
+#include "et-sim/sgraph.h"
 #include "et_dims.h"
 #include "et_err.h"
 #include "et_hmap.h"
-#include "evq.h"
-#include "net.h"
-#include "sgraph.h"
 #include <stdbool.h>
 #include <stdint.h>
 

@@ -2,10 +2,10 @@
  * last --sweep varying fastest, and prints one CSV row per point. Within a
  * value, '/' separates list elements (bandwidth=100/50,200/100). The trace
  * is read once; each point re-reads the small config files and re-runs. */
-#include "sweep.h"
+#include "et-sim/sweep.h"
+#include "et-sim/report.h"
 #include "et_mem.h"
 #include "et_output.h"
-#include "report.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

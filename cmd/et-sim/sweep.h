@@ -1,9 +1,9 @@
 /* sweep: the cartesian product of --sweep settings in one process. */
-#ifndef SWEEP_H
-#define SWEEP_H
+#ifndef ET_SIM_SWEEP_H
+#define ET_SIM_SWEEP_H
+#include "et-sim/load.h"
+#include "et-sim/run.h"
 #include "et_err.h"
-#include "load.h"
-#include "run.h"
 
 /* Runs every point of c->sweeps on w and writes the CSV table to
  * c->output. A point whose configuration or run fails is a row with its

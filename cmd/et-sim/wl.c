@@ -2,11 +2,11 @@
  * resources; ready nodes wait in one heap per resource ordered by node id,
  * so an issue scan pops heads instead of rescanning blocked nodes, and the
  * order of issue is ASTRA-sim's (ascending id over the whole ready set). */
-#include "compute.h"
+#include "et-sim/compute.h"
+#include "et-sim/sim.h"
 #include "et_mem.h"
 #include "et_sat.h"
 #include "et_types.h"
-#include "sim.h"
 #include <stdlib.h>
 
 #define RH_NONE 3 /* heap of nodes that need no resource */

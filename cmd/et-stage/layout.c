@@ -8,8 +8,8 @@
  * (then ep for MoE), size-1 dimensions included; within a dimension X the
  * groups follow the other coordinates, pp first (outermost), then the other
  * spatial dimensions in order. */
+#include "et-stage/stage.h"
 #include "et_output.h"
-#include "stage.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,11 +1,11 @@
 /* et-stage: LLM training traces for a model and a parallelism plan. */
 #include "et-stage/compat.h"
 #include "et-stage/phys.h"
+#include "et-stage/stage.h"
 #include "et-stage/tpl.h"
 #include "et_err.h"
 #include "et_rng.h"
 #include "et_types.h"
-#include "stage.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /* Model presets: the public shapes of well-known models (their papers and
  * model cards). Sequence lengths are the context each was released with. */
-#include "stage.h"
+#include "et-stage/stage.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /* et-stage's command line: our own flags and STAGE's, spelled as STAGE
  * spells them (--num_stacks, --micro_batch, ...), from one table. Values
  * left unset come from the --model preset, then from STAGE's defaults. */
+#include "et-stage/stage.h"
 #include "et_err.h"
 #include "et_input.h"
 #include "et_output.h"
-#include "stage.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -6,8 +6,8 @@
  * layer tables (compat.c: STAGE's graphs; phys.c, phys_layer.c, infer.c:
  * the physical mode), and the writer that serializes each stage's graph
  * once and patches it per rank (tpl.c). */
-#ifndef ET_STAGE_H
-#define ET_STAGE_H
+#ifndef ET_STAGE_STAGE_H
+#define ET_STAGE_STAGE_H
 
 #include "et_cli.h"
 #include "et_output.h"

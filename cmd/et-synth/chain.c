@@ -4,10 +4,10 @@
  * with --overlap the compute stream runs on while the collectives follow
  * each other on the communication stream (ctrl dep on the previous one, as
  * a single NCCL stream orders them). */
+#include "et-synth/synth.h"
 #include "et_attr.h"
 #include "et_build.h"
 #include "et_types.h"
-#include "synth.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,11 +2,11 @@
  * compute, optionally in sub-groups. With K = 1 and no compute, a rank is
  * exactly an ASTRA-sim example microbenchmark (one COMM_COLL_NODE named
  * <type>_<N>npus_<size>, metadata version 0.0.4). */
+#include "et-synth/synth.h"
 #include "et_attr.h"
 #include "et_build.h"
 #include "et_pg.h"
 #include "et_types.h"
-#include "synth.h"
 
 #include <stdio.h>
 #include <string.h>

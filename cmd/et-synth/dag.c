@@ -4,7 +4,7 @@
  * (with --jitter, patched per rank). Memory is one rank's bytes whatever
  * the number of ranks; the encoder runs once, and zstd on a worker thread
  * does the per-rank work. */
-#include "dag.h"
+#include "et-synth/dag.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef ET_SYNTH_DAG_H
 #define ET_SYNTH_DAG_H
 
-#include "synth.h"
+#include "et-synth/synth.h"
 
 typedef struct dag_conf {
 	synth_opts so;

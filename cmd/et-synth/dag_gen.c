@@ -5,7 +5,7 @@
  * generation needs O(1) memory besides the output bytes. Collectives also
  * depend (ctrl) on the previous collective: one communication stream keeps
  * them in the same order on every rank. */
-#include "dag.h"
+#include "et-synth/dag.h"
 #include "et_attr.h"
 #include "et_build.h"
 #include "et_rng.h"

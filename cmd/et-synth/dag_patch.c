@@ -2,7 +2,7 @@
  * only each COMP node's duration varint (and the node's length prefix when
  * the varint changes size). A memcpy-speed pass instead of protobuf-c's
  * encoder, which would cap the generator at ~1.4 M nodes/s. */
-#include "dag.h"
+#include "et-synth/dag.h"
 #include "et_rng.h"
 
 #include <math.h>

@@ -2,7 +2,7 @@
  * --to. It adds what every generator shares: the rank header from --world
  * and the workload name, the GlobalMetadata of a version, and the arena
  * nodes are built in. */
-#include "synth.h"
+#include "et-synth/synth.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Node and workload names. */
+#include "et-synth/synth.h"
 #include "et_attr.h"
 #include "et_types.h"
-#include "synth.h"
 
 #include <ctype.h>
 #include <stdio.h>

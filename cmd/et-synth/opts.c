@@ -1,8 +1,8 @@
 /* The options every generating subcommand shares, and parsing a
  * subcommand's table. */
+#include "et-synth/synth.h"
 #include "et_err.h"
 #include "et_types.h"
-#include "synth.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -2,8 +2,8 @@
  * matching receive (same src, dst, tag, size, occurrence), so the set
  * validates and replays without deadlock: sends never wait (ASTRA-sim
  * buffers them) and a round starts only after the last round's receives. */
+#include "et-synth/synth.h"
 #include "et_build.h"
-#include "synth.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * The reference numbers nodes with one counter across all workloads and
  * ranks, in the order below; --ids global (the default) reproduces that,
  * which makes every file byte-identical to the reference's. */
-#include "refgen.h"
+#include "et-synth/refgen.h"
 #include "et_attr.h"
 #include "et_build.h"
 #include "et_path.h"

@@ -2,7 +2,7 @@
 #ifndef ET_SYNTH_REFGEN_H
 #define ET_SYNTH_REFGEN_H
 
-#include "synth.h"
+#include "et-synth/synth.h"
 
 et_node *refgen_metadata_node(et_arena *a, uint64_t id);
 

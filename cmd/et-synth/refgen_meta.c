@@ -1,10 +1,10 @@
 /* The reference generator's one_metadata_node_all_types node: one
  * attribute per oneof member, the scalars with a doc_string (fixed* and
  * sfixed* and bytes without, as the reference writes them). */
+#include "et-synth/refgen.h"
 #include "et_attr.h"
 #include "et_build.h"
 #include "et_types.h"
-#include "refgen.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* et-synth: shared pieces of the subcommands — options every generator
  * takes, the emitter (over et_writer) and small naming helpers (the random
  * source and the node builders are libcommon's et_rng and et_build). */
-#ifndef ET_SYNTH_H
-#define ET_SYNTH_H
+#ifndef ET_SYNTH_SYNTH_H
+#define ET_SYNTH_SYNTH_H
 
 #include "et_arena.h"
 #include "et_buf.h"

@@ -3,10 +3,10 @@
  * --world, only the representative rank). Edits apply in a fixed order: per node
  * --set-comm-type, --scale-compute, --scale-comm, --obfuscate; then per
  * rank --strip-cpu; then --world. */
+#include "et-synth/xf.h"
 #include "et_attr.h"
 #include "et_input.h"
 #include "et_types.h"
-#include "xf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

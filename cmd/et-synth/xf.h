@@ -2,7 +2,7 @@
 #ifndef ET_SYNTH_XF_H
 #define ET_SYNTH_XF_H
 
-#include "synth.h"
+#include "et-synth/synth.h"
 
 typedef struct xf_opts {
 	double scale_compute; /* 1 = off */

@@ -1,10 +1,10 @@
 /* Per-node edits of et-synth transform: scaling, collective retyping and
  * obfuscation. Attributes keep the oneof member they came in. */
+#include "et-synth/xf.h"
 #include "et_attr.h"
 #include "et_err.h"
 #include "et_sat.h"
 #include "et_types.h"
-#include "xf.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * strings and bytes attributes are dropped. Types, ids, dependencies,
  * durations, sizes, comm attributes and pg_name are untouched, and
  * process-group definitions are kept whole (groups decide who meets whom). */
+#include "et-synth/xf.h"
 #include "et_attr.h"
-#include "xf.h"
 
 #include <stdio.h>
 #include <string.h>

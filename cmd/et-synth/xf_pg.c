@@ -3,9 +3,9 @@
  * the Python repr of a one-element list holding JSON. Read and rewritten by
  * et_pg (which also takes the JSON-list and bare forms and writes them back
  * in the form they were read in, laid out as Python's json.dumps). */
+#include "et-synth/xf.h"
 #include "et_pg.h"
 #include "et_types.h"
-#include "xf.h"
 
 bool xf_is_pg_def(const et_node *n)
 {

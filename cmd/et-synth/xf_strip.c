@@ -5,9 +5,9 @@
  * when u reached v through the original graph (reachability between kept
  * nodes is kept). A dependency keeps its kind (data or ctrl) as seen from
  * the kept node. Dependencies on ids not in the rank are kept as they are. */
+#include "et-synth/xf.h"
 #include "et_attr.h"
 #include "et_types.h"
-#include "xf.h"
 
 #include <stdlib.h>
 #include <string.h>

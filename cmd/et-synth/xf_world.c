@@ -8,10 +8,10 @@
  *  - comm_size, durations and everything else are copied: data parallelism
  *    replicates the model, so per-rank work and gradient sizes do not
  *    depend on the number of replicas (weak scaling). */
+#include "et-synth/xf.h"
 #include "et_attr.h"
 #include "et_pg.h"
 #include "et_types.h"
-#include "xf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

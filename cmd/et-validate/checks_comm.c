@@ -1,11 +1,11 @@
 /* Checks of what nodes say they do: communication attributes, is_cpu_op,
  * work of COMP nodes (node by node, as they are added), pg_name
  * definitions (after the rank). */
+#include "et-validate/pgroups.h"
+#include "et-validate/validate.h"
 #include "et_buf.h"
 #include "et_pg.h"
 #include "et_types.h"
-#include "pgroups.h"
-#include "validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Cross-rank checks over the per-rank summaries: group membership, the
  * sequence of collectives per communicator group, send/receive pairing. */
+#include "et-validate/pgroups.h"
+#include "et-validate/summary.h"
 #include "et_buf.h"
-#include "pgroups.h"
-#include "summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* Checks that need the decoded node itself (the graph keeps only compact
  * values): attribute oneof members, and METADATA nodes, which must be
  * process-group definitions. */
+#include "et-validate/pgroups.h"
+#include "et-validate/validate.h"
 #include "et_attr.h"
 #include "et_buf.h"
 #include "et_types.h"
-#include "pgroups.h"
-#include "validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

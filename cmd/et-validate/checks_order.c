@@ -13,11 +13,11 @@
  * after the (k-1)-th iff the best of its dependencies is k - 1. Cost: per
  * communicator with two or more collectives on the rank, the nodes and
  * dependencies between its first and last collective. */
+#include "et-validate/pgroups.h"
+#include "et-validate/summary.h"
+#include "et-validate/validate.h"
 #include "et_mem.h"
 #include "et_types.h"
-#include "pgroups.h"
-#include "summary.h"
-#include "validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

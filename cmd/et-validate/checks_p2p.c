@@ -4,7 +4,7 @@
  * The sending rank is the rank whose file holds the SEND (and the
  * receiving rank the RECV's), whatever comm_src / comm_dst claim (that
  * mismatch is P2P_NOT_SELF). Two sorts and one merge. */
-#include "summary.h"
+#include "et-validate/summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* Structural checks of one rank's finished graph: ids, dependencies,
  * cycles, roots, forward references, node types. Each is a linear pass
  * over et_graph's arrays (the graph already did the resolving). */
+#include "et-validate/validate.h"
 #include "et_buf.h"
 #include "et_types.h"
-#include "validate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* The state of one run: made and freed in one place, for main and for the
  * fuzz target that runs the checks. */
-#include "pgroups.h"
-#include "stats.h"
-#include "summary.h"
-#include "validate.h"
+#include "et-validate/pgroups.h"
+#include "et-validate/stats.h"
+#include "et-validate/summary.h"
+#include "et-validate/validate.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,9 +9,9 @@
  * nodes still waiting for peers, the waits form a wait-for graph between
  * ranks, in which one cycle (or the chain to a rank that can never arrive)
  * is reported. */
+#include "et-validate/pgroups.h"
+#include "et-validate/summary.h"
 #include "et_buf.h"
-#include "pgroups.h"
-#include "summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* The check codes and the findings store: counts per code, and the first N
  * instances per code (formatted only when kept, so a million dangling deps
  * cost a counter increment each). */
+#include "et-validate/validate.h"
 #include "et_buf.h"
-#include "validate.h"
 
 #include <stdarg.h>
 #include <stdio.h>

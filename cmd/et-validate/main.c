@@ -1,6 +1,11 @@
 /* et-validate: find every defect that makes a trace lie or a simulator
  * hang, per rank and across ranks. Memory: one rank's graph at a time plus
  * per-rank comm summaries (see summary.h and et-validate(1)). */
+#include "et-validate/pgroups.h"
+#include "et-validate/read.h"
+#include "et-validate/report.h"
+#include "et-validate/stats.h"
+#include "et-validate/summary.h"
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
@@ -8,11 +13,6 @@
 #include "et_output.h"
 #include "et_progress.h"
 #include "et_writer.h"
-#include "pgroups.h"
-#include "read.h"
-#include "report.h"
-#include "stats.h"
-#include "summary.h"
 
 #include <errno.h>
 #include <stdio.h>

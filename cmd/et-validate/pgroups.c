@@ -1,5 +1,5 @@
 /* Process groups: the registry and the two ways groups get defined. */
-#include "pgroups.h"
+#include "et-validate/pgroups.h"
 #include "et_buf.h"
 #include "et_pg.h"
 #include "et_strmap.h"

@@ -3,11 +3,11 @@
  * did), each node is checked as it is added to the rank's graph; at the
  * end of a rank the graph checks run, the comm summary and the statistics
  * are kept, and the graph (one, v->g) is emptied for the next rank. */
-#include "read.h"
+#include "et-validate/read.h"
+#include "et-validate/stats.h"
+#include "et-validate/summary.h"
 #include "et_load.h"
 #include "et_progress.h"
-#include "stats.h"
-#include "summary.h"
 
 typedef struct reading {
 	vctx *v;

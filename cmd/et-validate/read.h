@@ -2,8 +2,8 @@
 #ifndef ET_VALIDATE_READ_H
 #define ET_VALIDATE_READ_H
 
+#include "et-validate/validate.h"
 #include "et_writer.h"
-#include "validate.h"
 
 /* Opens the inputs (argv, with io) and adds each rank's findings, comm
  * summary and statistics to v, copying the input to t when not NULL.

@@ -1,10 +1,10 @@
 /* The report: human text (grouped by code, most severe first, with counts
  * and the first N instances) or one JSON document (schema in
  * et-validate(1)). */
-#include "report.h"
+#include "et-validate/report.h"
+#include "et-validate/stats.h"
 #include "et_buf.h"
 #include "et_cli.h"
-#include "stats.h"
 
 #include <stdio.h>
 #include <stdlib.h>

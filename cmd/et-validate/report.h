@@ -2,8 +2,8 @@
 #ifndef ET_VALIDATE_REPORT_H
 #define ET_VALIDATE_REPORT_H
 
+#include "et-validate/validate.h"
 #include "et_err.h"
-#include "validate.h"
 #include <stdio.h>
 
 /* ET_EXIT_FOUND when there are errors (with --strict: or warnings). */

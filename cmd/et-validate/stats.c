@@ -1,6 +1,6 @@
 /* --stats: each rank's graph statistics (et_graph_get_stats) and their
  * total, as text or JSON. */
-#include "stats.h"
+#include "et-validate/stats.h"
 #include "et_err.h"
 #include "et_sat.h"
 #include "et_types.h"

@@ -4,9 +4,9 @@
 #ifndef ET_VALIDATE_STATS_H
 #define ET_VALIDATE_STATS_H
 
+#include "et-validate/validate.h"
 #include "et_buf.h"
 #include "et_graph.h"
-#include "validate.h"
 #include <stdio.h>
 
 typedef struct rank_stats {

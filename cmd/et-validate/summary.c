@@ -1,9 +1,9 @@
 /* Per-rank comm summaries and the comm skeleton (see summary.h). */
-#include "summary.h"
+#include "et-validate/summary.h"
+#include "et-validate/pgroups.h"
 #include "et_buf.h"
 #include "et_hmap.h"
 #include "et_types.h"
-#include "pgroups.h"
 
 #include <stdlib.h>
 #include <string.h>

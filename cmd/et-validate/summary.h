@@ -15,8 +15,8 @@
 #ifndef ET_VALIDATE_SUMMARY_H
 #define ET_VALIDATE_SUMMARY_H
 
+#include "et-validate/validate.h"
 #include "et_strmap.h"
-#include "validate.h"
 
 #define SK_FANIN 4
 #define GID_NONE UINT32_MAX

@@ -1,9 +1,9 @@
 /* Small formatting helpers shared by the checks and the report. */
+#include "et-validate/validate.h"
 #include "et_attr.h"
 #include "et_buf.h"
 #include "et_types.h"
 #include "et_utf8.h"
-#include "validate.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,8 +2,8 @@
  * report. One rank's et_graph is alive at a time; what outlives it is the
  * findings (first N per code), the process groups, the per-rank comm
  * summaries (summary.h) and the per-rank statistics. */
-#ifndef ET_VALIDATE_H
-#define ET_VALIDATE_H
+#ifndef ET_VALIDATE_VALIDATE_H
+#define ET_VALIDATE_VALIDATE_H
 
 #include "et_dims.h"
 #include "et_graph.h"

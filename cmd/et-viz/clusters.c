@@ -2,7 +2,7 @@
  * one per thread or device stream when the rank's vertices run on more than
  * one (--cluster auto). A single box around everything says nothing, so
  * auto leaves it out; --cluster thread|rank|none force the choice. */
-#include "draw.h"
+#include "et-viz/draw.h"
 #include "et_buf.h"
 
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * run stays within one node type and one thread/stream, so a folded vertex
  * keeps one shape and one cluster. A node left out by the selection ends a
  * run: folding across it would hide that something happened in between. */
+#include "et-viz/viz.h"
 #include "et_buf.h"
-#include "viz.h"
 
 bool viz_group_key(const vrank *vr, uint32_t i, int64_t *key, bool *is_stream)
 {

@@ -1,9 +1,9 @@
 /* The picture model -> a cgraph graph: one node per vertex, one edge per
  * model edge, attributes from style.c. Nothing is printed here; the DOT
  * text (if any) comes from cgraph's own writer in render.c. */
-#include "draw.h"
-#include "gvids.h"
-#include "style.h"
+#include "et-viz/draw.h"
+#include "et-viz/gvids.h"
+#include "et-viz/style.h"
 
 #include <stdio.h>
 #include <stdlib.h>

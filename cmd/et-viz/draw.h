@@ -1,9 +1,9 @@
 /* Building the cgraph graph (draw.c, clusters.c), its title and legend
  * (legend.c), and laying it out and rendering it with gvc (render.c). */
-#ifndef DRAW_H
-#define DRAW_H
+#ifndef ET_VIZ_DRAW_H
+#define ET_VIZ_DRAW_H
 
-#include "viz.h"
+#include "et-viz/viz.h"
 
 #include <gvc.h>
 

@@ -5,8 +5,8 @@
  * add clutter. Dependencies inside a folded run disappear. Paths through
  * hidden nodes become EK_INDIRECT edges (indirect.c), which give way to a
  * direct edge between the same pair. */
+#include "et-viz/viz.h"
 #include "et_buf.h"
-#include "viz.h"
 
 #include <stdlib.h>
 

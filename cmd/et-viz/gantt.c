@@ -4,9 +4,9 @@
  * only emulate at a cost. Direct SVG is linear in the events, exact, and a
  * well-formed XML document by construction. One row per track, with up to
  * MAX_LANES sub-rows for events that overlap (nested host ops). */
+#include "et-viz/style.h"
+#include "et-viz/timeline.h"
 #include "et_types.h"
-#include "style.h"
-#include "timeline.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "gvids.h"
+#include "et-viz/gvids.h"
 #include "et_mem.h"
 
 #include <stdlib.h>

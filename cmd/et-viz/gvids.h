@@ -4,8 +4,8 @@
  * DOT and SVG bytes) then depends on where malloc put the names. Ids
  * numbered in order of creation make that order the order we create them
  * in, whatever the heap. */
-#ifndef VIZ_GVIDS_H
-#define VIZ_GVIDS_H
+#ifndef ET_VIZ_GVIDS_H
+#define ET_VIZ_GVIDS_H
 
 #include <graphviz/cgraph.h>
 

@@ -1,7 +1,7 @@
 /* --ids: a list of id ranges "10-20,42", as 64-bit ids (et_ranklist holds
  * 32-bit ranks only). */
+#include "et-viz/viz.h"
 #include "et_buf.h"
-#include "viz.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -15,8 +15,8 @@
  * cap (at most VIZ_NEAR_CAP per dependency). A set is freed as soon as the
  * last node depending on its node is done, so memory follows the width of
  * the graph, not its size. */
+#include "et-viz/viz.h"
 #include "et_mem.h"
-#include "viz.h"
 
 #include <stdlib.h>
 #include <string.h>

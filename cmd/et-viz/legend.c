@@ -1,8 +1,8 @@
 /* The title and legend: an HTML-like table as the root graph's label,
  * listing only what the picture contains (node types, edge kinds, the
  * critical path, folded runs), so it stays small. */
-#include "draw.h"
-#include "style.h"
+#include "et-viz/draw.h"
+#include "et-viz/style.h"
 
 #include <string.h>
 

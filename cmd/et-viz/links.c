@@ -5,10 +5,10 @@
  * send and a receive pair up on (src, dst, tag, size, occurrence), as
  * ASTRA-sim matches them. Occurrences count every node, drawn or not, so
  * a selection does not shift the pairing; links join drawn vertices only. */
+#include "et-viz/viz.h"
 #include "et_mem.h"
 #include "et_strmap.h"
 #include "et_types.h"
-#include "viz.h"
 
 #include <stdio.h>
 #include <stdlib.h>

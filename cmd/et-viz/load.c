@@ -3,10 +3,10 @@
  * et_graph keeps only the well-known attributes). Memory: every selected
  * rank's graph at once (about 130 bytes per node plus names), since
  * cross-rank links need all of them. */
+#include "et-viz/viz.h"
 #include "et_attr.h"
 #include "et_load.h"
 #include "et_mem.h"
-#include "viz.h"
 
 #include <stdlib.h>
 #include <string.h>

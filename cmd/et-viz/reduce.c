@@ -8,8 +8,8 @@
  * the implied edges are the long ones. The same pass, restricted to the
  * edges through hidden nodes (indirect.c), leaves out those that a drawn
  * path already implies. */
+#include "et-viz/viz.h"
 #include "et_buf.h"
-#include "viz.h"
 
 #include <stdlib.h>
 #include <string.h>

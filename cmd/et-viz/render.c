@@ -2,7 +2,7 @@
  * want to lay it out differently, and writing is instant), or a layout by
  * gvc's dot engine rendered to svg/png/pdf. Graphviz's messages are caught
  * and reported as one-line et-viz errors. */
-#include "draw.h"
+#include "et-viz/draw.h"
 #include "et_output.h"
 
 #include <errno.h>

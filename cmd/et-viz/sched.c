@@ -2,9 +2,9 @@
  *   {"rank":R,"id":ID,"name":"...","type":"COMP_NODE","resource":"cpu|comp|comm|none",
  *    "start_ns":S,"end_ns":E[,"comm_type":"ALL_REDUCE","comm_size":N]}
  * read one line at a time with cJSON. One track per (rank, resource). */
+#include "et-viz/timeline.h"
 #include "et_attr.h"
 #include "et_types.h"
-#include "timeline.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

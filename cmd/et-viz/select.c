@@ -1,7 +1,7 @@
 /* Which nodes are drawn: every filter the user gave must pass (--around,
  * --ids, --match, --only-critical-path); --critical-path only marks. */
+#include "et-viz/viz.h"
 #include "et_buf.h"
-#include "viz.h"
 
 #include <stdlib.h>
 #include <string.h>

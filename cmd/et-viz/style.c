@@ -1,6 +1,6 @@
 /* Shapes and colours by node type (the legend lists the same table), and
  * the label and tooltip text of a vertex. */
-#include "style.h"
+#include "et-viz/style.h"
 #include "et_attr.h"
 #include "et_types.h"
 

@@ -1,10 +1,10 @@
 /* The look of a node: shape and colours by node type, and the text of its
  * label and tooltip (cgraph escString syntax: "\n" breaks lines). */
-#ifndef STYLE_H
-#define STYLE_H
+#ifndef ET_VIZ_STYLE_H
+#define ET_VIZ_STYLE_H
 
+#include "et-viz/viz.h"
 #include "et_buf.h"
-#include "viz.h"
 
 #include <stddef.h>
 

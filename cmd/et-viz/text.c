@@ -1,7 +1,7 @@
 /* Text for labels: short names, durations and sizes, and a sanitiser so
  * that names from traces (any bytes) are valid UTF-8 for Graphviz and SVG. */
+#include "et-viz/style.h"
 #include "et_utf8.h"
-#include "style.h"
 
 #include <stdio.h>
 #include <string.h>

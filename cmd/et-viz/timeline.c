@@ -1,5 +1,5 @@
 /* --timeline: collect the events, then write JSON or the Gantt chart. */
-#include "timeline.h"
+#include "et-viz/timeline.h"
 #include "et_output.h"
 
 #include <stdlib.h>

@@ -4,12 +4,12 @@
  * or as an SVG Gantt chart (gantt.c). Memory: every event is held (about 64
  * bytes plus its name), since the time origin and the chart's scale need
  * all of them. */
-#ifndef TIMELINE_H
-#define TIMELINE_H
+#ifndef ET_VIZ_TIMELINE_H
+#define ET_VIZ_TIMELINE_H
 
+#include "et-viz/viz.h"
 #include "et_buf.h"
 #include "et_strmap.h"
-#include "viz.h"
 
 #include <stdio.h>
 

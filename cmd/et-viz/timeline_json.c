@@ -3,10 +3,10 @@
  * complete ("X") events with ts/dur in microseconds relative to the
  * earliest event (three decimals keep nanoseconds exact). One event per
  * line, so grep and jq -c work on it. */
+#include "et-viz/style.h"
+#include "et-viz/timeline.h"
 #include "et_attr.h"
 #include "et_types.h"
-#include "style.h"
-#include "timeline.h"
 
 typedef struct jw {
 	FILE *f;

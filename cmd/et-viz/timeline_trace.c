@@ -2,9 +2,9 @@
  * duration_micros, as traces linked with Kineto carry them. One track per
  * device stream and per host thread; nodes with neither time are skipped
  * (the converter leaves a few untimed nodes, such as the thread root). */
+#include "et-viz/timeline.h"
 #include "et_attr.h"
 #include "et_types.h"
-#include "timeline.h"
 
 #include <string.h>
 

@@ -4,8 +4,8 @@
  * for paths through hidden nodes; links.c) and hands that picture model to
  * cgraph/gvc (draw.c, render.c). Timelines (timeline*.c, sched.c,
  * gantt.c) share only the loading. */
-#ifndef VIZ_H
-#define VIZ_H
+#ifndef ET_VIZ_VIZ_H
+#define ET_VIZ_VIZ_H
 
 #include "et_cli.h"
 #include "et_err.h"

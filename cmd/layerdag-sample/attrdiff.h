@@ -6,8 +6,8 @@
  * logits come from an MLP on its embedding next to the pooled graph vector
  * and the context (y, t, l, the widths). Trained with the cross-entropy
  * against the clean attributes. */
-#ifndef LD_ATTRDIFF_H
-#define LD_ATTRDIFF_H
+#ifndef LAYERDAG_SAMPLE_ATTRDIFF_H
+#define LAYERDAG_SAMPLE_ATTRDIFF_H
 
 #include "layerdag-sample/context.h"
 #include "layerdag-sample/diffuse.h"

@@ -1,7 +1,7 @@
 /* layerdag-sample's subcommands: each takes argv from the subcommand's
  * name on and returns the exit status. */
-#ifndef LD_CMDS_H
-#define LD_CMDS_H
+#ifndef LAYERDAG_SAMPLE_CMDS_H
+#define LAYERDAG_SAMPLE_CMDS_H
 
 #include "et_err.h"
 

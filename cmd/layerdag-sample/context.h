@@ -36,8 +36,8 @@
  * attribute's out-degree is all but fixed (an op reads its operands), and without the arity the
  * widths drawn did not match the layer before: out-degrees spread by ±1 around each attribute's
  * own. */
-#ifndef LD_CONTEXT_H
-#define LD_CONTEXT_H
+#ifndef LAYERDAG_SAMPLE_CONTEXT_H
+#define LAYERDAG_SAMPLE_CONTEXT_H
 
 #include "layerdag-sample/ld.h"
 

@@ -30,8 +30,8 @@
  * an attribute never a sink still without a successor when the graph is
  * done takes one in the layer after it (an edge given way, in-degrees
  * kept). Same model and seed, same graphs. */
-#ifndef LD_COUNTS_H
-#define LD_COUNTS_H
+#ifndef LAYERDAG_SAMPLE_COUNTS_H
+#define LAYERDAG_SAMPLE_COUNTS_H
 
 #include "et_rng.h"
 #include "layerdag-sample/etdag.h"

@@ -22,8 +22,8 @@
  * other roles), version 2 (no window, no ET
  * section) and version 1 (heads of one layer) are no longer read: the
  * message names the version found and the one expected. */
-#ifndef LD_DIFFMODEL_H
-#define LD_DIFFMODEL_H
+#ifndef LAYERDAG_SAMPLE_DIFFMODEL_H
+#define LAYERDAG_SAMPLE_DIFFMODEL_H
 
 #include "layerdag-sample/diffsample.h"
 

@@ -15,8 +15,8 @@
  * that node's least likely other predecessor that has successors to spare.
  * With a window (context.h) the networks see, and the edges come from, the
  * last window layers only. */
-#ifndef LD_DIFFSAMPLE_H
-#define LD_DIFFSAMPLE_H
+#ifndef LAYERDAG_SAMPLE_DIFFSAMPLE_H
+#define LAYERDAG_SAMPLE_DIFFSAMPLE_H
 
 #include "layerdag-sample/attrdiff.h"
 #include "layerdag-sample/edgediff.h"

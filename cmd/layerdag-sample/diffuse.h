@@ -4,8 +4,8 @@
  * exact posterior q(x_{t−1} | x_t, x̂_0) the sampler draws from.
  *
  * Steps run t = 1 .. T; ᾱ_0 = 1 (no noise), ᾱ_T ≈ 0 (the marginal). */
-#ifndef LD_DIFFUSE_H
-#define LD_DIFFUSE_H
+#ifndef LAYERDAG_SAMPLE_DIFFUSE_H
+#define LAYERDAG_SAMPLE_DIFFUSE_H
 
 #include <stddef.h>
 

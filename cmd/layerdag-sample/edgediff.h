@@ -13,8 +13,8 @@
  * u already sends to the new layer and v already receives (/4), and the
  * operands u still lacks (its attribute's arity, context.h, less its
  * edges so far, /4). */
-#ifndef LD_EDGEDIFF_H
-#define LD_EDGEDIFF_H
+#ifndef LAYERDAG_SAMPLE_EDGEDIFF_H
+#define LAYERDAG_SAMPLE_EDGEDIFF_H
 
 enum { LD_PAIR = 9 };
 

@@ -10,8 +10,8 @@
  * label difference is not drowned by a pooled vector that grows with the
  * node count. The backward pass takes dg and accumulates every layer's
  * gradients (dX is not needed: the features are data). */
-#ifndef LD_ENCODER_H
-#define LD_ENCODER_H
+#ifndef LAYERDAG_SAMPLE_ENCODER_H
+#define LAYERDAG_SAMPLE_ENCODER_H
 
 #include "layerdag-sample/mpnn.h"
 

@@ -13,8 +13,8 @@
  * peer to pair them with. Each class keeps up to LD_ET_KEEP of the
  * (num_ops, tensor_size, comm_size, duration) values it was seen with, and
  * a sampled node takes one of them. */
-#ifndef LD_ETDAG_H
-#define LD_ETDAG_H
+#ifndef LAYERDAG_SAMPLE_ETDAG_H
+#define LAYERDAG_SAMPLE_ETDAG_H
 
 #include "et_writer.h"
 #include "layerdag-sample/ld.h"

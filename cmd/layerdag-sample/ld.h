@@ -6,8 +6,8 @@
  * the one source and its inputs (parameters, constants) are sinks. Every
  * statistic here (degrees, Kahn layers, roles) is taken in that
  * orientation, as the spec states them. */
-#ifndef LD_H
-#define LD_H
+#ifndef LAYERDAG_SAMPLE_LD_H
+#define LAYERDAG_SAMPLE_LD_H
 
 #include "et_err.h"
 

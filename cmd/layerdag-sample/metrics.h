@@ -1,7 +1,7 @@
 /* layerdag-sample eval: how close generated DAGs are to real ones, by the
  * measures of doc/layerdag.md. */
-#ifndef LD_METRICS_H
-#define LD_METRICS_H
+#ifndef LAYERDAG_SAMPLE_METRICS_H
+#define LAYERDAG_SAMPLE_METRICS_H
 
 #include "layerdag-sample/ld.h"
 

@@ -4,8 +4,8 @@
  * over the edges (u, v) of a graph of n nodes; the backward pass
  * accumulates the three weights' gradients and returns dh. Checked against
  * finite differences in tests/unit/test_nn.c. */
-#ifndef LD_MPNN_H
-#define LD_MPNN_H
+#ifndef LAYERDAG_SAMPLE_MPNN_H
+#define LAYERDAG_SAMPLE_MPNN_H
 
 #include "layerdag-sample/nn.h"
 

@@ -5,8 +5,8 @@
  *
  * Shapes: a batch X is [n × in], a layer's W is [in × out], b is [out];
  * forward Y = X·W + 1·bᵀ. */
-#ifndef LD_NN_H
-#define LD_NN_H
+#ifndef LAYERDAG_SAMPLE_NN_H
+#define LAYERDAG_SAMPLE_NN_H
 
 #include "et_rng.h"
 

@@ -10,8 +10,8 @@
  * on [pooled graph, context, demand one-hot] (context.h: y, l, the prefix's
  * size, the width of layer l − 1, its demand; the demand rounded, one-hot
  * over 0 .. S−1, since the width it predicts is a class) gives the logits. */
-#ifndef LD_SIZER_H
-#define LD_SIZER_H
+#ifndef LAYERDAG_SAMPLE_SIZER_H
+#define LAYERDAG_SAMPLE_SIZER_H
 
 #include "layerdag-sample/context.h"
 #include "layerdag-sample/encoder.h"

@@ -13,8 +13,8 @@
  * packs back to its own bytes, has its id in order and its dependencies on
  * earlier nodes of its rank; astxt_plan_bytes is what astxt_plan_put
  * writes; astxt_write succeeds or fails with a filled error. */
-#include "et-convert/astxt.h"
-#include "et-convert/astxt_plan.h"
+#include "et-convert/astra-text/astxt.h"
+#include "et-convert/astra-text/astxt_plan.h"
 #include "et_writer.h"
 #include "fuzz_util.h"
 

@@ -7,7 +7,7 @@
  * ops whose sets exist and name ranks of the program (a group set: n groups
  * of `size`, or every rank; a pair set: size 2), unique op names, no more
  * ops than the cap, and reads again to the same dump. */
-#include "et-convert/hlo.h"
+#include "et-convert/hlo/hlo.h"
 #include "fuzz_util.h"
 
 static char *dump(const xir *x, size_t *len)

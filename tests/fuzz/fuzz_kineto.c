@@ -1,7 +1,7 @@
 /* Fuzz target: the Kineto trace parser and linker, linking fuzz bytes to a
  * small fixed host trace. Built with the et-convert sources listed in
  * fuzz_kineto.srcs. */
-#include "et-convert/pt.h"
+#include "et-convert/pytorch/pt.h"
 #include "fuzz_util.h"
 
 static const char host[] =

@@ -1,7 +1,7 @@
 /* Fuzz target: et-convert's PyTorch host-ET parser (and the call tree and
  * dependency walk of both conversions on what it accepts). Built with the
  * et-convert sources listed in fuzz_pytorch_host.srcs. */
-#include "et-convert/pt.h"
+#include "et-convert/pytorch/pt.h"
 #include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

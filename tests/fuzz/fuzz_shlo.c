@@ -6,7 +6,7 @@
  * the right shape (pairs for permute/send/recv), every member a device of
  * the replicas x partitions grid. The ops limit is lowered to 65,536 so
  * that every input stays fast; warnings are off. */
-#include "et-convert/shlo.h"
+#include "et-convert/stablehlo/shlo.h"
 #include "et_strmap.h"
 #include "fuzz_util.h"
 

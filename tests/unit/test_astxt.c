@@ -10,7 +10,7 @@
  * driver writing FILE's ranks as a stream to OUT, for astxt.bats until
  * et-convert's command line reads this format. */
 #include "check.h"
-#include "et-convert/astxt.h"
+#include "et-convert/astra-text/astxt.h"
 #include "et_attr.h"
 #include "et_buf.h"
 #include "et_codec.h"

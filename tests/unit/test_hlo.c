@@ -5,7 +5,7 @@
  * unknown, capped), conditionals, elided instructions, and errors with
  * their line and column. argv[1]: the tests/data folder. */
 #include "check.h"
-#include "et-convert/hlo.h"
+#include "et-convert/hlo/hlo.h"
 #include "et_types.h"
 
 #include <stdarg.h>

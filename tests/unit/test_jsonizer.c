@@ -4,8 +4,8 @@
  * written out by hand (Python's json.dumps indent=2).
  * argv[1]: the tests/data folder (default: tests/data). */
 #include "check.h"
-#include "et-convert/jsonizer.h"
-#include "et-convert/jsonizer_py.h"
+#include "et-convert/json/jsonizer.h"
+#include "et-convert/json/jsonizer_py.h"
 #include "et_attr.h"
 
 #include <stdlib.h>

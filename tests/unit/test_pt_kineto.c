@@ -2,9 +2,9 @@
  * records' containers (thread indices, interned names, the id -> records
  * index, growth) and the collective kinds read from op and kernel names. */
 #include "check.h"
-#include "et-convert/pt_emit.h"
-#include "et-convert/pt_fix.h"
-#include "et-convert/pt_kineto.h"
+#include "et-convert/pytorch/pt_emit.h"
+#include "et-convert/pytorch/pt_fix.h"
+#include "et-convert/pytorch/pt_kineto.h"
 #include "et_types.h"
 
 #include <stddef.h>

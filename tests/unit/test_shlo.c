@@ -4,8 +4,8 @@
  * the group rules, send/recv, FLOPs, types, limits and errors.
  * argv[1]: the tests/data folder (default: tests/data). */
 #include "check.h"
-#include "et-convert/shlo.h"
-#include "et-convert/xir.h"
+#include "et-convert/stablehlo/shlo.h"
+#include "et-convert/xir/xir.h"
 #include "et_strmap.h"
 #include "et_types.h"
 

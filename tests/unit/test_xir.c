@@ -9,8 +9,8 @@
  *   5 add            COMP after 3 and 4
  * so ranks fall into three classes (send only; both; receive only + skip). */
 #include "check.h"
-#include "et-convert/xir.h"
-#include "et-convert/xir_emit.h"
+#include "et-convert/xir/xir.h"
+#include "et-convert/xir/xir_emit.h"
 #include "et_buf.h"
 #include "et_output.h"
 #include "et_types.h"
