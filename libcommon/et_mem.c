@@ -36,6 +36,20 @@ void *et_xrealloc(void *p, size_t n)
 	return p;
 }
 
+void *et_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	if (need <= *cap)
+		return p;
+	size_t n = *cap < 4 ? 8 : *cap;
+	while (n < need)
+		n = n > SIZE_MAX / 2 ? need : n * 2;
+	if (elem && n > SIZE_MAX / elem)
+		et_oom(SIZE_MAX);
+	p = et_xrealloc(p, n * elem);
+	*cap = n;
+	return p;
+}
+
 char *et_xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;

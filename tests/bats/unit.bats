@@ -121,6 +121,10 @@ unit_test() {
 	unit_test test_layerdag
 }
 
+@test "unit: test_mem" {
+	unit_test test_mem
+}
+
 @test "unit: test_nn" {
 	unit_test test_nn
 }
