@@ -1,11 +1,11 @@
 /* et-validate: find every defect that makes a trace lie or a simulator
  * hang, per rank and across ranks. Memory: one rank's graph at a time plus
  * per-rank comm summaries (see summary.h and et-validate(1)). */
-#include "et-validate/pgroups.h"
+#include "et-validate/checks/pgroups.h"
 #include "et-validate/read.h"
-#include "et-validate/report.h"
-#include "et-validate/stats.h"
-#include "et-validate/summary.h"
+#include "et-validate/report/report.h"
+#include "et-validate/report/stats.h"
+#include "et-validate/report/summary.h"
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"

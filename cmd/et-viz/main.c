@@ -3,7 +3,7 @@
  * timelines are Chrome trace-event JSON for Perfetto, or a small SVG Gantt
  * chart. Big graphs must be cut down with a selection first: above
  * --max-nodes the tool refuses instead of starting a layout that never ends. */
-#include "et-viz/timeline.h"
+#include "et-viz/timeline/timeline.h"
 #include "et-viz/viz.h"
 #include "et_cli.h"
 #include "et_err.h"

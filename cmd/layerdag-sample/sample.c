@@ -5,9 +5,9 @@
 #include "et_output.h"
 #include "et_writer.h"
 #include "layerdag-sample/cmds.h"
-#include "layerdag-sample/counts.h"
-#include "layerdag-sample/diffmodel.h"
-#include "layerdag-sample/etdag.h"
+#include "layerdag-sample/corpus/etdag.h"
+#include "layerdag-sample/counts/counts.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 #include <cblas.h>
 #include <math.h>
