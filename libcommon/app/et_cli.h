@@ -20,9 +20,10 @@
  * line ("group<TAB>-x<TAB>--long<TAB>ARG<TAB>help"), for the test that checks
  * --help against the tables; --help-table-all lists the hidden ones too
  * (group "hidden"), for the test that every accepted option does something. */
-#ifndef ET_CLI_H
-#define ET_CLI_H
+#ifndef APP_ET_CLI_H
+#define APP_ET_CLI_H
 
+#include "app/et_app.h"
 #include "et_input.h"
 #include "et_ranklist.h"
 #include "et_writer.h"

@@ -1,8 +1,8 @@
 /* et_cli internals shared by et_cli.c (parsing) and et_cli_help.c. */
-#ifndef ET_CLI_INT_H
-#define ET_CLI_INT_H
+#ifndef APP_ET_CLI_INT_H
+#define APP_ET_CLI_INT_H
 
-#include "et_cli.h"
+#include "app/et_cli.h"
 
 #include <stdbool.h>
 #include <stddef.h>
