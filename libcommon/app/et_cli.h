@@ -1,5 +1,7 @@
-/* et_cli: one option table per command, from which both the parsing and the
- * --help text come (the way git's parse-options serves its builtins).
+/* app/et_cli: one option table per command, from which both the parsing and
+ * the --help text come (the way git's parse-options serves its builtins).
+ * Part of the program-support layer (app/et_app.h): it prints usage errors
+ * and exits, so library code never includes it.
  *
  * A command lists its options as an array of et_opt ending in ET_OPT_END;
  * entries may be headings (ET_OPT_HEADING) and groups shared by the suite
