@@ -140,7 +140,9 @@ int main(void)
 	return 0;
 }
 C
-	cc -std=c11 -D_DEFAULT_SOURCE -I"$REPO/libcommon" lib_only.c "$build/libcommon.a" \
+	san= # a sanitizer build's library (make sanitize-test) needs its runtime
+	nm -u "$build/libcommon.a" | grep -q __asan_ && san="-fsanitize=address,undefined"
+	cc -std=c11 $san -D_DEFAULT_SOURCE -I"$REPO/libcommon" lib_only.c "$build/libcommon.a" \
 		$(pkg-config --libs libprotobuf-c libzstd zlib libcjson yaml-0.1) -lm -lpthread -o lib_only
 	run --separate-stderr ./lib_only
 	assert_success
