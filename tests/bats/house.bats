@@ -150,3 +150,21 @@ C
 	[ -z "$stderr" ] || fail "stderr: $stderr"
 	[ "$(cat out.txt)" = hello ]
 }
+
+# One warning convention: et_warn (et_err.h), printed as "PROG: warning: MSG"
+# by the one printer in app/et_app.c; no file writes "warning: " itself.
+@test "one warning format: only app/et_app.c writes \"warning: \"" {
+	cd "$REPO"
+	run grep -rn --include='*.c' '"[^"]*warning: ' cmd libcommon
+	assert_output --regexp '^libcommon/app/et_app\.c:[0-9]+:'
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+# One mapping from an error to an exit status: et_app_exit_code (app/et_app.h).
+@test "one error-to-exit-status mapping: et_app_exit_code" {
+	cd "$REPO"
+	run grep -rnE --include='*.c' '(\.|->)code \? [a-z_.>-]*code :|(return|exit\() ?[a-z_]+(\.|->)code\)?;' \
+		cmd libcommon
+	assert_output --regexp '^libcommon/app/et_app\.c:[0-9]+:'
+	[ "${#lines[@]}" -eq 1 ]
+}
