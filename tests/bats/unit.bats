@@ -41,6 +41,10 @@ unit_test() {
 	done
 }
 
+@test "unit: test_app" {
+	unit_test test_app
+}
+
 @test "unit: test_astxt" {
 	unit_test test_astxt
 }
