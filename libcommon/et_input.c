@@ -1,10 +1,10 @@
 #include "et_input.h"
 #include "et_arena.h"
 #include "et_buf.h"
-#include "et_cli.h"
 #include "et_codec.h"
 #include "et_json.h"
 #include "et_jsonscan.h"
+#include "et_ranklist.h"
 #include "et_src.h"
 
 #include <ctype.h>

@@ -1,7 +1,6 @@
 /* et_load (see et_load.h): takes et_reader's batches in order and turns
  * them into the tool's callbacks and graphs. */
 #include "et_load.h"
-#include "et_cli.h"
 #include "et_mem.h"
 #include "et_progress.h"
 

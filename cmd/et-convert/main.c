@@ -1,10 +1,10 @@
 /* et-convert: between ET formats. Reads every input the suite reads
  * (streams, raw/gzip/zstd .et, per-rank sets, our JSON/JSONL) and writes a
  * stream, raw ETs, JSON, JSONL or the reference jsonizer's layout. */
+#include "app/et_cli.h"
 #include "et-convert/compile.h"
 #include "et-convert/json/jsonizer.h"
 #include "et-convert/pytorch/pt_run.h"
-#include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
 #include "et_output.h"
@@ -281,8 +281,7 @@ int main(int argc, char **argv)
 	et_cli_in_free(&c.in);
 	free(c.kineto);
 	if (r < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_DATA;
+		return et_app_fail(&e);
 	}
 	return 0;
 }

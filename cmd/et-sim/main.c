@@ -2,8 +2,8 @@
  * (congestion-unaware and congestion-aware), to the nanosecond, and answer
  * what users ask of it: where the time goes, what the critical path is, which
  * links saturate, what if. */
+#include "app/et_cli.h"
 #include "et-sim/run.h"
-#include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
 #include "et_mem.h"

@@ -2,6 +2,7 @@
  * report. Every step returns 0 or -1 with an et_error; run_main prints the
  * error and turns it into the exit status. */
 #include "et-sim/run.h"
+#include "app/et_app.h"
 #include "et-sim/crit.h"
 #include "et-sim/links.h"
 #include "et-sim/load.h"
@@ -281,9 +282,9 @@ int run_main(run_conf *c, int argc, char **argv)
 	workload w;
 	et_error e = {0};
 	if (load_workload(&w, argc, argv, &c->in, c->progress, &e) < 0) {
-		et_err_print(&e);
+		int rc = et_app_fail(&e);
 		workload_free(&w);
-		return e.code ? e.code : ET_EXIT_DATA;
+		return rc;
 	}
 	/* a subset of a world (et-convert --ranks, a lone rank with --world)
 	 * is simulated as a world of its own: the collectives' peers change */
@@ -311,6 +312,5 @@ int run_main(run_conf *c, int argc, char **argv)
 	workload_free(&w);
 	if (rc == 0)
 		return ET_EXIT_OK;
-	et_err_print(&e);
-	return e.code;
+	return et_app_fail(&e);
 }

@@ -79,8 +79,8 @@ static int opt_ranks(et_cli *c, const et_opt *o, const char *arg)
 static int opt_ignored(et_cli *c, const et_opt *o, const char *arg)
 {
 	(void)arg;
-	fprintf(stderr, "%s: warning: --%s is accepted and ignored, as STAGE does\n", c->prog,
-	        o->lng);
+	(void)c;
+	et_warn("--%s is accepted and ignored, as STAGE does", o->lng);
 	return 0;
 }
 
@@ -384,10 +384,9 @@ static void check_physical(stage_conf *c)
 	/* STAGE's global --micro_batch may leave a rank part of a sequence: its
 	 * tokens are counted, attending over the whole sequence */
 	if (c->MB % data)
-		fprintf(stderr,
-		        "et-stage: warning: the global micro-batch %" PRIu64 " over %" PRIu64
+		et_warn("the global micro-batch %" PRIu64 " over %" PRIu64
 		        " data-parallel ranks%s is %g sequences per rank: counted as %g tokens, "
-		        "attending over the whole sequence\n",
+		        "attending over the whole sequence",
 		        c->MB, data, c->arch == ARCH_MOE ? " (dp·ep)" : "",
 		        (double)c->MB / (double)data, (double)c->MB / (double)data * (double)c->S);
 	if (c->mode == MODE_DECODE && c->dim[DIM_CP] > 1)
@@ -483,9 +482,8 @@ static void check(stage_conf *c)
 		check_physical(c);
 	check_size(c);
 	if (!c->tpsp && c->arch != ARCH_GPT && c->compat)
-		fprintf(stderr,
-		        "et-stage: warning: --sequence-parallel off (--tpsp false) applies to the "
-		        "GPT graph only; ignored\n");
+		et_warn("--sequence-parallel off (--tpsp false) applies to the GPT graph only; "
+		        "ignored");
 }
 
 /* What was given is stored in the settled configuration before the

@@ -4,9 +4,9 @@
 #ifndef ET_SYNTH_SYNTH_H
 #define ET_SYNTH_SYNTH_H
 
+#include "app/et_cli.h"
 #include "et_arena.h"
 #include "et_buf.h"
-#include "et_cli.h"
 #include "et_codec.h"
 #include "et_err.h"
 #include "et_output.h"

@@ -1,12 +1,12 @@
 /* et-validate: find every defect that makes a trace lie or a simulator
  * hang, per rank and across ranks. Memory: one rank's graph at a time plus
  * per-rank comm summaries (see summary.h and et-validate(1)). */
+#include "app/et_cli.h"
 #include "et-validate/checks/pgroups.h"
 #include "et-validate/read.h"
 #include "et-validate/report/report.h"
 #include "et-validate/report/stats.h"
 #include "et-validate/report/summary.h"
-#include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
 #include "et_netyaml.h"
@@ -235,8 +235,7 @@ int main(int argc, char **argv)
 	et_error e = {0};
 	int status = run(&v, c.cli.nargs, c.cli.args, &c, &e);
 	if (status < 0) {
-		et_err_print(&e);
-		status = e.code ? e.code : ET_EXIT_IO;
+		status = et_app_fail(&e);
 	}
 	vctx_free(&v);
 	et_cli_in_free(&c.in);

@@ -3,9 +3,9 @@
  * timelines are Chrome trace-event JSON for Perfetto, or a small SVG Gantt
  * chart. Big graphs must be cut down with a selection first: above
  * --max-nodes the tool refuses instead of starting a layout that never ends. */
+#include "app/et_cli.h"
 #include "et-viz/timeline/timeline.h"
 #include "et-viz/viz.h"
-#include "et_cli.h"
 #include "et_err.h"
 
 #include <ctype.h>
@@ -332,8 +332,7 @@ int main(int argc, char **argv)
 	                   : run_graph(&c, c.cli.nargs, c.cli.args, &e);
 	conf_free(&c);
 	if (r < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_DATA;
+		return et_app_fail(&e);
 	}
 	return 0;
 }

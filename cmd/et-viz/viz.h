@@ -7,7 +7,7 @@
 #ifndef ET_VIZ_VIZ_H
 #define ET_VIZ_VIZ_H
 
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_err.h"
 #include "et_graph.h"
 #include "et_input.h"

@@ -1,6 +1,6 @@
 /* layerdag-sample fit CORPUS... : learn the counts model (counts.h) or the
  * diffusion model (diffmodel.h), of the text format or of Chakra ETs. */
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_err.h"
 #include "et_output.h"
 #include "layerdag-sample/cmds.h"

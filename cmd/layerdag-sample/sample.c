@@ -1,6 +1,6 @@
 /* layerdag-sample sample MODEL: graphs from a fitted model (counts.h,
  * diffmodel.h), as text or as one ET workload (etdag.h). */
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_mem.h"
 #include "et_output.h"
 #include "et_writer.h"

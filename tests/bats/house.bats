@@ -36,3 +36,135 @@ load common
 	run grep -qx "#ifndef $g" x/libcommon/et_foo.h
 	assert_failure
 }
+
+# libcommon's library part (libcommon/*.c) never exits, aborts, prints on
+# stderr or installs signal handlers: it returns an et_error and hands
+# warnings, progress, out of memory and "a temp file exists" to hooks that
+# the program-support layer, libcommon/app/, fills (app/et_app.h).
+# What a C file calls that only a program may, comments left out.
+program_only_calls() {
+	local f
+	for f in "$@"; do
+		cc -fpreprocessed -dD -E -P "$f" 2>/dev/null |
+			grep -E '\b(exit|_exit|_Exit|quick_exit|abort|et_die|perror|psignal|signal|sigaction|raise|err|errx|warn|warnx|verr|vwarn)[[:space:]]*\(|\bstderr\b|\bSTDERR_FILENO\b|\bwrite[[:space:]]*\([[:space:]]*2[[:space:]]*,' |
+			sed "s|^|$f: |"
+	done
+}
+
+# The symbols of those calls that object files or archives import.
+program_only_imports() {
+	nm -u "$@" | awk '$1 == "U" { print $2 }' | LC_ALL=C sort -u |
+		grep -xE 'exit|_exit|_Exit|quick_exit|abort|et_die|perror|psignal|signal|sigaction|raise|stderr|err|errx|warn|warnx|verr|vwarn'
+}
+
+@test "libcommon's library files never exit, abort, write stderr or install signal handlers" {
+	cd "$REPO"
+	run program_only_calls libcommon/*.c
+	assert_success
+	assert_output ""
+}
+
+@test "libcommon.a imports no exit, abort, stderr, signal handler or app-layer symbol" {
+	build=$(dirname "${ETKIT_UNIT:?}")
+	[ -f "$build/libcommon.a" ] && [ -f "$build/libetapp.a" ]
+	run program_only_imports "$build/libcommon.a"
+	assert_output ""
+	# nothing of the program-support layer either
+	run comm -12 <(nm -u "$build/libcommon.a" | awk '$1 == "U" { print $2 }' | LC_ALL=C sort -u) \
+		<(nm -g --defined-only "$build/libetapp.a" | awk 'NF == 3 { print $3 }' | LC_ALL=C sort -u)
+	assert_output ""
+}
+
+# Both checks above can fail: a planted library file that prints and exits
+# is found in its source (and not for its comment) and in its object.
+@test "the library checks find a file that prints on stderr and exits" {
+	cat >bad.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+/* exit(0) in a comment is no call */
+void bad(int x)
+{
+	if (x)
+		fprintf(stderr, "bad\n");
+	exit(3);
+}
+C
+	run program_only_calls bad.c
+	assert_line --index 0 --partial 'fprintf(stderr, "bad\n");'
+	assert_line --index 1 --partial 'exit(3);'
+	[ "${#lines[@]}" -eq 2 ]
+	cc -c bad.c -o bad.o
+	run program_only_imports bad.o
+	assert_output "$(printf 'exit\nstderr')"
+}
+
+# A program that links libcommon.a alone (no libetapp.a) links, and the
+# library prints nothing and installs no handler on its own: a warning is
+# dropped, progress is not drawn, an output's temp file hooks no signal.
+@test "a library-only program links libcommon.a alone and stays silent" {
+	build=$(dirname "${ETKIT_UNIT:?}")
+	cat >lib_only.c <<'C'
+#include "et_err.h"
+#include "et_mem.h"
+#include "et_output.h"
+#include "et_progress.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int main(void)
+{
+	et_error e = {0};
+	et_warn("dropped: no sink");
+	et_progress p;
+	et_progress_init(&p, 1, "nodes");
+	p.every_ns = 0;
+	et_progress_update(&p, 1 << 20);
+	et_progress_done(&p);
+	et_output *o;
+	if (et_output_open(&o, "out.txt", false, &e) < 0)
+		return 1;
+	struct sigaction sa;
+	sigaction(SIGINT, NULL, &sa);
+	if (sa.sa_handler != SIG_DFL)
+		return 2;
+	fputs("hello\n", et_output_file(o));
+	if (et_output_commit(o, &e) < 0)
+		return 3;
+	char *s = et_xstrdup("ok");
+	int r = et_fail(&e, ET_EXIT_DATA, "x") == -1 && e.code == ET_EXIT_DATA && strcmp(s, "ok") == 0;
+	free(s);
+	puts(r ? "ok" : "bad");
+	return 0;
+}
+C
+	san= # a sanitizer build's library (make sanitize-test) needs its runtime
+	nm -u "$build/libcommon.a" | grep -q __asan_ && san="-fsanitize=address,undefined"
+	cc -std=c11 $san -D_DEFAULT_SOURCE -I"$REPO/libcommon" lib_only.c "$build/libcommon.a" \
+		$(pkg-config --libs libprotobuf-c libzstd zlib libcjson yaml-0.1) -lm -lpthread -o lib_only
+	run --separate-stderr ./lib_only
+	assert_success
+	assert_output ok
+	[ -z "$stderr" ] || fail "stderr: $stderr"
+	[ "$(cat out.txt)" = hello ]
+}
+
+# One warning convention: et_warn (et_err.h), printed as "PROG: warning: MSG"
+# by the one printer in app/et_app.c; no file writes "warning: " itself.
+@test "one warning format: only app/et_app.c writes \"warning: \"" {
+	cd "$REPO"
+	run grep -rn --include='*.c' '"[^"]*warning: ' cmd libcommon
+	assert_output --regexp '^libcommon/app/et_app\.c:[0-9]+:'
+	[ "${#lines[@]}" -eq 1 ]
+}
+
+# One mapping from an error to an exit status: et_app_exit_code (app/et_app.h).
+@test "one error-to-exit-status mapping: et_app_exit_code" {
+	cd "$REPO"
+	run grep -rnE --include='*.c' '(\.|->)code \? [a-z_.>-]*code :|(return|exit\() ?[a-z_]+(\.|->)code\)?;' \
+		cmd libcommon
+	assert_output --regexp '^libcommon/app/et_app\.c:[0-9]+:'
+	[ "${#lines[@]}" -eq 1 ]
+}

@@ -41,6 +41,10 @@ unit_test() {
 	done
 }
 
+@test "unit: test_app" {
+	unit_test test_app
+}
+
 @test "unit: test_astxt" {
 	unit_test test_astxt
 }
@@ -176,7 +180,7 @@ unit_test() {
 @test "the C sources follow .clang-format (make format fixes them)" {
 	command -v clang-format >/dev/null || skip "clang-format is not installed"
 	cd "$REPO"
-	run clang-format --dry-run -Werror libcommon/*.[ch] cmd/*/*.[ch] tests/fuzz/*.c \
+	run clang-format --dry-run -Werror libcommon/*.[ch] libcommon/app/*.[ch] cmd/*/*.[ch] tests/fuzz/*.c \
 		tests/unit/*.c bench/*.[ch]
 	assert_success
 }

@@ -2,8 +2,8 @@
  * mix with options, a deprecated alias shadows a group's letter, --help is
  * laid out and wrapped from the table, and usage errors exit 2 with one
  * scrubbed line (checked in a child process). Rank lists: test_core.c. */
+#include "app/et_cli.h"
 #include "check.h"
-#include "et_cli.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

@@ -48,10 +48,7 @@ void shlo_b_warn(shlo_b *b, size_t off, const char *fmt, ...)
 	shlo_line_col(b->p->s, off, &line, &col);
 	snprintf(msg, sizeof msg, "%s: line %zu, column %zu: %s", b->p->name, line, col, what);
 	et_msg_one_line(msg);
-	if (b->o->warn)
-		fprintf(b->o->warn, "warning: %s\n", msg);
-	else
-		et_warn("%s", msg);
+	et_warn("%s", msg);
 }
 
 int shlo_b_init(shlo_b *b, xir *x, shlo_prog *p, uint32_t mod, const shlo_opts *o, et_error *e)

@@ -3,6 +3,7 @@
  * --world, only the representative rank). Edits apply in a fixed order: per node
  * --set-comm-type, --scale-compute, --scale-comm, --obfuscate; then per
  * rank --strip-cpu; then --world. */
+#include "app/et_app.h"
 #include "et-synth/xf/xf.h"
 #include "et_attr.h"
 #include "et_input.h"
@@ -233,8 +234,7 @@ int cmd_transform(int argc, char **argv)
 	int r = run(&c, c.so.cli.nargs, c.so.cli.args, &e);
 	et_cli_in_free(&c.in);
 	if (r < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_DATA;
+		return et_app_fail(&e);
 	}
 	return 0;
 }

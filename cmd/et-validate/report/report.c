@@ -2,9 +2,9 @@
  * and the first N instances) or one JSON document (schema in
  * et-validate(1)). */
 #include "et-validate/report/report.h"
+#include "app/et_cli.h"
 #include "et-validate/report/stats.h"
 #include "et_buf.h"
-#include "et_cli.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* layerdag-sample eval REAL SYNTH: the metrics of metrics.h. */
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_output.h"
 #include "layerdag-sample/cmds.h"
 #include "layerdag-sample/eval/metrics.h"

@@ -1,7 +1,7 @@
 /* et_cli: parsing an option table. getopt_long does the scanning; the table
  * gives it its option list and short string, and stores what it returns. */
-#include "et_cli.h"
-#include "et_cli_int.h"
+#include "app/et_cli.h"
+#include "app/et_cli_int.h"
 #include "et_err.h"
 #include "et_mem.h"
 
@@ -269,8 +269,8 @@ static void warn_deprecated(const et_cli *c, const et_opt *o)
 	const char *own = et_cli_letter_owner(o->shrt);
 	if (own)
 		snprintf(newer, sizeof newer, "; -%c is --%s", o->shrt, own);
-	fprintf(stderr, "%s: warning: -%c is deprecated, use --%s%s\n", c->prog, o->shrt,
-	        o->alias_of ? o->alias_of : o->lng, own ? newer : "");
+	et_warn_as(c->prog, "-%c is deprecated, use --%s%s", o->shrt,
+	           o->alias_of ? o->alias_of : o->lng, own ? newer : "");
 }
 
 /* --- the getopt_long view of the table ------------------------------------ */
@@ -350,7 +350,9 @@ void et_cli_parse(et_cli *c, int argc, char **argv)
 	static flat f;
 	static gview g;
 	if (!strchr(c->prog, ' ')) /* "et-synth coll" keeps "et-synth" for the rest */
-		et_err_set_prog(c->prog);
+		et_app_init(c->prog);
+	else
+		et_app_install();
 	flat_build(c, &f);
 	gview_build(&f, &g);
 	optind = 1;

@@ -1,8 +1,9 @@
-/* et_cli internals shared by et_cli.c (parsing) and et_cli_help.c. */
-#ifndef ET_CLI_INT_H
-#define ET_CLI_INT_H
+/* app/et_cli_int: et_cli internals shared by et_cli.c (parsing) and
+ * et_cli_help.c; program-support layer (app/et_app.h), not for the tools. */
+#ifndef APP_ET_CLI_INT_H
+#define APP_ET_CLI_INT_H
 
-#include "et_cli.h"
+#include "app/et_cli.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,7 @@
-/* et_cli: one option table per command, from which both the parsing and the
- * --help text come (the way git's parse-options serves its builtins).
+/* app/et_cli: one option table per command, from which both the parsing and
+ * the --help text come (the way git's parse-options serves its builtins).
+ * Part of the program-support layer (app/et_app.h): it prints usage errors
+ * and exits, so library code never includes it.
  *
  * A command lists its options as an array of et_opt ending in ET_OPT_END;
  * entries may be headings (ET_OPT_HEADING) and groups shared by the suite
@@ -20,9 +22,10 @@
  * line ("group<TAB>-x<TAB>--long<TAB>ARG<TAB>help"), for the test that checks
  * --help against the tables; --help-table-all lists the hidden ones too
  * (group "hidden"), for the test that every accepted option does something. */
-#ifndef ET_CLI_H
-#define ET_CLI_H
+#ifndef APP_ET_CLI_H
+#define APP_ET_CLI_H
 
+#include "app/et_app.h"
 #include "et_input.h"
 #include "et_ranklist.h"
 #include "et_writer.h"

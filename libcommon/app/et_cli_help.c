@@ -1,7 +1,7 @@
 /* et_cli: the --help text and the --help-table listing, made from the same
  * table the parser reads, so they cannot disagree with it. */
-#include "et_cli.h"
-#include "et_cli_int.h"
+#include "app/et_cli.h"
+#include "app/et_cli_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Commands made of subcommands (et_cli.h: et_cli_subcommands). */
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_err.h"
 
 #include <stdio.h>
@@ -8,7 +8,7 @@
 int et_cli_subcommands(const char *prog, const char *usage, const et_subcmd *cmds, size_t n,
                        int argc, char **argv)
 {
-	et_err_set_prog(prog);
+	et_app_init(prog);
 	if (argc < 2) {
 		fputs(usage, stderr);
 		return ET_EXIT_USAGE;

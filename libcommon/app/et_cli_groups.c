@@ -1,8 +1,8 @@
 /* et_cli: the option groups the suite shares. Each is declared and worded
  * once here; a command binds a group to its own storage when it builds its
  * table (one table per process, so each group is one static array). */
-#include "et_cli.h"
-#include "et_cli_int.h"
+#include "app/et_cli.h"
+#include "app/et_cli_int.h"
 #include "et_err.h"
 #include "et_output.h"
 
@@ -20,8 +20,7 @@ void et_cli_exit_printed(void)
 		exit(ET_EXIT_OK);
 	et_error e;
 	et_write_failed(et_output_stdout_name(), &e);
-	et_err_print(&e);
-	exit(e.code);
+	exit(et_app_fail(&e));
 }
 
 static int show_help(et_cli *c, const et_opt *o, const char *arg)
