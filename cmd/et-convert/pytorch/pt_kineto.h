@@ -10,7 +10,7 @@
 #define ET_CONVERT_PYTORCH_PT_KINETO_H
 
 #include "et-convert/pytorch/pt.h"
-#include "et-convert/pytorch/pt_jw.h"
+#include "et-convert/pytorch/pt_jr.h"
 #include "et_hmap.h"
 #include "et_strmap.h"
 
@@ -70,7 +70,7 @@ typedef struct kt_data {
 /* The reading state of pt_kineto_read.c and pt_kineto_event.c. */
 typedef struct krd {
 	kt_data *d;
-	jw *w;
+	pt_jr *w;
 	et_buf s;  /* decoded string scratch */
 	bool bare; /* legacy profiler array: events without "cat" are CPU ops */
 	uint32_t seq;

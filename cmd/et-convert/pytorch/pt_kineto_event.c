@@ -144,7 +144,7 @@ static uint32_t thread_of(krd *r, const kev *ev)
 /* An error at member value v of the event that starts the window. */
 static int bad_member(krd *r, const char *ev, pj_span v, const char *what)
 {
-	return jw_fail(r->w, v.p ? (size_t)(v.p - ev) : 0, what);
+	return pt_jr_fail(r->w, v.p ? (size_t)(v.p - ev) : 0, what);
 }
 
 /* A number [-]digits[.digits] as whole and fractional parts (same sign);
@@ -268,7 +268,7 @@ static int store(krd *r, const kev *ev, int kind, const char *p)
 	pj_span args = ev->m[M_ARGS];
 	size_t bad = 0;
 	if (args.p && args.p[0] == '{' && read_args(args, &a, &bad) < 0)
-		return jw_fail(r->w, (size_t)(args.p - p) + bad, "malformed \"args\"");
+		return pt_jr_fail(r->w, (size_t)(args.p - p) + bad, "malformed \"args\"");
 	double ts = 0, dur = 0;
 	uint32_t name = 0;
 	if (read_times(r, ev, p, &ts, &dur) < 0)
@@ -286,29 +286,30 @@ static int store(krd *r, const kev *ev, int kind, const char *p)
 
 int kt_event(krd *r)
 {
-	jw *w = r->w;
+	pt_jr *w = r->w;
 	for (size_t want = 1 << 16;; want *= 2) {
 		int64_t a = et_src_fill(w->src, want, w->e);
 		if (a < 0)
 			return -1;
 		const char *p = (const char *)et_src_data(w->src);
 		if (a == 0 || p[0] != '{')
-			return jw_fail(w, 0, "a trace event that is not an object");
+			return pt_jr_fail(w, 0, "a trace event that is not an object");
 		size_t end = 0, bad = 0;
 		int rc = pj_scan_object(p, (size_t)a, &r->members, &end, &bad);
 		if (rc == 0 && (size_t)a < want) /* the whole file is in the window */
-			return jw_fail(w, (size_t)a, "unexpected end of JSON");
+			return pt_jr_fail(w, (size_t)a, "unexpected end of JSON");
 		if (rc == 0)
 			continue;
 		if (rc < 0)
-			return jw_fail(w, rc == -1 ? bad : r->members.bad, "malformed trace event");
+			return pt_jr_fail(w, rc == -1 ? bad : r->members.bad,
+			                  "malformed trace event");
 		kev ev;
 		pick_members(&r->members, &ev);
 		r->seq++;
 		int kind = classify(r, &ev);
 		if (kind != K_SKIP && store(r, &ev, kind, p) < 0)
 			return -1;
-		jw_consume(w, end);
+		pt_jr_consume(w, end);
 		return 0;
 	}
 }
