@@ -3,6 +3,7 @@
 #include "et-validate/pgroups.h"
 #include "et_buf.h"
 #include "et_hmap.h"
+#include "et_mem.h"
 #include "et_types.h"
 
 #include <stdlib.h>
@@ -234,10 +235,7 @@ static void finish_skeleton(skb *b)
 
 static rank_sum *new_rank(xsum *xs, uint32_t rank)
 {
-	if (xs->n == xs->cap) {
-		xs->cap = xs->cap ? xs->cap * 2 : 64;
-		xs->r = et_xrealloc(xs->r, xs->cap * sizeof *xs->r);
-	}
+	ET_GROW(xs->r, xs->cap, (size_t)xs->n + 1);
 	rank_sum *r = &xs->r[xs->n++];
 	memset(r, 0, sizeof *r);
 	r->rank = rank;

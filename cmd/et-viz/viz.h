@@ -85,9 +85,11 @@ typedef struct model {
 	vrank *ranks;
 	uint32_t n_ranks;
 	vvert *v;
-	uint32_t nv, capv;
+	uint32_t nv;
+	size_t capv;
 	vedge *e;
-	uint32_t ne, cape;
+	uint32_t ne;
+	size_t cape;
 	uint64_t n_selected; /* trace nodes drawn (before folding) */
 	char **inputs;       /* input display names, owned */
 	uint32_t n_inputs;

@@ -48,10 +48,7 @@ static void add_node(grow *w, uint32_t attr, uint32_t l)
 static void add_edge(grow *w, uint32_t u, uint32_t v)
 {
 	ld_dag *g = w->g;
-	if (g->ne == w->cape) {
-		w->cape = w->cape ? w->cape * 2 : 64;
-		g->edge = et_xrealloc(g->edge, w->cape * sizeof *g->edge);
-	}
+	ET_GROW(g->edge, w->cape, (size_t)g->ne + 1);
 	g->edge[g->ne][0] = u, g->edge[g->ne][1] = v;
 	g->ne++;
 	w->succ[u]++;

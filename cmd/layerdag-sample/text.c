@@ -182,10 +182,7 @@ int ld_text_parse(ld_corpus *c, const char *text, size_t len, const char *name, 
 			ld_dag_free(&g);
 			return -1;
 		}
-		if (c->n == c->cap) {
-			c->cap = c->cap ? c->cap * 2 : 64;
-			c->g = et_xrealloc(c->g, c->cap * sizeof *c->g);
-		}
+		ET_GROW(c->g, c->cap, (size_t)c->n + 1);
 		for (uint32_t i = 0; i < g.n; i++)
 			if (g.attr[i] + 1 > c->vocab)
 				c->vocab = g.attr[i] + 1;

@@ -4,6 +4,7 @@
 #include "et-convert/pytorch/pt_jr.h"
 #include "et-convert/pytorch/pt_json.h"
 #include "et_jsonscan.h"
+#include "et_mem.h"
 #include "et_pyrepr.h"
 #include "et_src.h"
 
@@ -312,10 +313,7 @@ static int node_member(pctx *c, pt_node *n, pj_span k, pj_span v, node_spans *sp
 
 static pt_node *new_node(pt_trace *t)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->nodes = et_xrealloc(t->nodes, (size_t)t->cap * sizeof *t->nodes);
-	}
+	ET_GROW(t->nodes, t->cap, (size_t)t->n + 1);
 	pt_node *n = &t->nodes[t->n];
 	memset(n, 0, sizeof *n);
 	n->id = PT_NO_ID;

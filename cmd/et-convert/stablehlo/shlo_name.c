@@ -8,11 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GROW(v, n, cap, more) shlo_reserve((void **)&(v), &(cap), (n), (more), sizeof *(v))
-
 static void pfx_append(shlo_b *b, const char *s, size_t n)
 {
-	GROW(b->pfx, b->npfx, b->cappfx, n + 1);
+	ET_GROW(b->pfx, b->cappfx, (size_t)b->npfx + n + 1);
 	memcpy(b->pfx + b->npfx, s, n);
 	b->npfx += n;
 	b->pfx[b->npfx] = 0;
@@ -80,7 +78,7 @@ const char *shlo_b_name(shlo_b *b, const shlo_op *o)
 		/* taken: BASE~N from the base's own counter */
 		uint32_t nb = et_strmap_count(&b->bases);
 		uint32_t base = et_strmap_intern(&b->bases, b->nbuf, len);
-		GROW(b->next_suffix, base, b->capsuffix, 1);
+		ET_GROW(b->next_suffix, b->capsuffix, (size_t)base + 1);
 		if (et_strmap_count(&b->bases) > nb)
 			b->next_suffix[base] = 2;
 		for (;;) {
