@@ -1,5 +1,6 @@
 #include "et_buf.h"
 #include "et_err.h"
+#include "et_mem.h"
 #include "et_path.h"
 
 #include <errno.h>

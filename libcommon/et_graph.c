@@ -3,6 +3,7 @@
 #include "et_graph.h"
 #include "et_attr.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 #include <stdlib.h>
 #include <string.h>

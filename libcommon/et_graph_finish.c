@@ -3,6 +3,7 @@
  * step is one linear pass over nodes or edges. */
 #include "et_buf.h"
 #include "et_graph.h"
+#include "et_mem.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,6 +5,7 @@
 #include "et_codec.h"
 #include "et_json.h"
 #include "et_jsonscan.h"
+#include "et_mem.h"
 #include "et_src.h"
 
 #include <ctype.h>

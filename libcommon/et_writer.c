@@ -1,6 +1,7 @@
 #include "et_writer.h"
 #include "et_arena.h"
 #include "et_json.h"
+#include "et_mem.h"
 #include "et_output.h"
 #include "et_progress.h"
 #include "et_stream.h"

@@ -7,6 +7,7 @@
 #include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
+#include "et_mem.h"
 #include "et_output.h"
 #include "et_writer.h"
 
@@ -33,6 +34,7 @@ typedef struct conf {
 	pt_opts pt;
 	const char **kineto;
 	int nkineto;
+	size_t capkineto;
 	compile_opts cp;
 	uint32_t max_unroll; /* --max-unroll, into cp */
 } conf;
@@ -41,7 +43,7 @@ static int opt_kineto(et_cli *cli, const et_opt *o, const char *arg)
 {
 	(void)cli;
 	conf *c = o->target;
-	c->kineto = et_xrealloc(c->kineto, (size_t)(c->nkineto + 1) * sizeof *c->kineto);
+	ET_GROW(c->kineto, c->capkineto, (size_t)c->nkineto + 1);
 	c->kineto[c->nkineto++] = arg;
 	return 0;
 }

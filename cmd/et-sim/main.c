@@ -25,9 +25,9 @@ static const char footer[] =
     "trace data or configuration file, 4 I/O error. See et-sim(1) for the model and\n"
     "its defaults.\n";
 
-static void add_str(const char ***v, int *n, const char *s)
+static void add_str(const char ***v, int *n, size_t *cap, const char *s)
 {
-	*v = et_xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
+	ET_GROW(*v, *cap, (size_t)*n + 1);
 	(*v)[(*n)++] = s;
 }
 
@@ -35,7 +35,7 @@ static int opt_set(et_cli *cli, const et_opt *o, const char *arg)
 {
 	(void)cli;
 	run_conf *c = o->target;
-	add_str(&c->sets, &c->nsets, arg ? arg : "simulate-collectives=1");
+	add_str(&c->sets, &c->nsets, &c->capsets, arg ? arg : "simulate-collectives=1");
 	return 0;
 }
 
@@ -43,7 +43,7 @@ static int opt_sweep(et_cli *cli, const et_opt *o, const char *arg)
 {
 	(void)cli;
 	run_conf *c = o->target;
-	add_str(&c->sweeps, &c->nsweeps, arg);
+	add_str(&c->sweeps, &c->nsweeps, &c->capsweeps, arg);
 	return 0;
 }
 

@@ -30,7 +30,7 @@ static uint32_t input_index(stats *st, const char *name)
 {
 	if (st->n_inputs && strcmp(st->inputs[st->n_inputs - 1], name) == 0)
 		return st->n_inputs - 1;
-	st->inputs = et_xrealloc(st->inputs, (st->n_inputs + 1) * sizeof *st->inputs);
+	ET_GROW(st->inputs, st->cap_inputs, (size_t)st->n_inputs + 1);
 	st->inputs[st->n_inputs] = et_xstrdup(name);
 	return st->n_inputs++;
 }

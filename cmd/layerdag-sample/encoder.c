@@ -57,12 +57,18 @@ static void reserve(nn_enc *e, size_t n)
 {
 	if (n <= e->cap)
 		return;
-	e->cap = n * 2;
-	for (int k = 0; k <= e->K; k++)
-		e->h[k] = et_xrealloc(e->h[k], e->cap * e->D * sizeof *e->h[k]);
-	for (int k = 0; k < e->K; k++)
-		e->scratch[k] =
-		    et_xrealloc(e->scratch[k], 2 * e->cap * e->D * sizeof *e->scratch[k]);
+	/* rows of D values, two rows of scratch per node: each array grows
+	 * from the old capacity as ET_GROW does */
+	size_t c;
+	for (int k = 0; k <= e->K; k++) {
+		c = e->cap * e->D;
+		ET_GROW(e->h[k], c, n * e->D);
+	}
+	for (int k = 0; k < e->K; k++) {
+		c = 2 * e->cap * e->D;
+		ET_GROW(e->scratch[k], c, 2 * n * e->D);
+	}
+	e->cap = n;
 }
 
 void nn_enc_adam(nn_enc *e, double lr, int t)

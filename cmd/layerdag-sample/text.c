@@ -162,10 +162,8 @@ static int edges(lexer *x, ld_dag *g)
 			return -1;
 		if (!at_end(s, t))
 			return bad(x, "expected \"e <src> <dst>\"");
-		if (k == cap) { /* grown as lines come: the count is not trusted */
-			cap = cap ? cap * 2 : 64;
-			g->edge = et_xrealloc(g->edge, cap * sizeof *g->edge);
-		}
+		/* grown as lines come: the count is not trusted */
+		ET_GROW(g->edge, cap, (size_t)k + 1);
 		g->edge[k][0] = (uint32_t)a;
 		g->edge[k][1] = (uint32_t)b;
 	}

@@ -36,3 +36,34 @@ load common
 	run grep -qx "#ifndef $g" x/libcommon/et_foo.h
 	assert_failure
 }
+
+# Arrays grow in one way, ET_GROW (et_mem.h: doubling, an overflow is out of
+# memory). A realloc elsewhere is a second growth rule, unless it is one of
+# the allowed exceptions, each marked "not ET_GROW: why" at or up to five lines above the call.
+realloc_outside() { # DIR: the reallocs under DIR/cmd and DIR/libcommon that break the rule
+	grep -rnE --include='*.[ch]' '\b(et_x)?realloc[[:space:]]*\(' "$1/cmd" "$1/libcommon" |
+		while IFS=: read -r file line text; do
+			case "$file" in */libcommon/et_mem.[ch]) continue ;; esac
+			case "$file" in
+			*/pt_kineto_gpu.c | */infragraph_expand.c | */et_src.c)
+				sed -n "$((line > 5 ? line - 5 : 1)),${line}p" "$file" | grep -q 'not ET_GROW:' && continue ;;
+			esac
+			echo "$file:$line: $text"
+		done
+}
+
+@test "one array-growth rule: no realloc outside et_mem but the marked exceptions" {
+	bad=$(realloc_outside "$REPO")
+	[ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+# The check above can fail: a hand-written growth site is found, and so is an
+# allowed file's realloc without its mark.
+@test "the array-growth check finds a hand-written realloc" {
+	mkdir -p x/cmd/et-foo x/libcommon
+	printf 'void f(void)\n{\n\tp = et_xrealloc(p, n * 2);\n}\n' >x/cmd/et-foo/grow.c
+	printf 'void g(void)\n{\n\tw = realloc(w, n);\n}\n' >x/libcommon/et_src.c
+	run realloc_outside x
+	assert_output --partial "x/cmd/et-foo/grow.c:3:"
+	assert_output --partial "x/libcommon/et_src.c:3:"
+}

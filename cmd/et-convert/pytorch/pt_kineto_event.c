@@ -6,6 +6,7 @@
 #include "et-convert/pytorch/pt_json.h"
 #include "et-convert/pytorch/pt_kineto.h"
 #include "et_jsonscan.h"
+#include "et_mem.h"
 
 #include <math.h>
 #include <string.h>
@@ -217,7 +218,7 @@ static void store_cpu(krd *r, const kev *ev, const kargs *a, double ts, double d
 	if (strstr(kt_name(d, name), "ProfilerStep"))
 		return; /* the profiler's own step annotation has no host op */
 	uint32_t thr = thread_of(r, ev);
-	kt_grow((void **)&d->cpu, &d->capcpu, d->ncpu, sizeof *d->cpu);
+	ET_GROW(d->cpu, d->capcpu, kt_next(d->ncpu));
 	d->cpu[d->ncpu++] = (kt_cpu){.ts = ts,
 	                             .dur = dur,
 	                             .excl = dur,
@@ -238,7 +239,7 @@ static void store_launch(krd *r, const kev *ev, const kargs *a, double ts)
 	if (a->corr == PT_NO_ID)
 		return;
 	uint32_t thr = thread_of(r, ev);
-	kt_grow((void **)&d->ln, &d->capln, d->nln, sizeof *d->ln);
+	ET_GROW(d->ln, d->capln, kt_next(d->nln));
 	d->ln[d->nln++] =
 	    (kt_launch){.ts = ts, .corr = a->corr, .ext = a->ext, .thr = thr, .seq = r->seq};
 }
@@ -249,7 +250,7 @@ static void store_gpu(krd *r, const kargs *a, int kind, double ts, double dur, u
 	uint32_t pg = KT_NONE;
 	if (a->pg.p && pj_string(a->pg, &r->s))
 		pg = et_strmap_intern(&d->names, (const char *)r->s.data, r->s.len - 1);
-	kt_grow((void **)&d->gpu, &d->capgpu, d->ngpu, sizeof *d->gpu);
+	ET_GROW(d->gpu, d->capgpu, kt_next(d->ngpu));
 	d->gpu[d->ngpu++] = (kt_gpu){.ts = ts,
 	                             .dur = dur,
 	                             .corr = a->corr,

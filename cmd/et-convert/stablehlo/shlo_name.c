@@ -49,10 +49,7 @@ static void mnemonic(const shlo_b *b, const shlo_op *o, const char **s, size_t *
 
 static void nbuf_set(shlo_b *b, const char *s, size_t n, size_t at)
 {
-	if (at + n + 1 > b->capnbuf) {
-		b->capnbuf = 2 * (at + n + 1) + 64;
-		b->nbuf = et_xrealloc(b->nbuf, b->capnbuf);
-	}
+	ET_GROW(b->nbuf, b->capnbuf, at + n + 1);
 	memcpy(b->nbuf + at, s, n);
 	b->nbuf[at + n] = 0;
 }

@@ -83,10 +83,9 @@ static uint32_t add_set(xir *x, uint32_t n, uint32_t size, const uint32_t *ids)
 	if (found != UINT32_MAX)
 		return found;
 	size_t len = (size_t)n * size;
-	size_t cap = x->capset;
+	size_t cap = x->capset; /* set_hash is parallel to set: the same growth */
 	ET_GROW(x->set, x->capset, (size_t)x->nset + 1);
-	if (x->capset != cap)
-		x->set_hash = et_xrealloc(x->set_hash, x->capset * sizeof *x->set_hash);
+	ET_GROW(x->set_hash, cap, (size_t)x->nset + 1);
 	x->set_hash[x->nset] = h;
 	ET_GROW(x->members, x->capmem, (size_t)x->nmem + len);
 	x->set[x->nset] = (xir_set){.n = n, .size = size, .off = (uint32_t)x->nmem};
