@@ -242,6 +242,10 @@ static void store(et_cli *c, const et_opt *o, const char *arg)
 		bounds(o, INT64_MIN, INT64_MAX, &lo, &hi);
 		*(int64_t *)o->target = et_cli_int(c, name, arg, lo, hi);
 		break;
+	case ET_ARG_U64:
+		bounds(o, 0, INT64_MAX, &lo, &hi);
+		*(uint64_t *)o->target = (uint64_t)et_cli_int(c, name, arg, lo < 0 ? 0 : lo, hi);
+		break;
 	case ET_ARG_SIZE:
 		*(uint64_t *)o->target = et_cli_size(c, name, arg);
 		break;

@@ -67,3 +67,49 @@ realloc_outside() { # DIR: the reallocs under DIR/cmd and DIR/libcommon that bre
 	assert_output --partial "x/cmd/et-foo/grow.c:3:"
 	assert_output --partial "x/libcommon/et_src.c:3:"
 }
+
+# Option tables are typed (et_cli.h, ET_OPT_FLAG ...): a target of the
+# wrong type for its kind does not compile. The same table with the right
+# type does, so the failure is the type and not the harness.
+opt_table_compiles() { # TYPE KIND: compile a table binding a TYPE variable with ET_OPT_KIND
+	cat >opt.c <<-C
+		#include "et_cli.h"
+		void f(void);
+		void f(void)
+		{
+			static $1 v;
+			et_opt t[] = {ET_OPT_$2(0, "x", "N", "h", &v), ET_OPT_END};
+			(void)t;
+		}
+	C
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$REPO/libcommon" -I"$REPO/cmd" \
+		-I"$REPO/build/rel" -I/usr/include/cjson opt.c
+}
+
+@test "typed option tables: a wrong target type is a compile error" {
+	run opt_table_compiles int U32
+	assert_failure
+	assert_output --partial "_Generic"
+	run opt_table_compiles uint32_t U32
+	assert_success
+	run opt_table_compiles int64_t U64
+	assert_failure
+	assert_output --partial "_Generic"
+	run opt_table_compiles uint64_t U64
+	assert_success
+	run opt_table_compiles double INT
+	assert_failure
+	run opt_table_compiles "const char *" STR
+	assert_success
+	run opt_table_compiles char STR
+	assert_failure
+}
+
+# Every table entry is written with a typed macro: no positional et_opt with
+# a raw ET_ARG_ kind (et_cli's own code aside).
+@test "typed option tables: every tool's table uses them" {
+	cd "$REPO"
+	run grep -rnE --include='*.[ch]' --exclude=et_cli.h \
+		'^[[:space:]]*[{]?[^{}]*,[[:space:]]*ET_ARG_[A-Z0-9]+,' cmd libcommon tests/unit
+	assert_output ""
+}
