@@ -165,6 +165,10 @@ unit_test() {
 	unit_test test_strmap
 }
 
+@test "unit: test_trace_event" {
+	unit_test test_trace_event
+}
+
 @test "unit: test_tpl" {
 	unit_test test_tpl
 }
