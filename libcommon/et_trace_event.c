@@ -1,21 +1,12 @@
 #include "et_trace_event.h"
+#include "et_json_str.h"
 
 void et_te_str(FILE *f, const char *s)
 {
-	putc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			putc(*p, f);
-	}
-	putc('"', f);
+	et_buf b = {0};
+	et_json_str(&b, s ? s : "", ET_JSTR_CTRL_NT);
+	fwrite(b.data, 1, b.len, f);
+	et_buf_free(&b);
 }
 
 void et_te_open(et_te *w, FILE *f, const char *head)

@@ -93,6 +93,10 @@ unit_test() {
 	unit_test test_json_reader
 }
 
+@test "unit: test_json_str" {
+	unit_test test_json_str
+}
+
 @test "unit: test_jsonizer" {
 	unit_test test_jsonizer
 }
