@@ -355,7 +355,8 @@ static void skb_begin(skb *b, rank_sum *r, uint32_t n)
 	b->fpool_len = 0;
 	if (!b->par_off) {
 		b->sk_cap = 64;
-		b->par_off = et_xmalloc((b->sk_cap + 1) * sizeof *b->par_off);
+		b->par_off_cap = b->sk_cap + 1;
+		b->par_off = et_xmalloc(b->par_off_cap * sizeof *b->par_off);
 		b->stamp = et_xmalloc(b->sk_cap * sizeof *b->stamp);
 	}
 	b->par_off[0] = 0;

@@ -154,7 +154,7 @@ static void mlp_reserve(nn_mlp *m, size_t n)
 		return;
 	size_t c = m->cap * m->a.out; /* rows of a.out values */
 	ET_GROW(m->h, c, n * m->a.out);
-	m->cap = n;
+	m->cap = m->a.out && c / m->a.out > n ? c / m->a.out : n;
 }
 
 void nn_mlp_forward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, const double *sh,
