@@ -21,10 +21,7 @@ typedef struct loader {
 static void keep_input(loader *l, const char *name)
 {
 	size_t n = strlen(name) + 1;
-	if (n > l->input_cap) {
-		l->input = et_xrealloc(l->input, n);
-		l->input_cap = n;
-	}
+	ET_GROW(l->input, l->input_cap, n);
 	l->rank.ri.input = memcpy(l->input, name, n);
 }
 

@@ -72,6 +72,7 @@ typedef struct cfg {
 	/* comm groups */
 	comm_group *groups;
 	int ngroups;
+	size_t capgroups;
 	/* beyond ASTRA-sim */
 	int compute_model;
 	double compute_scale;

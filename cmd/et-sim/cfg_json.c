@@ -306,7 +306,7 @@ static void add_group(cfg *c, const et_pg_group *pg)
 	comm_group g = {.id = (int)pg->id, .n = (uint32_t)pg->n_ranks};
 	g.mem = et_xmalloc(pg->n_ranks * sizeof *g.mem);
 	memcpy(g.mem, pg->ranks, pg->n_ranks * sizeof *g.mem);
-	c->groups = et_xrealloc(c->groups, (size_t)(c->ngroups + 1) * sizeof *c->groups);
+	ET_GROW(c->groups, c->capgroups, (size_t)c->ngroups + 1);
 	c->groups[c->ngroups++] = g;
 }
 

@@ -85,10 +85,7 @@ static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_
 	c->ctype = ct;
 	c->size = size;
 	c->nsim = s->folded ? 1 : c->nmem;
-	if (s->ncolls == s->capcolls) {
-		s->capcolls = s->capcolls ? s->capcolls * 2 : 64;
-		s->colls = et_xrealloc(s->colls, s->capcolls * sizeof *s->colls);
-	}
+	ET_GROW(s->colls, s->capcolls, (size_t)s->ncolls + 1);
 	s->colls[s->ncolls++] = c;
 	if (coll_plan(s, c, r, node, ct) < 0)
 		return NULL;

@@ -11,10 +11,7 @@ static int ev_less(const ev *x, const ev *y)
 
 void evq_push(evq *q, uint64_t t, uint32_t type, uint32_t rank, uint64_t a, uint64_t b)
 {
-	if (q->n == q->cap) {
-		q->cap = q->cap ? q->cap * 2 : 1024;
-		q->h = et_xrealloc(q->h, q->cap * sizeof *q->h);
-	}
+	ET_GROW(q->h, q->cap, (size_t)q->n + 1);
 	ev e = {t, q->seq++, a, b, type, rank};
 	uint64_t i = q->n++;
 	while (i > 0) {

@@ -345,7 +345,8 @@ static int edges(expander *x)
 	for (uint32_t k = 0; k < d->nedge; k++)
 		if (emit(x, &d->edge[k], 0, 0, 0) < 0)
 			return -1;
-	/* give back what self pairs and repeats left unused */
+	/* give back what self pairs and repeats left unused (not ET_GROW: a
+	 * final shrink to fit) */
 	if (x->g->nedge < x->nedge_max / 2)
 		x->g->edge = et_xrealloc(x->g->edge, (x->g->nedge + 1) * sizeof *x->g->edge);
 	return 0;

@@ -14,7 +14,7 @@
 
 typedef struct side {
 	uint64_t *gemm;
-	uint32_t cap;
+	size_t cap;
 } side;
 
 typedef struct loading {
@@ -25,12 +25,7 @@ typedef struct loading {
 
 static void side_grow(side *s, uint32_t n)
 {
-	if (n < s->cap)
-		return;
-	s->cap = s->cap ? s->cap * 2 : 4096;
-	if (s->cap <= n)
-		s->cap = n + 1;
-	s->gemm = et_xrealloc(s->gemm, (size_t)s->cap * 24);
+	ET_GROW(s->gemm, s->cap, 3 * ((size_t)n + 1)); /* M, N, K per node */
 }
 
 static void place(workload *w, uint32_t rank, sgraph *s)
@@ -41,7 +36,7 @@ static void place(workload *w, uint32_t rank, sgraph *s)
 			sgraph_free(s);
 			return;
 		}
-	w->cls = et_xrealloc(w->cls, (w->ncls + 1) * sizeof *w->cls);
+	ET_GROW(w->cls, w->capcls, (size_t)w->ncls + 1);
 	w->cls[w->ncls++] = s;
 	w->rank_graph[rank] = s;
 }
@@ -51,7 +46,7 @@ static void ensure_rank(workload *w, uint32_t rank)
 	if (rank < w->world)
 		return;
 	uint32_t nw = rank + 1;
-	w->rank_graph = et_xrealloc(w->rank_graph, nw * sizeof *w->rank_graph);
+	ET_GROW(w->rank_graph, w->caprank, (size_t)nw);
 	for (uint32_t i = w->world; i < nw; i++)
 		w->rank_graph[i] = NULL;
 	w->world = nw;

@@ -10,8 +10,9 @@ typedef struct workload {
 	const sgraph **rank_graph; /* per rank (shared between identical ranks) */
 	sgraph **cls;              /* distinct graphs */
 	uint32_t ncls;
-	uint64_t nodes;      /* over all ranks */
-	uint32_t said_world; /* the largest world a rank's header (or --world) gave; 0: none */
+	size_t capcls, caprank; /* of cls, of rank_graph */
+	uint64_t nodes;         /* over all ranks */
+	uint32_t said_world;    /* the largest world a rank's header (or --world) gave; 0: none */
 	char name[256];
 	char input[256]; /* the INPUT operand as messages name it ("<stdin>" for -) */
 } workload;

@@ -40,18 +40,17 @@ typedef struct aw_chunk {
 typedef struct aware {
 	net_route rt;
 	aw_link *l;
-	uint32_t nl, capl;
+	uint32_t nl;
+	size_t capl;
 	et_hmap lmap; /* (from, to) -> link index */
 	aw_chunk *c;
-	uint32_t nc, capc, free_head;
+	uint32_t nc, free_head;
+	size_t capc;
 } aware;
 
 static uint32_t link_add(aware *w, uint32_t from, uint32_t to, double bpns, double lat)
 {
-	if (w->nl == w->capl) {
-		w->capl = w->capl ? w->capl * 2 : 64;
-		w->l = et_xrealloc(w->l, (size_t)w->capl * sizeof *w->l);
-	}
+	ET_GROW(w->l, w->capl, (size_t)w->nl + 1);
 	w->l[w->nl] = (aw_link){.from = from, .to = to, .bpns = bpns, .lat = lat};
 	*et_hmap_put(&w->lmap, from, to, 0) = w->nl;
 	return w->nl++;
@@ -99,10 +98,7 @@ static uint32_t chunk_new(aware *w)
 		w->free_head = w->c[i].next_free;
 		return i;
 	}
-	if (w->nc == w->capc) {
-		w->capc = w->capc ? w->capc * 2 : 256;
-		w->c = et_xrealloc(w->c, (size_t)w->capc * sizeof *w->c);
-	}
+	ET_GROW(w->c, w->capc, (size_t)w->nc + 1);
 	return w->nc++;
 }
 

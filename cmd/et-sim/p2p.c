@@ -39,10 +39,7 @@ static uint64_t key_id(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_
 		*v1 = p->n1++;
 	uint64_t *v2 = et_hmap_put(&p->m2, *v1, size, UINT64_MAX);
 	if (*v2 == UINT64_MAX) {
-		if (p->nk == p->capk) {
-			p->capk = p->capk ? p->capk * 2 : 64;
-			p->cnt = et_xrealloc(p->cnt, p->capk * sizeof *p->cnt);
-		}
+		ET_GROW(p->cnt, p->capk, (size_t)p->nk + 1);
 		p->cnt[p->nk] = 0;
 		*v2 = p->nk++;
 	}
@@ -57,10 +54,7 @@ static pentry *entry(p2p *p, uint64_t tag, uint32_t src, uint32_t dst, uint64_t 
 	p->cnt[kid] += send ? 1 : 1ull << 32;
 	uint64_t *v = et_hmap_put(&p->entry, kid, occ, UINT64_MAX);
 	if (*v == UINT64_MAX) {
-		if (p->n == p->cap) {
-			p->cap = p->cap ? p->cap * 2 : 64;
-			p->e = et_xrealloc(p->e, p->cap * sizeof *p->e);
-		}
+		ET_GROW(p->e, p->cap, (size_t)p->n + 1);
 		p->e[p->n] = (pentry){src, dst, UINT32_MAX, UINT32_MAX, false, tag, size};
 		*v = p->n++;
 	}

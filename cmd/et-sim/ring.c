@@ -28,7 +28,8 @@ static ring *ring_new(sim *s, uint32_t n, bool local)
 
 typedef struct ringset {
 	ring **v;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	const ring **groups; /* per comm group */
 	const ring *one;     /* all ranks */
 } ringset;
@@ -36,10 +37,7 @@ typedef struct ringset {
 static void keep(sim *s, ring *rg)
 {
 	ringset *rs = s->rs;
-	if (rs->n == rs->cap) {
-		rs->cap = rs->cap ? rs->cap * 2 : 64;
-		rs->v = et_xrealloc(rs->v, rs->cap * sizeof *rs->v);
-	}
+	ET_GROW(rs->v, rs->cap, (size_t)rs->n + 1);
 	rs->v[rs->n++] = rg;
 	rg->symmetric = true;
 	uint64_t sig = rg->n > 1 ? pair_sig(s->cf, rg->rank[0], rg->rank[1]) : 0;

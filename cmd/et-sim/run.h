@@ -17,8 +17,10 @@ typedef struct run_conf {
 	bool verbose;
 	const char **sets;
 	int nsets;
+	size_t capsets;
 	const char **sweeps;
 	int nsweeps;
+	size_t capsweeps;
 	bool json, astra, crit, no_fold;
 	const char *schedule, *trace, *output;
 	int progress;

@@ -6,6 +6,7 @@
 #include "et-sim/report.h"
 #include "et_attr.h"
 #include "et_mem.h"
+#include "et_trace_event.h"
 #include "et_types.h"
 #include <stdlib.h>
 
@@ -93,24 +94,21 @@ int sched_write_jsonl(FILE *f, const sim *s)
 
 int sched_write_chrome(FILE *f, const sim *s)
 {
-	fputs("{\"traceEvents\":[\n", f);
-	bool first = true;
+	et_te w;
+	et_te_open(&w, f, NULL);
 	for (uint32_t k = 0; k < s->world; k++) {
 		const rank_st *r = report_rank(s, k);
 		uint32_t *v, n = ordered(r, &v);
 		for (uint32_t j = 0; j < n; j++) {
 			uint32_t i = v[j];
-			fprintf(f,
-			        "%s{\"ph\":\"X\",\"pid\":%u,\"tid\":\"%s\",\"ts\":%.3f,\"dur\":%."
-			        "3f,\"name\":",
-			        first ? "" : ",\n", k, res_name(r->g, i), r->start[i] / 1000.0,
-			        (r->end[i] - r->start[i]) / 1000.0);
-			jsonw_str(f, sg_name(r->g, i));
-			fputs("}", f);
-			first = false;
+			et_te_complete(&w, &(et_te_event){.pid = k,
+			                                  .tid_name = res_name(r->g, i),
+			                                  .ts_ns = r->start[i],
+			                                  .dur_ns = r->end[i] - r->start[i],
+			                                  .name = sg_name(r->g, i)});
 		}
 		free(v);
 	}
-	fputs("\n],\"displayTimeUnit\":\"ns\"}\n", f);
+	et_te_close(&w, ",\"displayTimeUnit\":\"ns\"");
 	return 0;
 }

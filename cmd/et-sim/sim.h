@@ -114,7 +114,8 @@ typedef struct squeue {
 /* Heap of ready node indices ordered by node id. */
 typedef struct rheap {
 	uint32_t *v;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 } rheap;
 
 typedef struct rank_st {
@@ -165,7 +166,8 @@ struct sim {
 	uint64_t now;
 	/* collectives: key (group, seq) -> coll */
 	coll **colls;
-	uint32_t ncolls, capcolls;
+	uint32_t ncolls;
+	size_t capcolls;
 	et_hmap coll_map;  /* (scope base << 32 | group + 1, active << 32 | seq) -> coll index */
 	et_hmap scope_seq; /* (rank, active dims) -> next seq of a scope's collectives */
 	et_dims dims;      /* the network's dimensions, for scopes */

@@ -14,6 +14,7 @@ typedef struct axis {
 	char key[64];
 	char **val;
 	int n;
+	size_t cap;
 } axis;
 
 /* The first l bytes of p, as a string of their own. */
@@ -33,10 +34,11 @@ static int parse_axis(const char *spec, axis *a, et_error *e)
 	memcpy(a->key, spec, (size_t)(eq - spec));
 	a->key[eq - spec] = 0;
 	a->n = 0;
+	a->cap = 0;
 	a->val = NULL;
 	for (const char *p = eq + 1; *p;) {
 		size_t l = strcspn(p, ",");
-		a->val = et_xrealloc(a->val, (size_t)(a->n + 1) * sizeof *a->val);
+		ET_GROW(a->val, a->cap, (size_t)a->n + 1);
 		a->val[a->n++] = copy_n(p, l);
 		p += l;
 		if (*p)

@@ -31,10 +31,7 @@ static bool id_less(const sgraph *g, uint32_t a, uint32_t b)
 
 void rheap_push(rheap *h, const sgraph *g, uint32_t v)
 {
-	if (h->n == h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 16;
-		h->v = et_xrealloc(h->v, h->cap * sizeof *h->v);
-	}
+	ET_GROW(h->v, h->cap, (size_t)h->n + 1);
 	uint32_t i = h->n++;
 	while (i > 0 && id_less(g, v, h->v[(i - 1) / 2])) {
 		h->v[i] = h->v[(i - 1) / 2];

@@ -118,16 +118,13 @@ double et_cli_double(const et_cli *c, const char *opt, const char *arg)
 typedef struct flat {
 	const et_opt **o;
 	char *letter;
-	size_t n, cap;
+	size_t n, cap, cap_letter;
 } flat;
 
 static void flat_add(flat *f, const et_opt *o)
 {
-	if (f->n == f->cap) {
-		f->cap = f->cap ? 2 * f->cap : 64;
-		f->o = et_xrealloc(f->o, f->cap * sizeof *f->o);
-		f->letter = et_xrealloc(f->letter, f->cap);
-	}
+	ET_GROW(f->o, f->cap, f->n + 1);
+	ET_GROW(f->letter, f->cap_letter, f->n + 1);
 	char ch = o->shrt;
 	for (size_t i = 0; ch && i < f->n; i++)
 		if (f->letter[i] == ch)
@@ -244,6 +241,10 @@ static void store(et_cli *c, const et_opt *o, const char *arg)
 	case ET_ARG_I64:
 		bounds(o, INT64_MIN, INT64_MAX, &lo, &hi);
 		*(int64_t *)o->target = et_cli_int(c, name, arg, lo, hi);
+		break;
+	case ET_ARG_U64:
+		bounds(o, 0, INT64_MAX, &lo, &hi);
+		*(uint64_t *)o->target = (uint64_t)et_cli_int(c, name, arg, lo < 0 ? 0 : lo, hi);
 		break;
 	case ET_ARG_SIZE:
 		*(uint64_t *)o->target = et_cli_size(c, name, arg);

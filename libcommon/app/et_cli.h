@@ -51,6 +51,7 @@ typedef enum et_arg {
 	ET_ARG_INT,     /* *(int *)target, within [min, max] */
 	ET_ARG_U32,     /* *(uint32_t *)target, within [min, max] */
 	ET_ARG_I64,     /* *(int64_t *)target, within [min, max] */
+	ET_ARG_U64,     /* *(uint64_t *)target, within [min, max] (0..INT64_MAX at most) */
 	ET_ARG_SIZE,    /* *(uint64_t *)target: 4096, 64K, 1M, 2G */
 	ET_ARG_DOUBLE,  /* *(double *)target, finite */
 	ET_ARG_CHOICE,  /* *(int *)target = index of the argument in choices */
@@ -91,6 +92,45 @@ struct et_opt {
 	{                                                                                          \
 		.group = (table)                                                                   \
 	}
+
+/* Typed entries: every option of a table is written with one of these, so
+ * the target's type is the one its kind stores (see et_arg) and a wrong
+ * one is a compile error (_Generic has no association for it) rather than
+ * a write of the wrong width through void *. The trailing arguments are
+ * more designated fields (.min = 1, .max = 64, .flags = ET_OPT_HIDDEN,
+ * .choices = names, .fn = f, .value = 2). */
+#define ET_OPT_TARGET_(type, p) _Generic((p), type * : (p))
+#define ET_OPT_ENTRY_(s, l, k, a, h, t, ...)                                                       \
+	{                                                                                          \
+		.shrt = (s), .lng = (l), .kind = (k), .argname = (a), .help = (h), .target = (t),  \
+		__VA_ARGS__                                                                        \
+	}
+/* no argument: *(bool *)p = true */
+#define ET_OPT_FLAG(s, l, help, p, ...)                                                            \
+	ET_OPT_ENTRY_(s, l, ET_ARG_FLAG, NULL, help, ET_OPT_TARGET_(bool, p), __VA_ARGS__)
+/* no argument: *(int *)p = .value (give .value = V) */
+#define ET_OPT_SET(s, l, help, p, ...)                                                             \
+	ET_OPT_ENTRY_(s, l, ET_ARG_SET, NULL, help, ET_OPT_TARGET_(int, p), __VA_ARGS__)
+#define ET_OPT_STR(s, l, arg, help, p, ...)                                                        \
+	ET_OPT_ENTRY_(s, l, ET_ARG_STR, arg, help, ET_OPT_TARGET_(const char *, p), __VA_ARGS__)
+#define ET_OPT_INT(s, l, arg, help, p, ...)                                                        \
+	ET_OPT_ENTRY_(s, l, ET_ARG_INT, arg, help, ET_OPT_TARGET_(int, p), __VA_ARGS__)
+#define ET_OPT_U32(s, l, arg, help, p, ...)                                                        \
+	ET_OPT_ENTRY_(s, l, ET_ARG_U32, arg, help, ET_OPT_TARGET_(uint32_t, p), __VA_ARGS__)
+#define ET_OPT_I64(s, l, arg, help, p, ...)                                                        \
+	ET_OPT_ENTRY_(s, l, ET_ARG_I64, arg, help, ET_OPT_TARGET_(int64_t, p), __VA_ARGS__)
+#define ET_OPT_U64(s, l, arg, help, p, ...)                                                        \
+	ET_OPT_ENTRY_(s, l, ET_ARG_U64, arg, help, ET_OPT_TARGET_(uint64_t, p), __VA_ARGS__)
+#define ET_OPT_SIZE(s, l, arg, help, p, ...)                                                       \
+	ET_OPT_ENTRY_(s, l, ET_ARG_SIZE, arg, help, ET_OPT_TARGET_(uint64_t, p), __VA_ARGS__)
+#define ET_OPT_DBL(s, l, arg, help, p, ...)                                                        \
+	ET_OPT_ENTRY_(s, l, ET_ARG_DOUBLE, arg, help, ET_OPT_TARGET_(double, p), __VA_ARGS__)
+/* *(int *)p = the index of the argument in .choices (give .choices = names) */
+#define ET_OPT_CHOICE(s, l, arg, help, p, ...)                                                     \
+	ET_OPT_ENTRY_(s, l, ET_ARG_CHOICE, arg, help, ET_OPT_TARGET_(int, p), __VA_ARGS__)
+/* .fn = f does the work; p is f's own (o->target), of the type f casts to */
+#define ET_OPT_FN(s, l, arg, help, p, ...)                                                         \
+	ET_OPT_ENTRY_(s, l, ET_ARG_FN, arg, help, (p), __VA_ARGS__)
 
 struct et_cli {
 	const char *prog;   /* "et-convert", "et-synth coll" */

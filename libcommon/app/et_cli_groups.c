@@ -52,16 +52,17 @@ const et_opt *et_cli_common_opts(et_cli *c, bool output)
 {
 	static et_opt t[10];
 	et_opt v[] = {
-	    {'o', "output", ET_ARG_STR, "FILE", "write FILE (atomically) instead of stdout",
-	     &c->output, .flags = SH},
-	    {'q', "quiet", ET_ARG_SET, NULL, "no progress on stderr", &c->progress, .value = -1,
-	     .flags = SH},
-	    {0, "progress", ET_ARG_SET, NULL, "progress on stderr even when it is not a terminal",
-	     &c->progress, .value = 1, .flags = SH},
-	    {'h', "help", ET_ARG_FN, NULL, "this help", .fn = show_help, .flags = SH},
-	    {0, "version", ET_ARG_FN, NULL, "version", .fn = show_version, .flags = SH},
-	    {0, "help-table", ET_ARG_FN, NULL, NULL, .fn = show_table, .flags = ET_OPT_HIDDEN},
-	    {0, "help-table-all", ET_ARG_FN, NULL, NULL, .fn = show_table, .flags = ET_OPT_HIDDEN},
+	    ET_OPT_STR('o', "output", "FILE", "write FILE (atomically) instead of stdout",
+	               &c->output, .flags = SH),
+	    ET_OPT_SET('q', "quiet", "no progress on stderr", &c->progress, .value = -1,
+	               .flags = SH),
+	    ET_OPT_SET(0, "progress", "progress on stderr even when it is not a terminal",
+	               &c->progress, .value = 1, .flags = SH),
+	    ET_OPT_FN('h', "help", NULL, "this help", NULL, .fn = show_help, .flags = SH),
+	    ET_OPT_FN(0, "version", NULL, "version", NULL, .fn = show_version, .flags = SH),
+	    ET_OPT_FN(0, "help-table", NULL, NULL, NULL, .fn = show_table, .flags = ET_OPT_HIDDEN),
+	    ET_OPT_FN(0, "help-table-all", NULL, NULL, NULL, .fn = show_table,
+	              .flags = ET_OPT_HIDDEN),
 	    ET_OPT_END,
 	};
 	memcpy(t, v, sizeof v);
@@ -122,25 +123,26 @@ const et_opt *et_cli_input_opts(et_cli_in *in)
 {
 	static et_opt t[10];
 	et_opt all[] = {
-	    {'f', "from", ET_ARG_FN, "FORMAT",
-	     "read INPUT as FORMAT instead of sniffing it: stream, et, json (also JSONL) or "
-	     "pytorch",
-	     in, .fn = parse_from, .flags = SH},
-	    {0, "ranks", ET_ARG_FN, "LIST", "only these ranks (e.g. 0-3,7)", in, .fn = parse_ranks,
-	     .flags = SH},
-	    {0, "set-rank", ET_ARG_I64, "N", "rank of a header-less single-rank input",
-	     &in->o.set_rank, .min = 0, .max = ET_MAX_WORLD - 1, .flags = SH},
-	    {0, "world", ET_ARG_U32, "N",
-	     "the world size: a per-rank set PREFIX must then have N files", &in->o.world, .min = 1,
-	     .max = ET_MAX_WORLD, .flags = SH},
-	    {0, "max-msg", ET_ARG_SIZE, "SIZE", "per-message size limit (default 256M)",
-	     &in->o.max_msg, .flags = SH},
-	    {0, "max-rank-nodes", ET_ARG_SIZE, "N",
-	     "refuse a rank of more than N nodes (default 4M, i.e. 4194304)", &in->o.max_nodes,
-	     .flags = SH},
-	    {0, "max-rank-bytes", ET_ARG_SIZE, "SIZE",
-	     "refuse a rank of more than SIZE ET bytes (default 2G)", &in->o.max_rank_bytes,
-	     .flags = SH},
+	    ET_OPT_FN(
+	        'f', "from", "FORMAT",
+	        "read INPUT as FORMAT instead of sniffing it: stream, et, json (also JSONL) or "
+	        "pytorch",
+	        in, .fn = parse_from, .flags = SH),
+	    ET_OPT_FN(0, "ranks", "LIST", "only these ranks (e.g. 0-3,7)", in, .fn = parse_ranks,
+	              .flags = SH),
+	    ET_OPT_I64(0, "set-rank", "N", "rank of a header-less single-rank input",
+	               &in->o.set_rank, .min = 0, .max = ET_MAX_WORLD - 1, .flags = SH),
+	    ET_OPT_U32(0, "world", "N",
+	               "the world size: a per-rank set PREFIX must then have N files", &in->o.world,
+	               .min = 1, .max = ET_MAX_WORLD, .flags = SH),
+	    ET_OPT_SIZE(0, "max-msg", "SIZE", "per-message size limit (default 256M)",
+	                &in->o.max_msg, .flags = SH),
+	    ET_OPT_SIZE(0, "max-rank-nodes", "N",
+	                "refuse a rank of more than N nodes (default 4M, i.e. 4194304)",
+	                &in->o.max_nodes, .flags = SH),
+	    ET_OPT_SIZE(0, "max-rank-bytes", "SIZE",
+	                "refuse a rank of more than SIZE ET bytes (default 2G)",
+	                &in->o.max_rank_bytes, .flags = SH),
 	};
 	static const unsigned bit[] = {
 	    0, ET_IN_RANKS, ET_IN_SET_RANK, ET_IN_WORLD, ET_IN_LIMITS, ET_IN_LIMITS, ET_IN_LIMITS};
@@ -207,19 +209,19 @@ const et_opt *et_cli_write_opts(et_cli_out *o)
 	         "jsonl%s%s",
 	         o->custom ? "; also " : "", o->custom ? o->custom->name : "");
 	et_opt v[] = {
-	    {'t', "to", ET_ARG_FN, "FORMAT", to_help, o, .fn = parse_to,
-	     .flags = o->custom ? 0 : SH},
-	    {0, "split", ET_ARG_STR, "PREFIX",
-	     "one raw ET per rank, PREFIX.<rank>.et (implies --to et)", &o->w.split, .flags = SH},
-	    {0, "name", ET_ARG_FN, "NAME", "workload name written to stream headers", &o->w.name,
-	     .fn = parse_name, .flags = SH},
-	    {'l', "level", ET_ARG_FN, "N", "zstd level of stream output (1-19, default 3)", o,
-	     .fn = parse_zstd, .flags = SH},
-	    {'T', "threads", ET_ARG_FN, "N", "zstd worker threads (0: compress inline)", o,
-	     .fn = parse_zstd, .flags = SH},
-	    {0, "all-fields", ET_ARG_FLAG, NULL,
-	     "json, jsonl: write every node field, defaults too (\"id\": 0)", &o->w.all_fields,
-	     .flags = SH},
+	    ET_OPT_FN('t', "to", "FORMAT", to_help, o, .fn = parse_to, .flags = o->custom ? 0 : SH),
+	    ET_OPT_STR(0, "split", "PREFIX",
+	               "one raw ET per rank, PREFIX.<rank>.et (implies --to et)", &o->w.split,
+	               .flags = SH),
+	    ET_OPT_FN(0, "name", "NAME", "workload name written to stream headers", &o->w.name,
+	              .fn = parse_name, .flags = SH),
+	    ET_OPT_FN('l', "level", "N", "zstd level of stream output (1-19, default 3)", o,
+	              .fn = parse_zstd, .flags = SH),
+	    ET_OPT_FN('T', "threads", "N", "zstd worker threads (0: compress inline)", o,
+	              .fn = parse_zstd, .flags = SH),
+	    ET_OPT_FLAG(0, "all-fields",
+	                "json, jsonl: write every node field, defaults too (\"id\": 0)",
+	                &o->w.all_fields, .flags = SH),
 	    ET_OPT_END,
 	};
 	memcpy(t, v, sizeof v);

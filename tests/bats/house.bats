@@ -168,3 +168,80 @@ C
 	assert_output --regexp '^libcommon/app/et_app\.c:[0-9]+:'
 	[ "${#lines[@]}" -eq 1 ]
 }
+
+# Arrays grow in one way, ET_GROW (et_mem.h: doubling, an overflow is out of
+# memory). A realloc elsewhere is a second growth rule, unless it is one of
+# the allowed exceptions, each marked "not ET_GROW: why" at or up to five lines above the call.
+realloc_outside() { # DIR: the reallocs under DIR/cmd and DIR/libcommon that break the rule
+	grep -rnE --include='*.[ch]' '\b(et_x)?realloc[[:space:]]*\(' "$1/cmd" "$1/libcommon" |
+		while IFS=: read -r file line text; do
+			case "$file" in */libcommon/et_mem.[ch]) continue ;; esac
+			case "$file" in
+			*/pt_kineto_gpu.c | */infragraph_expand.c | */et_src.c)
+				sed -n "$((line > 5 ? line - 5 : 1)),${line}p" "$file" | grep -q 'not ET_GROW:' && continue ;;
+			esac
+			echo "$file:$line: $text"
+		done
+}
+
+@test "one array-growth rule: no realloc outside et_mem but the marked exceptions" {
+	bad=$(realloc_outside "$REPO")
+	[ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+# The check above can fail: a hand-written growth site is found, and so is an
+# allowed file's realloc without its mark.
+@test "the array-growth check finds a hand-written realloc" {
+	mkdir -p x/cmd/et-foo x/libcommon
+	printf 'void f(void)\n{\n\tp = et_xrealloc(p, n * 2);\n}\n' >x/cmd/et-foo/grow.c
+	printf 'void g(void)\n{\n\tw = realloc(w, n);\n}\n' >x/libcommon/et_src.c
+	run realloc_outside x
+	assert_output --partial "x/cmd/et-foo/grow.c:3:"
+	assert_output --partial "x/libcommon/et_src.c:3:"
+}
+
+# Option tables are typed (app/et_cli.h, ET_OPT_FLAG ...): a target of the
+# wrong type for its kind does not compile. The same table with the right
+# type does, so the failure is the type and not the harness.
+opt_table_compiles() { # TYPE KIND: compile a table binding a TYPE variable with ET_OPT_KIND
+	cat >opt.c <<-C
+		#include "app/et_cli.h"
+		void f(void);
+		void f(void)
+		{
+			static $1 v;
+			et_opt t[] = {ET_OPT_$2(0, "x", "N", "h", &v), ET_OPT_END};
+			(void)t;
+		}
+	C
+	${CC:-cc} -std=c11 -Wall -Wextra -Werror -fsyntax-only -I"$REPO/libcommon" -I"$REPO/cmd" \
+		-I"$REPO/build/rel" -I/usr/include/cjson opt.c
+}
+
+@test "typed option tables: a wrong target type is a compile error" {
+	run opt_table_compiles int U32
+	assert_failure
+	assert_output --partial "_Generic"
+	run opt_table_compiles uint32_t U32
+	assert_success
+	run opt_table_compiles int64_t U64
+	assert_failure
+	assert_output --partial "_Generic"
+	run opt_table_compiles uint64_t U64
+	assert_success
+	run opt_table_compiles double INT
+	assert_failure
+	run opt_table_compiles "const char *" STR
+	assert_success
+	run opt_table_compiles char STR
+	assert_failure
+}
+
+# Every table entry is written with a typed macro: no positional et_opt with
+# a raw ET_ARG_ kind (et_cli's own code aside).
+@test "typed option tables: every tool's table uses them" {
+	cd "$REPO"
+	run grep -rnE --include='*.[ch]' --exclude=et_cli.h \
+		'^[[:space:]]*[{]?[^{}]*,[[:space:]]*ET_ARG_[A-Z0-9]+,' cmd libcommon tests/unit
+	assert_output ""
+}

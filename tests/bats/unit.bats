@@ -97,6 +97,10 @@ unit_test() {
 	unit_test test_json_reader
 }
 
+@test "unit: test_json_str" {
+	unit_test test_json_str
+}
+
 @test "unit: test_jsonizer" {
 	unit_test test_jsonizer
 }
@@ -167,6 +171,10 @@ unit_test() {
 
 @test "unit: test_strmap" {
 	unit_test test_strmap
+}
+
+@test "unit: test_trace_event" {
+	unit_test test_trace_event
 }
 
 @test "unit: test_tpl" {

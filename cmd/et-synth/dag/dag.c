@@ -36,24 +36,25 @@ static void parse(dag_conf *c, int argc, char **argv)
 	c->comm_frac = 0.1;
 	c->cpu_frac = 0.2;
 	et_opt opts[] = {
-	    {'n', "nodes", ET_ARG_I64, "N", "nodes per rank (at most 20000000)", &c->nodes,
-	     .min = 1, .max = 20000000},
+	    ET_OPT_U64('n', "nodes", "N", "nodes per rank (at most 20000000)", &c->nodes, .min = 1,
+	               .max = 20000000),
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks"),
-	    {'w', "width", ET_ARG_U32, "W", "nodes per layer (default 16)", &c->width, .min = 1,
-	     .max = 1 << 16},
-	    {0, "edge-prob", ET_ARG_FN, "P",
-	     "chance of a dependency on each node of the previous layer (default 0.2; at least "
-	     "one is always drawn)",
-	     &c->edge_prob, .fn = opt_fraction, .value = 100},
-	    {0, "comm-fraction", ET_ARG_FN, "F", "share of collectives (default 0.1)",
-	     &c->comm_frac, .fn = opt_fraction, .value = 100},
-	    {0, "cpu-fraction", ET_ARG_FN, "F",
-	     "share of host (is_cpu_op) ops among the compute nodes (default 0.2)", &c->cpu_frac,
-	     .fn = opt_fraction, .value = 100},
-	    {0, "jitter", ET_ARG_FN, "F",
-	     "per-rank variation of COMP durations, +-F (0..0.9, default 0: every rank "
-	     "identical)",
-	     &c->jitter, .fn = opt_fraction, .value = 90},
+	    ET_OPT_U32('w', "width", "W", "nodes per layer (default 16)", &c->width, .min = 1,
+	               .max = 1 << 16),
+	    ET_OPT_FN(
+	        0, "edge-prob", "P",
+	        "chance of a dependency on each node of the previous layer (default 0.2; at least "
+	        "one is always drawn)",
+	        &c->edge_prob, .fn = opt_fraction, .value = 100),
+	    ET_OPT_FN(0, "comm-fraction", "F", "share of collectives (default 0.1)", &c->comm_frac,
+	              .fn = opt_fraction, .value = 100),
+	    ET_OPT_FN(0, "cpu-fraction", "F",
+	              "share of host (is_cpu_op) ops among the compute nodes (default 0.2)",
+	              &c->cpu_frac, .fn = opt_fraction, .value = 100),
+	    ET_OPT_FN(0, "jitter", "F",
+	              "per-rank variation of COMP durations, +-F (0..0.9, default 0: every rank "
+	              "identical)",
+	              &c->jitter, .fn = opt_fraction, .value = 90),
 	    SYNTH_OPTS(&c->so),
 	    ET_OPT_END,
 	};

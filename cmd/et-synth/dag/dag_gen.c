@@ -8,6 +8,7 @@
 #include "et-synth/dag/dag.h"
 #include "et_attr.h"
 #include "et_build.h"
+#include "et_mem.h"
 #include "et_rng.h"
 #include "et_types.h"
 
@@ -126,10 +127,7 @@ static void record_patch(dag_tpl *t, size_t node_off, uint64_t dur)
 	               .dur = (uint32_t)dur};
 	if (!find_duration(p + pre, len, &d.dur_off, &d.dur_len))
 		return;
-	if (t->n_patch == t->cap_patch) {
-		t->cap_patch = t->cap_patch ? 2 * t->cap_patch : 1024;
-		t->patch = et_xrealloc(t->patch, t->cap_patch * sizeof *t->patch);
-	}
+	ET_GROW(t->patch, t->cap_patch, (size_t)t->n_patch + 1);
 	t->patch[t->n_patch++] = d;
 }
 

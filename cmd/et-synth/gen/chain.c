@@ -33,19 +33,20 @@ static void parse(chain_conf *c, int argc, char **argv)
 	c->compute_us = -1;
 	c->size = -1;
 	et_opt opts[] = {
-	    {'L', "layers", ET_ARG_U32, "L", "number of layers", &c->layers, .min = 1,
-	     .max = 1 << 26},
-	    {0, "compute-us", ET_ARG_I64, "T", "duration of each layer's COMP node (us)",
-	     &c->compute_us, .min = 0, .max = INT64_MAX},
-	    {0, "coll", ET_ARG_FN, "TYPE", "gradient collective (default all_reduce)", &c->ctype,
-	     .fn = synth_opt_coll},
-	    {'s', "size", ET_ARG_FN, "BYTES", "comm_size of each collective (4096, 64K, 1M)",
-	     &c->size, .fn = synth_opt_size},
+	    ET_OPT_U32('L', "layers", "L", "number of layers", &c->layers, .min = 1,
+	               .max = 1 << 26),
+	    ET_OPT_I64(0, "compute-us", "T", "duration of each layer's COMP node (us)",
+	               &c->compute_us, .min = 0, .max = INT64_MAX),
+	    ET_OPT_FN(0, "coll", "TYPE", "gradient collective (default all_reduce)", &c->ctype,
+	              .fn = synth_opt_coll),
+	    ET_OPT_FN('s', "size", "BYTES", "comm_size of each collective (4096, 64K, 1M)",
+	              &c->size, .fn = synth_opt_size),
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks"),
-	    {0, "overlap", ET_ARG_FLAG, NULL,
-	     "layer l+1's compute does not wait for layer l's collective (collectives stay in "
-	     "order)",
-	     &c->overlap, .flags = 0},
+	    ET_OPT_FLAG(
+	        0, "overlap",
+	        "layer l+1's compute does not wait for layer l's collective (collectives stay in "
+	        "order)",
+	        &c->overlap),
 	    SYNTH_OPT_IDS(&c->so, "local (default) or global (ids count across ranks)"),
 	    SYNTH_OPTS(&c->so),
 	    ET_OPT_END,

@@ -34,27 +34,28 @@ static void parse(coll_conf *c, int argc, char **argv)
 	c->size = -1;
 	c->count = 1;
 	et_opt opts[] = {
-	    {0, "type", ET_ARG_FN, "TYPE",
-	     "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, gather, "
-	     "scatter, barrier",
-	     &c->ctype, .fn = synth_opt_coll},
+	    ET_OPT_FN(
+	        0, "type", "TYPE",
+	        "all_reduce, all_gather, reduce_scatter, all_to_all, broadcast, reduce, gather, "
+	        "scatter, barrier",
+	        &c->ctype, .fn = synth_opt_coll),
 	    /* -t was --type's letter before the suite gave it to --to */
-	    {'t', NULL, ET_ARG_FN, "TYPE", NULL, &c->ctype, .fn = synth_opt_coll,
-	     .flags = ET_OPT_DEPRECATED, .alias_of = "type"},
-	    {'s', "size", ET_ARG_FN, "BYTES",
-	     "comm_size (4096, 64K, 1M, 2G); default 0 for barrier", &c->size,
-	     .fn = synth_opt_size},
+	    ET_OPT_FN('t', NULL, "TYPE", NULL, &c->ctype, .fn = synth_opt_coll,
+	              .flags = ET_OPT_DEPRECATED, .alias_of = "type"),
+	    ET_OPT_FN('s', "size", "BYTES", "comm_size (4096, 64K, 1M, 2G); default 0 for barrier",
+	              &c->size, .fn = synth_opt_size),
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks"),
-	    {'c', "count", ET_ARG_U32, "K",
-	     "collectives per rank (default 1), each depending on the one before", &c->count,
-	     .min = 1, .max = 1 << 26},
-	    {0, "group-size", ET_ARG_U32, "G",
-	     "sub-groups of G consecutive ranks (G divides N); pg_name is the group id, 1, 2, ...",
-	     &c->group, .min = 1, .max = 1 << 20},
-	    {0, "compute-us", ET_ARG_I64, "T", "a COMP node of T us before each collective",
-	     &c->compute_us, .min = 0, .max = INT64_MAX},
-	    {0, "write-comm-groups", ET_ARG_STR, "FILE",
-	     "the ASTRA-sim comm-group JSON of the groups", &c->cgroups, .flags = 0},
+	    ET_OPT_U32('c', "count", "K",
+	               "collectives per rank (default 1), each depending on the one before",
+	               &c->count, .min = 1, .max = 1 << 26),
+	    ET_OPT_U32(0, "group-size", "G",
+	               "sub-groups of G consecutive ranks (G divides N); pg_name is the group id, "
+	               "1, 2, ...",
+	               &c->group, .min = 1, .max = 1 << 20),
+	    ET_OPT_I64(0, "compute-us", "T", "a COMP node of T us before each collective",
+	               &c->compute_us, .min = 0, .max = INT64_MAX),
+	    ET_OPT_STR(0, "write-comm-groups", "FILE",
+	               "the ASTRA-sim comm-group JSON of the groups", &c->cgroups),
 	    SYNTH_OPT_IDS(&c->so, "global (default: ids count across ranks, as in ASTRA-sim's "
 	                          "microbenchmarks) or local (ids from 0 in every rank)"),
 	    SYNTH_OPTS(&c->so),

@@ -38,18 +38,20 @@ static void parse(p2p_conf *c, int argc, char **argv)
 	c->size = -1;
 	c->count = 1;
 	et_opt opts[] = {
-	    {'p', "pattern", ET_ARG_CHOICE, "P",
-	     "ring (send to r+1, receive from r-1), pairs (0<->1, 2<->3, ...; N even), all "
-	     "(every rank to every other)",
-	     &c->pattern, .choices = patterns},
-	    {'s', "size", ET_ARG_FN, "BYTES", "comm_size of every message (4096, 64K, 1M)",
-	     &c->size, .fn = synth_opt_size},
+	    ET_OPT_CHOICE(
+	        'p', "pattern", "P",
+	        "ring (send to r+1, receive from r-1), pairs (0<->1, 2<->3, ...; N even), all "
+	        "(every rank to every other)",
+	        &c->pattern, .choices = patterns),
+	    ET_OPT_FN('s', "size", "BYTES", "comm_size of every message (4096, 64K, 1M)", &c->size,
+	              .fn = synth_opt_size),
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks (at least 2)"),
-	    {'c', "count", ET_ARG_U32, "K",
-	     "rounds (default 1); round k uses tag TAG+k and starts after the receives of round "
-	     "k-1",
-	     &c->count, .min = 1, .max = 1 << 20},
-	    {0, "tag", ET_ARG_FN, "TAG", "first comm_tag (default 0)", &c->tag, .fn = opt_tag},
+	    ET_OPT_U32(
+	        'c', "count", "K",
+	        "rounds (default 1); round k uses tag TAG+k and starts after the receives of round "
+	        "k-1",
+	        &c->count, .min = 1, .max = 1 << 20),
+	    ET_OPT_FN(0, "tag", "TAG", "first comm_tag (default 0)", &c->tag, .fn = opt_tag),
 	    SYNTH_OPT_IDS(&c->so, "local (default) or global (ids count across ranks)"),
 	    SYNTH_OPTS(&c->so),
 	    ET_OPT_END,

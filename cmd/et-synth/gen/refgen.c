@@ -61,18 +61,17 @@ static void parse(refgen_conf *c, int argc, char **argv)
 	c->comm_size = 65536;
 	et_opt opts[] = {
 	    SYNTH_OPT_WORLD(&c->so, "number of ranks (the reference's --num_npus)"),
-	    {0, "out-dir", ET_ARG_STR, "DIR", "output directory (created if missing)", &c->dir,
-	     .flags = 0},
+	    ET_OPT_STR(0, "out-dir", "DIR", "output directory (created if missing)", &c->dir),
 	    /* -d was --out-dir's letter before the suite gave it to --depth */
-	    {'d', NULL, ET_ARG_STR, "DIR", NULL, &c->dir, .flags = ET_OPT_DEPRECATED,
-	     .alias_of = "out-dir"},
-	    {0, "runtime", ET_ARG_FN, "US", "duration of the COMP nodes (default 5)", &c->runtime,
-	     .fn = opt_size},
-	    {0, "tensor-size", ET_ARG_FN, "B",
-	     "tensor_size of memory and send/recv nodes (default 1024)", &c->tensor_size,
-	     .fn = opt_size},
-	    {0, "comm-size", ET_ARG_FN, "B", "comm_size of the collectives (default 65536)",
-	     &c->comm_size, .fn = opt_size},
+	    ET_OPT_STR('d', NULL, "DIR", NULL, &c->dir, .flags = ET_OPT_DEPRECATED,
+	               .alias_of = "out-dir"),
+	    ET_OPT_FN(0, "runtime", "US", "duration of the COMP nodes (default 5)", &c->runtime,
+	              .fn = opt_size),
+	    ET_OPT_FN(0, "tensor-size", "B",
+	              "tensor_size of memory and send/recv nodes (default 1024)", &c->tensor_size,
+	              .fn = opt_size),
+	    ET_OPT_FN(0, "comm-size", "B", "comm_size of the collectives (default 65536)",
+	              &c->comm_size, .fn = opt_size),
 	    SYNTH_OPT_IDS(&c->so, "global (default: one counter across all files, as the "
 	                          "reference) or local (ids from 0 in every file)"),
 	    ET_OPTS_COMMON_NO_OUTPUT(&c->so.cli), /* files go to --out-dir */

@@ -65,27 +65,27 @@ static void parse(xf_conf *c, int argc, char **argv)
 	for (int i = 0; i < 10; i++)
 		c->x.ctype_map[i] = (int8_t)i;
 	et_opt opts[] = {
-	    {0, "scale-compute", ET_ARG_FN, "F",
-	     "COMP nodes: duration_micros, num_ops and tensor_size times F", &c->x.scale_compute,
-	     .fn = opt_factor},
-	    {0, "scale-comm", ET_ARG_FN, "F", "COMM nodes: comm_size and duration_micros times F",
-	     &c->x.scale_comm, .fn = opt_factor},
-	    {0, "set-comm-type", ET_ARG_FN, "A=B",
-	     "collectives of type A become type B (repeatable)", c, .fn = opt_set_type},
+	    ET_OPT_FN(0, "scale-compute", "F",
+	              "COMP nodes: duration_micros, num_ops and tensor_size times F",
+	              &c->x.scale_compute, .fn = opt_factor),
+	    ET_OPT_FN(0, "scale-comm", "F", "COMM nodes: comm_size and duration_micros times F",
+	              &c->x.scale_comm, .fn = opt_factor),
+	    ET_OPT_FN(0, "set-comm-type", "A=B", "collectives of type A become type B (repeatable)",
+	              c, .fn = opt_set_type),
 	    SYNTH_OPT_WORLD(&c->so, "re-target a data-parallel trace to N ranks: copies of one "
 	                            "rank with process groups and peers rewritten"),
-	    {0, "rep-rank", ET_ARG_I64, "R", "the rank --world copies (default: the first read)",
-	     &c->x.rep_rank, .min = 0, .max = UINT32_MAX},
-	    {0, "obfuscate", ET_ARG_FLAG, NULL,
-	     "names -> salted hashes; drop inputs/outputs, op_schema, doc strings and bytes "
-	     "attributes",
-	     &c->x.obfuscate, .flags = 0},
-	    {0, "salt", ET_ARG_STR, "S", "salt of the --obfuscate hashes (default none)",
-	     &c->x.salt, .flags = 0},
-	    {0, "strip-cpu", ET_ARG_FLAG, NULL,
-	     "remove is_cpu_op nodes, folding them into the dependencies of the others "
-	     "(reachability kept)",
-	     &c->x.strip_cpu, .flags = 0},
+	    ET_OPT_I64(0, "rep-rank", "R", "the rank --world copies (default: the first read)",
+	               &c->x.rep_rank, .min = 0, .max = UINT32_MAX),
+	    ET_OPT_FLAG(
+	        0, "obfuscate",
+	        "names -> salted hashes; drop inputs/outputs, op_schema, doc strings and bytes "
+	        "attributes",
+	        &c->x.obfuscate),
+	    ET_OPT_STR(0, "salt", "S", "salt of the --obfuscate hashes (default none)", &c->x.salt),
+	    ET_OPT_FLAG(0, "strip-cpu",
+	                "remove is_cpu_op nodes, folding them into the dependencies of the others "
+	                "(reachability kept)",
+	                &c->x.strip_cpu),
 	    ET_OPT_HEADING("Input:"),
 	    ET_OPTS_INPUT(&c->in),
 	    ET_OPT_HEADING("Output:"),

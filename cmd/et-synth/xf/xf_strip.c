@@ -7,6 +7,7 @@
  * the kept node. Dependencies on ids not in the rank are kept as they are. */
 #include "et-synth/xf/xf.h"
 #include "et_attr.h"
+#include "et_mem.h"
 #include "et_types.h"
 
 #include <stdlib.h>
@@ -19,10 +20,7 @@ typedef struct vec {
 
 static void vpush(vec *a, uint64_t x)
 {
-	if (a->n == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 256;
-		a->v = et_xrealloc(a->v, a->cap * sizeof *a->v);
-	}
+	ET_GROW(a->v, a->cap, (size_t)a->n + 1);
 	a->v[a->n++] = x;
 }
 

@@ -10,6 +10,7 @@
  *    depend on the number of replicas (weak scaling). */
 #include "et-synth/xf/xf.h"
 #include "et_attr.h"
+#include "et_mem.h"
 #include "et_pg.h"
 #include "et_types.h"
 
@@ -20,14 +21,15 @@
 typedef struct pg_set {
 	char **name;
 	bool *world;
-	size_t n;
+	size_t n, cap;
 } pg_set;
 
 static void on_pg(void *ctx, const pg_info *pi)
 {
 	pg_set *s = ctx;
-	s->name = et_xrealloc(s->name, (s->n + 1) * sizeof *s->name);
-	s->world = et_xrealloc(s->world, (s->n + 1) * sizeof *s->world);
+	size_t c = s->cap; /* parallel arrays: the same growth */
+	ET_GROW(s->name, s->cap, s->n + 1);
+	ET_GROW(s->world, c, s->n + 1);
 	s->name[s->n] = et_xstrdup(pi->name);
 	s->world[s->n++] = pi->whole_world;
 }

@@ -5,6 +5,7 @@
 #include "et-validate/validate.h"
 #include "et_attr.h"
 #include "et_buf.h"
+#include "et_mem.h"
 #include "et_types.h"
 
 #include <stdio.h>
@@ -55,10 +56,7 @@ static void remember(uint32_t **arr, size_t *n, size_t *cap, uint32_t x)
 	for (size_t k = 0; k < *n; k++)
 		if ((*arr)[k] == x)
 			return;
-	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 8;
-		*arr = et_xrealloc(*arr, *cap * sizeof **arr);
-	}
+	ET_GROW(*arr, *cap, (size_t)*n + 1);
 	(*arr)[(*n)++] = x;
 }
 

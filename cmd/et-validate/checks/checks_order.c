@@ -101,11 +101,7 @@ void check_coll_order(vctx *v)
 		uint32_t gid = coll_gid(v, u);
 		if (gid == GID_NONE)
 			continue;
-		if (nc == v->ord_colls_cap) {
-			v->ord_colls_cap = v->ord_colls_cap ? 2 * v->ord_colls_cap : 64;
-			v->ord_colls =
-			    et_xrealloc(v->ord_colls, v->ord_colls_cap * sizeof *v->ord_colls);
-		}
+		ET_GROW(v->ord_colls, v->ord_colls_cap, (size_t)nc + 1);
 		v->ord_colls[nc++] = (ord_coll){p, u, gid};
 	}
 	if (nc < 2)

@@ -12,6 +12,7 @@
 #include "et-validate/checks/pgroups.h"
 #include "et-validate/report/summary.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +31,7 @@ typedef struct sim {
 
 static void push(sim *m, uint32_t slot, uint32_t s)
 {
-	if (m->sp == m->scap) {
-		m->scap = m->scap ? m->scap * 2 : 1024;
-		m->stack = et_xrealloc(m->stack, m->scap * sizeof *m->stack);
-	}
+	ET_GROW(m->stack, m->scap, (size_t)m->sp + 1);
 	m->stack[m->sp++] = (uint64_t)slot << 32 | s;
 }
 
@@ -129,10 +127,7 @@ typedef struct waits {
 
 static void add_edge(waits *w, uint32_t from, uint32_t to, uint32_t sk, uint8_t why)
 {
-	if (w->n == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 256;
-		w->e = et_xrealloc(w->e, w->cap * sizeof *w->e);
-	}
+	ET_GROW(w->e, w->cap, (size_t)w->n + 1);
 	w->e[w->n++] = (wedge){from, to, sk, why};
 }
 

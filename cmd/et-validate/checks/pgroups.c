@@ -1,6 +1,7 @@
 /* Process groups: the registry and the two ways groups get defined. */
 #include "et-validate/checks/pgroups.h"
 #include "et_buf.h"
+#include "et_mem.h"
 #include "et_pg.h"
 #include "et_strmap.h"
 
@@ -19,10 +20,7 @@ struct groups {
 
 static uint32_t add_group(groups *gs)
 {
-	if (gs->n == gs->cap) {
-		gs->cap = gs->cap ? gs->cap * 2 : 16;
-		gs->g = et_xrealloc(gs->g, gs->cap * sizeof *gs->g);
-	}
+	ET_GROW(gs->g, gs->cap, (size_t)gs->n + 1);
 	group *g = &gs->g[gs->n];
 	memset(g, 0, sizeof *g);
 	g->def_rank = -1;

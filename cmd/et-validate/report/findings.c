@@ -3,6 +3,7 @@
  * cost a counter increment each). */
 #include "et-validate/validate.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -100,8 +101,7 @@ finding *find_add(findings *fs, code c, int64_t rank, uint32_t node_key)
 	if (fs->n[c] >= fs->max_per_code)
 		return NULL;
 	size_t k = fs->n[c]++;
-	if ((k & (k - 1)) == 0) /* capacity doubles at powers of two */
-		fs->list[c] = et_xrealloc(fs->list[c], (k ? 2 * k : 1) * sizeof *fs->list[c]);
+	ET_GROW(fs->list[c], fs->cap[c], k + 1);
 	finding *f = &fs->list[c][k];
 	memset(f, 0, sizeof *f);
 	f->rank = rank;

@@ -2,6 +2,7 @@
  * total, as text or JSON. */
 #include "et-validate/report/stats.h"
 #include "et_err.h"
+#include "et_mem.h"
 #include "et_sat.h"
 #include "et_types.h"
 
@@ -29,7 +30,7 @@ static uint32_t input_index(stats *st, const char *name)
 {
 	if (st->n_inputs && strcmp(st->inputs[st->n_inputs - 1], name) == 0)
 		return st->n_inputs - 1;
-	st->inputs = et_xrealloc(st->inputs, (st->n_inputs + 1) * sizeof *st->inputs);
+	ET_GROW(st->inputs, st->cap_inputs, (size_t)st->n_inputs + 1);
 	st->inputs[st->n_inputs] = et_xstrdup(name);
 	return st->n_inputs++;
 }
@@ -37,10 +38,7 @@ static uint32_t input_index(stats *st, const char *name)
 void stats_add_rank(vctx *v)
 {
 	stats *st = v->st;
-	if (st->n == st->cap) {
-		st->cap = st->cap ? st->cap * 2 : 16;
-		st->r = et_xrealloc(st->r, st->cap * sizeof *st->r);
-	}
+	ET_GROW(st->r, st->cap, (size_t)st->n + 1);
 	rank_stats *r = &st->r[st->n++];
 	r->rank = v->ri.rank;
 	r->input = input_index(st, v->ri.input ? v->ri.input : "<stdin>");

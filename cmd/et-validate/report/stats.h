@@ -21,6 +21,7 @@ struct stats {
 	size_t n, cap;
 	char **inputs; /* input names, for the warnings (one per file, not per rank) */
 	uint32_t n_inputs;
+	size_t cap_inputs;
 };
 
 stats *stats_new(void);

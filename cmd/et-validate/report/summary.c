@@ -3,6 +3,7 @@
 #include "et-validate/checks/pgroups.h"
 #include "et_buf.h"
 #include "et_hmap.h"
+#include "et_mem.h"
 #include "et_types.h"
 
 #include <stdlib.h>
@@ -22,7 +23,7 @@ typedef struct skb {
 	rank_sum *r;
 	size_t cap;              /* of r's skeleton arrays */
 	uint32_t *par_off, *par; /* parents, CSR while building */
-	size_t par_len, par_cap, sk_cap;
+	size_t par_len, par_cap, sk_cap, par_off_cap;
 	uint32_t *stamp;
 	uint32_t *scratch;
 	size_t scratch_cap;
@@ -99,21 +100,12 @@ static uint32_t node_name(xsum *xs, const et_graph *g, uint32_t i)
 static uint32_t sk_new(skb *b, uint8_t kind, uint32_t ref, const uint32_t *par, size_t np)
 {
 	rank_sum *r = b->r;
-	if (r->sk_n == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 64;
-		r->sk_kind = et_xrealloc(r->sk_kind, b->cap);
-		r->sk_ref = et_xrealloc(r->sk_ref, b->cap * sizeof *r->sk_ref);
-	}
-	if (r->sk_n + 1 >= b->sk_cap) {
-		b->sk_cap = b->sk_cap ? b->sk_cap * 2 : 64;
-		b->par_off = et_xrealloc(b->par_off, (b->sk_cap + 1) * sizeof *b->par_off);
-		b->stamp = et_xrealloc(b->stamp, b->sk_cap * sizeof *b->stamp);
-	}
-	if (b->par_len + np > b->par_cap) {
-		while (b->par_len + np > b->par_cap)
-			b->par_cap = b->par_cap ? b->par_cap * 2 : 256;
-		b->par = et_xrealloc(b->par, b->par_cap * sizeof *b->par);
-	}
+	size_t c = b->cap; /* parallel arrays: the same growth from the same capacity */
+	ET_GROW(r->sk_kind, b->cap, (size_t)r->sk_n + 1);
+	ET_GROW(r->sk_ref, c, (size_t)r->sk_n + 1);
+	ET_GROW(b->stamp, b->sk_cap, (size_t)r->sk_n + 2);
+	ET_GROW(b->par_off, b->par_off_cap, (size_t)r->sk_n + 2);
+	ET_GROW(b->par, b->par_cap, b->par_len + np);
 	if (np)
 		memcpy(b->par + b->par_len, par, np * sizeof *par);
 	b->par_len += np;
@@ -130,10 +122,7 @@ static uint32_t sk_new(skb *b, uint8_t kind, uint32_t ref, const uint32_t *par, 
 static size_t gather(skb *b, const et_graph *g, uint32_t v)
 {
 	size_t need = (size_t)et_graph_ndeps(g, v) * SK_FANIN;
-	if (need > b->scratch_cap) {
-		b->scratch_cap = need * 2;
-		b->scratch = et_xrealloc(b->scratch, b->scratch_cap * sizeof *b->scratch);
-	}
+	ET_GROW(b->scratch, b->scratch_cap, need);
 	size_t u = 0;
 	const uint32_t *lists[2] = {g->data_dep, g->ctrl_dep};
 	const uint32_t *offs[2] = {g->data_off, g->ctrl_off};
@@ -160,10 +149,7 @@ static void set_comm_set(skb *b, uint32_t v, size_t u)
 		b->fval[v] = b->scratch[0];
 		return;
 	}
-	if (b->fpool_len + u > b->fpool_cap) {
-		b->fpool_cap = b->fpool_cap ? b->fpool_cap * 2 : 1024;
-		b->fpool = et_xrealloc(b->fpool, b->fpool_cap * sizeof *b->fpool);
-	}
+	ET_GROW(b->fpool, b->fpool_cap, b->fpool_len + u);
 	if (u)
 		memcpy(b->fpool + b->fpool_len, b->scratch, u * sizeof *b->fpool);
 	b->fval[v] = (uint32_t)b->fpool_len;
@@ -234,10 +220,7 @@ static void finish_skeleton(skb *b)
 
 static rank_sum *new_rank(xsum *xs, uint32_t rank)
 {
-	if (xs->n == xs->cap) {
-		xs->cap = xs->cap ? xs->cap * 2 : 64;
-		xs->r = et_xrealloc(xs->r, xs->cap * sizeof *xs->r);
-	}
+	ET_GROW(xs->r, xs->cap, (size_t)xs->n + 1);
 	rank_sum *r = &xs->r[xs->n++];
 	memset(r, 0, sizeof *r);
 	r->rank = rank;
@@ -372,7 +355,8 @@ static void skb_begin(skb *b, rank_sum *r, uint32_t n)
 	b->fpool_len = 0;
 	if (!b->par_off) {
 		b->sk_cap = 64;
-		b->par_off = et_xmalloc((b->sk_cap + 1) * sizeof *b->par_off);
+		b->par_off_cap = b->sk_cap + 1;
+		b->par_off = et_xmalloc(b->par_off_cap * sizeof *b->par_off);
 		b->stamp = et_xmalloc(b->sk_cap * sizeof *b->stamp);
 	}
 	b->par_off[0] = 0;

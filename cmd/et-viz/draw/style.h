@@ -42,8 +42,8 @@ void viz_fmt_dur(uint64_t us, char *out, size_t cap);
 void viz_fmt_bytes(int64_t b, char *out, size_t cap);
 /* Append s as valid UTF-8 without control characters, escaping what the
  * target syntax needs: esc_gv for cgraph escStrings (backslash), esc_xml
- * for HTML-like labels and SVG text, esc_json for JSON strings. */
-enum { ESC_GV = 1, ESC_XML = 2, ESC_JSON = 4 };
+ * for HTML-like labels and SVG text (JSON: et_trace_event escapes). */
+enum { ESC_GV = 1, ESC_XML = 2 };
 void viz_put_text(et_buf *b, const char *s, int esc);
 
 #endif

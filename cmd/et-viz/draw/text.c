@@ -8,10 +8,7 @@
 
 static void put_escaped(et_buf *b, char ch, int esc)
 {
-	if ((esc & ESC_JSON) && (ch == '"' || ch == '\\')) {
-		et_buf_putc(b, '\\');
-		et_buf_putc(b, ch);
-	} else if ((esc & ESC_GV) && ch == '\\')
+	if ((esc & ESC_GV) && ch == '\\')
 		et_buf_puts(b, "\\\\");
 	else if ((esc & ESC_XML) && ch == '&')
 		et_buf_puts(b, "&amp;");

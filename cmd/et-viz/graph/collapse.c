@@ -6,6 +6,7 @@
  * run: folding across it would hide that something happened in between. */
 #include "et-viz/viz.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 bool viz_group_key(const vrank *vr, uint32_t i, int64_t *key, bool *is_stream)
 {
@@ -27,10 +28,7 @@ static bool same_group(const vrank *vr, uint32_t a, uint32_t b)
 
 static uint32_t new_vertex(model *m, uint32_t r, uint32_t i)
 {
-	if (m->nv == m->capv) {
-		m->capv = m->capv ? m->capv * 2 : 256;
-		m->v = et_xrealloc(m->v, (size_t)m->capv * sizeof *m->v);
-	}
+	ET_GROW(m->v, m->capv, (size_t)m->nv + 1);
 	const vrank *vr = &m->ranks[r];
 	m->v[m->nv] = (vvert){r, i, i, 1, vr->g->duration_micros[i], vr->crit[i] != 0};
 	return m->nv++;

@@ -7,6 +7,7 @@
  * direct edge between the same pair. */
 #include "et-viz/viz.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 #include <stdlib.h>
 
@@ -40,10 +41,7 @@ static vedge *edge_add(model *m, uint32_t from, uint32_t to, edge_kind k)
 			e->kind = (uint8_t)k;
 		return e;
 	}
-	if (m->ne == m->cape) {
-		m->cape = m->cape ? m->cape * 2 : 256;
-		m->e = et_xrealloc(m->e, (size_t)m->cape * sizeof *m->e);
-	}
+	ET_GROW(m->e, m->cape, (size_t)m->ne + 1);
 	m->e[m->ne] = (vedge){from, to, (uint8_t)k, false, 0};
 	m->eh[s] = m->ne + 1;
 	return &m->e[m->ne++];

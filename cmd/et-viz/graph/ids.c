@@ -2,6 +2,7 @@
  * 32-bit ranks only). */
 #include "et-viz/viz.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +34,7 @@ int viz_ids_parse(conf *c, const char *s)
 			if (parse_u64(&p, &r.hi) < 0 || r.hi < r.lo)
 				return -1;
 		}
-		c->ids = et_xrealloc(c->ids, (size_t)(c->n_ids + 1) * sizeof *c->ids);
+		ET_GROW(c->ids, c->cap_ids, (size_t)c->n_ids + 1);
 		c->ids[c->n_ids++] = r;
 		if (*p == '\0')
 			return 0;

@@ -34,7 +34,8 @@ typedef struct walk {
 	uint32_t *seen; /* per node: 1 + the node whose union holds it at pos */
 	uint32_t *pos;
 	near *buf; /* the union being built */
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	uint64_t capped; /* hidden nodes that kept only VIZ_NEAR_CAP */
 } walk;
 
@@ -46,10 +47,7 @@ static void put(walk *w, uint32_t cur, uint32_t node, uint32_t hidden)
 			p->hidden = hidden;
 		return;
 	}
-	if (w->n == w->cap) {
-		w->cap = w->cap ? w->cap * 2 : 64;
-		w->buf = et_xrealloc(w->buf, (size_t)w->cap * sizeof *w->buf);
-	}
+	ET_GROW(w->buf, w->cap, (size_t)w->n + 1);
 	w->seen[node] = cur + 1;
 	w->pos[node] = w->n;
 	w->buf[w->n++] = (near){node, hidden};

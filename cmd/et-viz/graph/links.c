@@ -18,7 +18,7 @@
 typedef struct keyed {
 	et_strmap keys;
 	uint32_t (*v)[2];
-	uint32_t cap;
+	size_t cap;
 } keyed;
 
 /* The two numbers of key, both init when the key is new; valid until the
@@ -28,10 +28,7 @@ static uint32_t *keyed_get(keyed *k, const char *key, uint32_t init)
 	uint32_t n = et_strmap_count(&k->keys), id = et_strmap_intern_str(&k->keys, key);
 	if (id < n)
 		return k->v[id];
-	if (id >= k->cap) {
-		k->cap = k->cap ? k->cap * 2 : 64;
-		k->v = et_xrealloc(k->v, (size_t)k->cap * sizeof *k->v);
-	}
+	ET_GROW(k->v, k->cap, (size_t)id + 1);
 	k->v[id][0] = k->v[id][1] = init;
 	return k->v[id];
 }

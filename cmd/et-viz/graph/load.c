@@ -14,7 +14,7 @@
 typedef struct loading {
 	const conf *c;
 	model *m;
-	uint32_t cap;   /* of the tid and stream arrays of the rank being read */
+	size_t cap;     /* of the tid and stream arrays of the rank being read */
 	uint64_t drawn; /* nodes read so far that the picture would draw */
 	bool count;     /* the selection is decided node by node: count them */
 } loading;
@@ -25,13 +25,11 @@ static int64_t attr_or_none(const et_node *n, const char *name)
 	return et_attr_int(n, name, &v) ? v : VIZ_NO_ATTR;
 }
 
-static void side_grow(vrank *vr, uint32_t i, uint32_t *cap)
+static void side_grow(vrank *vr, uint32_t i, size_t *cap)
 {
-	if (i < *cap)
-		return;
-	*cap = *cap ? *cap * 2 : 1024;
-	vr->tid = et_xrealloc(vr->tid, (size_t)*cap * sizeof *vr->tid);
-	vr->stream = et_xrealloc(vr->stream, (size_t)*cap * sizeof *vr->stream);
+	size_t c = *cap; /* parallel arrays: the same growth */
+	ET_GROW(vr->tid, *cap, (size_t)i + 1);
+	ET_GROW(vr->stream, c, (size_t)i + 1);
 }
 
 static const char *keep_input(model *m, const char *name)
@@ -39,7 +37,7 @@ static const char *keep_input(model *m, const char *name)
 	for (uint32_t k = 0; k < m->n_inputs; k++)
 		if (strcmp(m->inputs[k], name) == 0)
 			return m->inputs[k];
-	m->inputs = et_xrealloc(m->inputs, (m->n_inputs + 1) * sizeof *m->inputs);
+	ET_GROW(m->inputs, m->cap_inputs, (size_t)m->n_inputs + 1);
 	return m->inputs[m->n_inputs++] = et_xstrdup(name);
 }
 
@@ -50,7 +48,7 @@ static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error 
 	(void)e;
 	loading *l = ctx;
 	model *m = l->m;
-	m->ranks = et_xrealloc(m->ranks, (m->n_ranks + 1) * sizeof *m->ranks);
+	ET_GROW(m->ranks, m->cap_ranks, (size_t)m->n_ranks + 1);
 	vrank *vr = &m->ranks[m->n_ranks++];
 	memset(vr, 0, sizeof *vr);
 	vr->rank = ri->rank;

@@ -1,5 +1,6 @@
 /* --timeline: collect the events, then write JSON or the Gantt chart. */
 #include "et-viz/timeline/timeline.h"
+#include "et_mem.h"
 #include "et_output.h"
 
 #include <stdlib.h>
@@ -13,10 +14,7 @@ uint32_t tl_track_of(timeline *t, uint32_t rank, const char *name, int order)
 	if (ix < t->ntr)
 		return ix;
 	/* a new key: tracks are added in the order of their keys' ids */
-	if (t->ntr == t->captr) {
-		t->captr = t->captr ? t->captr * 2 : 16;
-		t->tr = et_xrealloc(t->tr, (size_t)t->captr * sizeof *t->tr);
-	}
+	ET_GROW(t->tr, t->captr, (size_t)t->ntr + 1);
 	tl_track *tr = &t->tr[t->ntr];
 	tr->rank = rank;
 	tr->order = order;
@@ -26,10 +24,7 @@ uint32_t tl_track_of(timeline *t, uint32_t rank, const char *name, int order)
 
 void tl_add(timeline *t, const tl_event *ev, const char *name)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->ev = et_xrealloc(t->ev, t->cap * sizeof *t->ev);
-	}
+	ET_GROW(t->ev, t->cap, (size_t)t->n + 1);
 	tl_event *x = &t->ev[t->n++];
 	*x = *ev;
 	x->name = (uint32_t)t->names.len;

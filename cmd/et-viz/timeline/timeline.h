@@ -32,7 +32,8 @@ typedef struct timeline {
 	tl_event *ev;
 	size_t n, cap;
 	tl_track *tr;
-	uint32_t ntr, captr;
+	uint32_t ntr;
+	size_t captr;
 	et_strmap track_ix; /* "rank/name"; its id is the track's index in tr */
 	et_buf names;
 	uint64_t origin_ns, end_ns;

@@ -91,10 +91,7 @@ static uint32_t class_of(ld_etmap *map, const et_graph *g, uint32_t i)
 	         map->c[x].sizeb == k.sizeb && map->c[x].durb == k.durb))
 		x++;
 	if (x == map->n) {
-		if (map->n == map->cap) {
-			map->cap = map->cap ? map->cap * 2 : 64;
-			map->c = et_xrealloc(map->c, map->cap * sizeof *map->c);
-		}
+		ET_GROW(map->c, map->cap, (size_t)map->n + 1);
 		map->c[map->n++] = k;
 	}
 	ld_et_class *cl = &map->c[x];
@@ -158,10 +155,7 @@ static int end(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 	}
 	d.y = dur / 1e6;
 	ld_corpus *c = l->c;
-	if (c->n == c->cap) {
-		c->cap = c->cap ? c->cap * 2 : 16;
-		c->g = et_xrealloc(c->g, c->cap * sizeof *c->g);
-	}
+	ET_GROW(c->g, c->cap, (size_t)c->n + 1);
 	c->g[c->n++] = d;
 	if (l->map->n > c->vocab)
 		c->vocab = (uint32_t)l->map->n;

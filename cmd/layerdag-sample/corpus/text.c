@@ -162,10 +162,8 @@ static int edges(lexer *x, ld_dag *g)
 			return -1;
 		if (!at_end(s, t))
 			return bad(x, "expected \"e <src> <dst>\"");
-		if (k == cap) { /* grown as lines come: the count is not trusted */
-			cap = cap ? cap * 2 : 64;
-			g->edge = et_xrealloc(g->edge, cap * sizeof *g->edge);
-		}
+		/* grown as lines come: the count is not trusted */
+		ET_GROW(g->edge, cap, (size_t)k + 1);
 		g->edge[k][0] = (uint32_t)a;
 		g->edge[k][1] = (uint32_t)b;
 	}
@@ -182,10 +180,7 @@ int ld_text_parse(ld_corpus *c, const char *text, size_t len, const char *name, 
 			ld_dag_free(&g);
 			return -1;
 		}
-		if (c->n == c->cap) {
-			c->cap = c->cap ? c->cap * 2 : 64;
-			c->g = et_xrealloc(c->g, c->cap * sizeof *c->g);
-		}
+		ET_GROW(c->g, c->cap, (size_t)c->n + 1);
 		for (uint32_t i = 0; i < g.n; i++)
 			if (g.attr[i] + 1 > c->vocab)
 				c->vocab = g.attr[i] + 1;

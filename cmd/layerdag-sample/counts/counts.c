@@ -386,10 +386,7 @@ static bool owed(const gen *s, uint32_t u)
 static void add_edge(gen *s, uint32_t u, uint32_t v)
 {
 	ld_dag *g = s->g;
-	if (g->ne == s->cap_e) {
-		s->cap_e = s->cap_e ? s->cap_e * 2 : 64;
-		g->edge = et_xrealloc(g->edge, s->cap_e * sizeof *g->edge);
-	}
+	ET_GROW(g->edge, s->cap_e, (size_t)g->ne + 1);
 	g->edge[g->ne][0] = u;
 	g->edge[g->ne][1] = v;
 	g->ne++;

@@ -168,11 +168,7 @@ static int table(rd *r, const char *name, double **v, size_t n)
 		return -1;
 	size_t cap = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (i == cap) {
-			cap = cap ? cap * 2 : 256;
-			cap = cap < n ? cap : n;
-			*v = et_xrealloc(*v, cap * sizeof **v);
-		}
+		ET_GROW(*v, cap, i + 1);
 		if (number(r, 0, 1e300, &(*v)[i]) < 0)
 			return -1;
 	}
@@ -244,18 +240,16 @@ static int parse(rd *r, cm_model *m)
 	if (word(r, "plans") < 0 || integer(r, 1u << 24, &np) < 0 || np == 0)
 		return bad(r, "expected \"plans N\" (1 <= N <= 16777216)");
 	m->nplan = np;
-	size_t pcap = 0, acap = 0;
+	size_t pcap = 0, acap = 0, ocap = 1, aocap = 1;
 	size_t cap = 0;
 	m->plan_off = et_xcalloc(1, sizeof *m->plan_off);
 	m->plan_aoff = et_xcalloc(1, sizeof *m->plan_aoff);
 	for (uint32_t p = 0; p < np; p++) {
 		uint32_t L;
-		if (p == pcap) { /* grown as plans come, like the tables */
-			pcap = pcap ? pcap * 2 : 256;
-			m->plan_y = et_xrealloc(m->plan_y, pcap * sizeof *m->plan_y);
-			m->plan_off = et_xrealloc(m->plan_off, (pcap + 1) * sizeof *m->plan_off);
-			m->plan_aoff = et_xrealloc(m->plan_aoff, (pcap + 1) * sizeof *m->plan_aoff);
-		}
+		/* grown as plans come, like the tables */
+		ET_GROW(m->plan_y, pcap, (size_t)p + 1);
+		ET_GROW(m->plan_off, ocap, (size_t)p + 2);
+		ET_GROW(m->plan_aoff, aocap, (size_t)p + 2);
 		if (number(r, -1e300, 1e300, &m->plan_y[p]) < 0 || integer(r, 1u << 20, &L) < 0)
 			return -1;
 		if (L == 0)
@@ -266,10 +260,7 @@ static int parse(rd *r, cm_model *m)
 		if (p && m->plan_y[p] < m->plan_y[p - 1])
 			return bad(r, "plans out of label order");
 		m->plan_off[p + 1] = m->plan_off[p] + L;
-		if (m->plan_off[p + 1] > cap) { /* grown as widths come */
-			cap = (size_t)m->plan_off[p + 1] * 2;
-			m->plan_w = et_xrealloc(m->plan_w, cap * sizeof *m->plan_w);
-		}
+		ET_GROW(m->plan_w, cap, (size_t)m->plan_off[p + 1]); /* grown as widths come */
 		uint64_t nodes = 0;
 		for (uint32_t l = 0; l < L; l++) {
 			if (integer(r, LD_MAX_NODES, &m->plan_w[m->plan_off[p] + l]) < 0 ||
@@ -280,12 +271,10 @@ static int parse(rd *r, cm_model *m)
 		if (nodes > LD_MAX_NODES)
 			return bad(r, "a plan of more than 1048576 nodes");
 		m->plan_aoff[p + 1] = m->plan_aoff[p] + (uint32_t)nodes;
-		if (m->plan_aoff[p + 1] > acap) {
-			acap = (size_t)m->plan_aoff[p + 1] * 2;
-			m->plan_a = et_xrealloc(m->plan_a, acap * sizeof *m->plan_a);
-			m->plan_od = et_xrealloc(m->plan_od, acap * sizeof *m->plan_od);
-			m->plan_id = et_xrealloc(m->plan_id, acap * sizeof *m->plan_id);
-		}
+		size_t c = acap, c2 = acap; /* parallel arrays: the same growth */
+		ET_GROW(m->plan_a, acap, (size_t)m->plan_aoff[p + 1]);
+		ET_GROW(m->plan_od, c, (size_t)m->plan_aoff[p + 1]);
+		ET_GROW(m->plan_id, c2, (size_t)m->plan_aoff[p + 1]);
 		for (uint32_t k = m->plan_aoff[p]; k < m->plan_aoff[p + 1]; k++)
 			if (integer(r, V - 1, &m->plan_a[k]) < 0)
 				return -1;

@@ -34,12 +34,10 @@ static bool is_sink(const ld_diffusion *m, uint32_t a)
 static void add_node(grow *w, uint32_t attr, uint32_t l)
 {
 	ld_dag *g = w->g;
-	if (g->n == w->capn) {
-		w->capn = w->capn ? w->capn * 2 : 64;
-		g->attr = et_xrealloc(g->attr, w->capn * sizeof *g->attr);
-		w->layer = et_xrealloc(w->layer, w->capn * sizeof *w->layer);
-		w->succ = et_xrealloc(w->succ, w->capn * sizeof *w->succ);
-	}
+	size_t c = w->capn, c2 = w->capn; /* parallel arrays: the same growth */
+	ET_GROW(g->attr, w->capn, (size_t)g->n + 1);
+	ET_GROW(w->layer, c, (size_t)g->n + 1);
+	ET_GROW(w->succ, c2, (size_t)g->n + 1);
 	w->succ[g->n] = 0;
 	g->attr[g->n] = attr;
 	w->layer[g->n++] = l;
@@ -48,10 +46,7 @@ static void add_node(grow *w, uint32_t attr, uint32_t l)
 static void add_edge(grow *w, uint32_t u, uint32_t v)
 {
 	ld_dag *g = w->g;
-	if (g->ne == w->cape) {
-		w->cape = w->cape ? w->cape * 2 : 64;
-		g->edge = et_xrealloc(g->edge, w->cape * sizeof *g->edge);
-	}
+	ET_GROW(g->edge, w->cape, (size_t)g->ne + 1);
 	g->edge[g->ne][0] = u, g->edge[g->ne][1] = v;
 	g->ne++;
 	w->succ[u]++;

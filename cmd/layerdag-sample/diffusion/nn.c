@@ -150,10 +150,11 @@ void nn_mlp_backward(nn_mlp *m, const double *X, const double *dY, size_t n, dou
 /* Room for n rows of hidden activations. */
 static void mlp_reserve(nn_mlp *m, size_t n)
 {
-	if (n > m->cap) {
-		m->cap = n * 2;
-		m->h = et_xrealloc(m->h, m->cap * m->a.out * sizeof *m->h);
-	}
+	if (n <= m->cap)
+		return;
+	size_t c = m->cap * m->a.out; /* rows of a.out values */
+	ET_GROW(m->h, c, n * m->a.out);
+	m->cap = m->a.out && c / m->a.out > n ? c / m->a.out : n;
 }
 
 void nn_mlp_forward_shared(nn_mlp *m, const double *X, size_t n, size_t inp, const double *sh,

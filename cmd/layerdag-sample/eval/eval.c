@@ -20,8 +20,7 @@ int cmd_eval(int argc, char **argv)
 	et_cli cli;
 	int format = 0;
 	et_opt opts[] = {
-	    {0, "format", ET_ARG_CHOICE, "F", "text (default) or json", &format,
-	     .choices = formats},
+	    ET_OPT_CHOICE(0, "format", "F", "text (default) or json", &format, .choices = formats),
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
 	};
