@@ -181,7 +181,7 @@ install: all
 	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5/
 
 format:
-	clang-format -i libcommon/*.[ch] libcommon/app/*.[ch] cmd/*/*.[ch] tests/fuzz/*.c tests/unit/*.c bench/*.[ch]
+	clang-format -i $$(find libcommon cmd -name '*.[ch]') tests/fuzz/*.c tests/unit/*.c bench/*.[ch]
 
 clean:
 	rm -rf build bin
