@@ -245,3 +245,18 @@ opt_table_compiles() { # TYPE KIND: compile a table binding a TYPE variable with
 		'^[[:space:]]*[{]?[^{}]*,[[:space:]]*ET_ARG_[A-Z0-9]+,' cmd libcommon tests/unit
 	assert_output ""
 }
+
+# bench/'s programs build against today's libcommon (they rotted once: a
+# changed et_stream_begin_rank went unnoticed until a benchmark ran).
+@test "bench/'s C programs compile against the current libcommon" {
+	cd "$REPO"
+	lib=${ETKIT_UNIT:?}/..
+	[ -f "$lib/libcommon.a" ] || skip "no libcommon.a next to ETKIT_UNIT"
+	san=
+	nm "$lib/libcommon.a" 2>/dev/null | grep -q __asan && san="-fsanitize=address,undefined"
+	for src in bench/*.c; do
+		cc -std=c11 -O1 -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 $san \
+			-Ilibcommon -Icmd -I"$lib" "$src" "$lib/libetapp.a" "$lib/libcommon.a" -o "$T/b" \
+			-lprotobuf-c -lzstd -lz -lcjson -lm -lpthread || { echo "$src does not build"; false; }
+	done
+}
