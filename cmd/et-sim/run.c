@@ -2,12 +2,12 @@
  * report. Every step returns 0 or -1 with an et_error; run_main prints the
  * error and turns it into the exit status. */
 #include "et-sim/run.h"
-#include "et-sim/crit.h"
-#include "et-sim/links.h"
-#include "et-sim/load.h"
-#include "et-sim/report.h"
-#include "et-sim/sched.h"
-#include "et-sim/sweep.h"
+#include "et-sim/net/links.h"
+#include "et-sim/report/crit.h"
+#include "et-sim/report/report.h"
+#include "et-sim/report/sched.h"
+#include "et-sim/report/sweep.h"
+#include "et-sim/workload/load.h"
 #include "et_err.h"
 #include "et_output.h"
 #include "et_pg.h"

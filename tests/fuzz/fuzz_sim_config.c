@@ -20,7 +20,7 @@
  *   >= 1, local-mem-bw finite and > 0; every implementation list has 1 to
  *   CFG_MAXDIM known entries (window -1 or >= 1), at most ndims of them
  *   unless it starts with a one* implementation. */
-#include "et-sim/cfg.h"
+#include "et-sim/config/cfg.h"
 #include "fuzz_util.h"
 
 #include <math.h>
