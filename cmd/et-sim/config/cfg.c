@@ -4,6 +4,7 @@
 #include "et-sim/config/cfg.h"
 #include "et-sim/infragraph/netgraph.h"
 #include "et-sim/net/net.h"
+#include "et-sim/system/algo/algo_table.h"
 #include "et_err.h"
 #include "et_pg.h"
 #include <ctype.h>
@@ -27,7 +28,7 @@ void cfg_defaults(cfg *c)
 	c->peak_perf = 900;
 	for (int k = 0; k < CI_N; k++) {
 		c->impl[k].n = 1;
-		c->impl[k].v[0] = IMPL_RING;
+		c->impl[k].v[0] = ALGO_DEFAULT;
 		c->impl[k].window[0] = -1;
 	}
 	c->compute_model = CM_REPLAY;
@@ -37,33 +38,6 @@ void cfg_defaults(cfg *c)
 	c->sys_arrays = 1;
 	c->sys_clock_ghz = 1;
 	c->sys_dataflow = DF_WS;
-}
-
-static const char *impl_names[] = {"ring",    "direct",    "halvingDoubling",   "doubleBinaryTree",
-                                   "oneRing", "oneDirect", "oneHalvingDoubling"};
-
-int cfg_impl_parse(const char *s, uint8_t *impl, int *window)
-{
-	*window = -1;
-	for (int i = 0; i <= IMPL_ONEHD; i++)
-		if (strcmp(s, impl_names[i]) == 0) {
-			*impl = (uint8_t)i;
-			return 0;
-		}
-	const char *pre[] = {"direct", "oneDirect"};
-	for (int k = 0; k < 2; k++) {
-		size_t l = strlen(pre[k]);
-		if (strncmp(s, pre[k], l) == 0 && isdigit((unsigned char)s[l])) {
-			char *end;
-			long w = strtol(s + l, &end, 10);
-			if (*end || w < 1)
-				return -1;
-			*impl = k ? IMPL_ONEDIRECT : IMPL_DIRECT;
-			*window = w > INT_MAX ? INT_MAX : (int)w; /* a window >= n-1 is n-1 */
-			return 0;
-		}
-	}
-	return -1;
 }
 
 static int topo_parse(const char *s)
@@ -202,13 +176,18 @@ static int set_impl(cfg *c, int ci, char items[][64], int n, et_error *e)
 	if (n < 1)
 		return et_fail(e, ET_EXIT_USAGE, "an implementation list needs at least one entry");
 	impl_list *l = &c->impl[ci];
-	for (int i = 0; i < n; i++)
-		if (cfg_impl_parse(items[i], &l->v[i], &l->window[i]) < 0)
+	for (int i = 0; i < n; i++) {
+		bool one;
+		if (algo_parse(items[i], &l->v[i], &one, &l->window[i]) < 0) {
+			char names[256];
+			algo_names(names, sizeof names);
 			return et_fail(e, ET_EXIT_USAGE,
-			               "unknown collective implementation '%s' (ring, direct, "
-			               "directN, halvingDoubling, doubleBinaryTree, oneRing, "
-			               "oneDirect, oneHalvingDoubling)",
-			               items[i]);
+			               "unknown collective implementation '%s' (%s)", items[i],
+			               names);
+		}
+		if (i == 0)
+			l->one = one;
+	}
 	l->n = n;
 	return 0;
 }
@@ -469,8 +448,7 @@ static int check_impls(cfg *c, et_error *e)
 {
 	for (int k = 0; k < CI_N; k++) {
 		const impl_list *l = &c->impl[k];
-		bool one = l->v[0] >= IMPL_ONERING;
-		if (!one && l->n > c->ndims)
+		if (!l->one && l->n > c->ndims)
 			return et_fail(e, ET_EXIT_USAGE,
 			               "%d implementations listed for a %d-dimensional network",
 			               l->n, c->ndims);

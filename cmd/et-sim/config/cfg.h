@@ -11,23 +11,17 @@
 #define CFG_MAXWARN 8
 
 enum { TOPO_RING, TOPO_FC, TOPO_SWITCH };
-enum {
-	IMPL_RING,
-	IMPL_DIRECT,
-	IMPL_HD,
-	IMPL_DBT,
-	IMPL_ONERING,
-	IMPL_ONEDIRECT,
-	IMPL_ONEHD,
-};
 enum { CM_REPLAY, CM_ROOFLINE, CM_SYSTOLIC };
 enum { DF_OS, DF_WS, DF_IS };
 enum { CI_AR, CI_AG, CI_RS, CI_A2A, CI_N }; /* implementation lists */
 
+/* An implementation list: per dimension a collective algorithm (a row of
+ * system/algo/algo_table.c) and its window (-1: none). */
 typedef struct impl_list {
 	int n;
 	uint8_t v[CFG_MAXDIM];
 	int window[CFG_MAXDIM];
+	bool one; /* the first is a one* name: one ring over every rank */
 } impl_list;
 
 typedef struct comm_group {
@@ -124,8 +118,6 @@ void cfg_free(cfg *c);
  * dataflow, arrays, ghz, a, b) or a preset ("tpu-v4[:KEY=V,...]"). Code
  * ET_EXIT_USAGE; messages name the key. */
 int cfg_set_compute(cfg *c, const char *spec, et_error *e);
-/* An implementation name ("ring", "direct4", ...): 0, or -1 when unknown. */
-int cfg_impl_parse(const char *s, uint8_t *impl, int *window);
 /* The comm group a pg_name names (with its index), or NULL: all ranks
  * (et_pg_is_all), no leading integer, or not defined (index -1). Ids are
  * read as ASTRA-sim reads them (et_pg_id: "1.0" is group 1). */

@@ -58,6 +58,10 @@ typedef struct net_backend {
 	 * does not fit (sim_after). */
 	void (*send)(sim *s, uint32_t src, uint32_t dst, uint64_t bytes, const net_done *done,
 	             uint32_t node, const char *what);
+	/* The delay of `bytes` from src to dst sent alone, for the closed forms:
+	 * set exactly when caps has NET_CAP_CLOSED_FORM (the delay depends on
+	 * nothing else), NULL otherwise. */
+	uint64_t (*delay)(sim *s, uint32_t src, uint32_t dst, uint64_t bytes);
 	/* An EV_NET event of the backend's own. */
 	void (*event)(sim *s, const ev *e);
 	/* The links' measures, in the order the links were made (*out allocated,

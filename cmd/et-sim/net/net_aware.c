@@ -249,6 +249,7 @@ static void aware_free(sim *s)
 const net_backend net_aware = {
     .name = "aware",
     .caps = NET_CAP_GRAPH,
+    .delay = NULL, /* a message's delay depends on the traffic it meets */
     .init = aware_init,
     .send = aware_send,
     .event = aware_event,

@@ -84,6 +84,7 @@ const net_backend net_unaware = {
     .caps = NET_CAP_CLOSED_FORM | NET_CAP_FOLD,
     .init = unaware_init,
     .send = unaware_send,
+    .delay = net_delay,
     .event = unaware_event,
     .link_stats = NULL,
     .free = unaware_free,

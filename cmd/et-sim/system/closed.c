@@ -4,32 +4,27 @@
  * queue runs one phase at a time (active-chunks-per-dimension = 1). The
  * decision is taken when the last member enters; members that entered
  * earlier (same tick) have only scheduled their first release, d >= 1 ns
- * ahead, so their event-path state is dropped without any effect. */
-#include "et-sim/system/system.h"
+ * ahead, so their event-path state is dropped without any effect. The
+ * forms themselves are the algorithms' (algo_row.closed), over the
+ * backend's delays (net_backend.delay). */
+#include "et-sim/system/algo/algo.h"
 #include "et_mem.h"
 #include "et_sat.h"
 #include <stdlib.h>
 
-static uint32_t step(uint32_t n, uint32_t idx, int off, bool anti)
+uint64_t algo_cf_delay(sim *s, const ring *rg, uint32_t a, uint32_t b, uint64_t m)
 {
-	uint32_t o = (uint32_t)off % n;
-	return anti ? (idx + n - o) % n : (idx + o) % n;
+	return s->net->delay(s, rg->rank[a], rg->rank[b], m);
 }
 
-static uint64_t T(sim *s, const ring *rg, uint32_t a, uint32_t b, uint64_t m)
-{
-	return net_delay(s, rg->rank[a], rg->rank[b], m);
-}
-
-/* Slowest peer, and whether every peer is equally slow. */
-static uint64_t tmax(sim *s, const ring *rg, uint32_t idx, uint64_t m, bool *uniform)
+uint64_t algo_cf_tmax(sim *s, const ring *rg, uint32_t idx, uint64_t m, bool *uniform)
 {
 	uint64_t mx = 0, first = 0;
 	*uniform = true;
 	for (uint32_t j = 0; j < rg->n; j++) {
 		if (j == idx)
 			continue;
-		uint64_t t = T(s, rg, idx, j, m);
+		uint64_t t = algo_cf_delay(s, rg, idx, j, m);
 		if (mx == 0 && first == 0)
 			first = t;
 		*uniform = *uniform && t == first;
@@ -38,100 +33,22 @@ static uint64_t tmax(sim *s, const ring *rg, uint32_t idx, uint64_t m, bool *uni
 	return mx;
 }
 
-/* The closed forms saturate (et_sat.h): a phase whose time does not fit is
- * UINT64_MAX, which sim_after refuses. */
-#define ADD et_sat_add
-#define MUL et_sat_mul
-
-static uint64_t ring_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
-{
-	uint64_t n = rg->n, S = p->size;
-	uint32_t nb = step(rg->n, idx, 1, p->anticlockwise);
-	uint64_t m = et_sat_div(S, n), t = T(s, rg, idx, nb, m), pr = net_reduce(s, m);
-	switch (p->type) {
-	case CT_AR:
-		return ADD(ADD(MUL(2 * n - 1, d), MUL(2 * n - 2, t)), MUL(n - 1, pr));
-	case CT_RS:
-		return ADD(MUL(n, d), MUL(n - 1, ADD(t, pr)));
-	case CT_AG:
-		return ADD(MUL(n, d), MUL(n - 1, T(s, rg, idx, nb, S)));
-	default:
-		return ADD(d, MUL(n * (n - 1) / 2, ADD(t, d)));
-	}
-}
-
-static uint64_t direct_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
-{
-	uint64_t S = p->size, m = et_sat_div(S, rg->n);
-	bool u;
-	switch (p->type) {
-	case CT_AR:
-		return ADD(ADD(MUL(3, d), MUL(2, tmax(s, rg, idx, m, &u))), net_reduce(s, m));
-	case CT_RS:
-		return ADD(ADD(MUL(2, d), tmax(s, rg, idx, m, &u)), net_reduce(s, m));
-	case CT_AG:
-		return ADD(MUL(2, d), tmax(s, rg, idx, S, &u));
-	default:
-		return ADD(MUL(2, d), tmax(s, rg, idx, m, &u));
-	}
-}
-
-/* A halving-doubling step: partner at `off` in the direction of my block. */
-static uint64_t hd_step(sim *s, const ring *rg, uint32_t idx, int off, uint64_t m, uint64_t d)
-{
-	bool anti = (idx / (uint32_t)off) % 2;
-	return ADD(d, T(s, rg, idx, step(rg->n, idx, off, anti), m));
-}
-
-static uint64_t hd_cf(sim *s, const phase_plan *p, const ring *rg, uint32_t idx, uint64_t d)
-{
-	int n = (int)rg->n, L = __builtin_ctz(rg->n);
-	uint64_t S = p->size, t = d;
-	if (p->type == CT_AG) {
-		for (int k = 1; k <= L; k++)
-			t = ADD(t, hd_step(s, rg, idx, n >> k, MUL(S, (uint64_t)1 << (k - 1)), d));
-		return t;
-	}
-	for (int k = 1; k <= L; k++) {
-		t = ADD(t, hd_step(s, rg, idx, 1 << (k - 1), et_sat_div(S, (uint64_t)1 << k), d));
-		if (k >= 2)
-			t = ADD(t, net_reduce(s, et_sat_div(S, (uint64_t)1 << k)));
-	}
-	if (p->type == CT_AR)
-		for (int j = 1; j <= L; j++)
-			t = ADD(t, hd_step(s, rg, idx, n >> j,
-			                   et_sat_div(S, (uint64_t)1 << (L - j + 1)), d));
-	return t;
-}
-
 static uint64_t duration(sim *s, const stream *st)
 {
-	const phase_plan *p = &st->rc->c->ph[st->phase];
 	const algo *a = &st->a;
-	if (p->impl == IMPL_HD)
-		return hd_cf(s, p, a->rg, a->idx, a->d);
-	if (p->impl == IMPL_DIRECT)
-		return direct_cf(s, p, a->rg, a->idx, a->d);
-	return ring_cf(s, p, a->rg, a->idx, a->d);
+	return a->row->closed(s, &st->rc->c->ph[st->phase], a->rg, a->idx, a->d);
 }
 
+/* The rules every closed form needs, then the algorithm's own. */
 static bool eligible(sim *s, const stream *st)
 {
 	const phase_plan *p = &st->rc->c->ph[st->phase];
 	const algo *a = &st->a;
-	if (s->cf->active_chunks != 1 || !a->rg->symmetric)
+	if (s->cf->active_chunks != 1 || !a->rg->symmetric || !a->row->closed)
 		return false;
-	if (p->impl == IMPL_RING)
-		return true;
-	if (a->rg->local)
+	if (a->rg->local && !(a->row->caps & ALGO_CAP_CF_LOCAL))
 		return false;
-	if (p->impl == IMPL_HD)
-		return true;
-	if (p->window >= 0 && p->window < (int)a->n - 1)
-		return false;
-	bool uniform;
-	tmax(s, a->rg, a->idx, p->size / a->n, &uniform);
-	return p->type != CT_AR || uniform;
+	return !a->row->closed_ok || a->row->closed_ok(s, p, a);
 }
 
 static void go_closed(sim *s, cf_slot *sl, uint32_t nsim)

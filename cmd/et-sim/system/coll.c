@@ -55,7 +55,7 @@ static void scope_of(const sim *s, const rank_st *r, uint32_t node, int gi, int 
 	sc->base = 0;
 	sc->n = gi >= 0 ? s->cf->groups[gi].n : s->world;
 	const impl_list *l = &s->cf->impl[coll_impl_list(ct)];
-	if (gi >= 0 || l->v[0] >= IMPL_ONERING)
+	if (gi >= 0 || l->one)
 		return;
 	/* the dimensions run are those the implementation list names */
 	uint8_t listed = (uint8_t)((1u << l->n) - 1);

@@ -1,5 +1,5 @@
 /* coll_plan: a collective -> chunks -> phases (doc/astra-sim.md C.10-C.12, D.18). */
-#include "et-sim/system/system.h"
+#include "et-sim/system/algo/algo.h"
 #include "et-sim/workload/workload.h" /* the issuing rank's graph and queues */
 #include "et_mem.h"
 #include "et_sat.h"
@@ -9,15 +9,6 @@
 int coll_impl_list(int ct)
 {
 	return ct == CT_AR ? CI_AR : ct == CT_AG ? CI_AG : ct == CT_RS ? CI_RS : CI_A2A;
-}
-
-/* The "one*" implementations run one ring over every rank. */
-static uint8_t base_impl(uint8_t impl)
-{
-	return impl == IMPL_ONERING     ? IMPL_RING
-	       : impl == IMPL_ONEDIRECT ? IMPL_DIRECT
-	       : impl == IMPL_ONEHD     ? IMPL_HD
-	                                : impl;
 }
 
 typedef struct ldims {
@@ -30,18 +21,18 @@ typedef struct ldims {
 static void logical_dims(const sim *s, const coll *c, int ct, ldims *ld)
 {
 	const impl_list *l = &s->cf->impl[coll_impl_list(ct)];
-	if (c->group >= 0 || l->v[0] >= IMPL_ONERING) {
+	if (c->group >= 0 || l->one) {
 		ld->n = 1;
 		ld->size[0] = c->group >= 0 ? s->cf->groups[c->group].n : s->cf->total;
 		bool one = c->group < 0 || l->n == 1;
-		ld->impl[0] = one ? base_impl(l->v[0]) : IMPL_RING;
+		ld->impl[0] = one ? l->v[0] : ALGO_DEFAULT;
 		ld->window[0] = one ? l->window[0] : -1;
 		return;
 	}
 	ld->n = l->n;
 	for (int d = 0; d < l->n; d++) {
 		ld->size[d] = s->cf->npus[d];
-		ld->impl[d] = base_impl(l->v[d]);
+		ld->impl[d] = l->v[d];
 		ld->window[d] = l->window[d];
 	}
 }
@@ -112,23 +103,31 @@ static int check_sizes(sim *s, const coll *c, const rank_st *r, uint32_t node, u
 	return -1;
 }
 
+static const char *const ct_names[] = {[CT_AR] = "ALL_REDUCE",
+                                       [CT_A2A] = "ALL_TO_ALL",
+                                       [CT_AG] = "ALL_GATHER",
+                                       [CT_RS] = "REDUCE_SCATTER"};
+
+/* Whether each phase's algorithm can run it, as its row says. */
 static int check_impls(sim *s, const coll *c, const ldims *ld)
 {
 	for (uint32_t k = 0; k < c->nphase; k++) {
 		const phase_plan *p = &c->ph[k];
+		const algo_row *row = algo_row_of(p->impl);
 		uint32_t n = ld->size[p->dim];
-		if (p->impl == IMPL_HD && (n & (n - 1))) {
-			sim_fail(s, ET_EXIT_USAGE,
-			         "halvingDoubling needs a power-of-two ring, not %u ranks", n);
+		if (!row->types) {
+			sim_fail(s, ET_EXIT_USAGE, "%s is not supported by et-sim (see et-sim(1))",
+			         row->name);
 			return -1;
 		}
-		if (p->impl == IMPL_HD && p->type == CT_A2A) {
-			sim_fail(s, ET_EXIT_USAGE, "halvingDoubling does not implement ALL_TO_ALL");
+		if ((row->caps & ALGO_CAP_POW2) && (n & (n - 1))) {
+			sim_fail(s, ET_EXIT_USAGE, "%s needs a power-of-two ring, not %u ranks",
+			         row->name, n);
 			return -1;
 		}
-		if (p->impl == IMPL_DBT) {
-			sim_fail(s, ET_EXIT_USAGE,
-			         "doubleBinaryTree is not supported by et-sim (see et-sim(1))");
+		if (!(row->types & ALGO_TYPE(p->type))) {
+			sim_fail(s, ET_EXIT_USAGE, "%s does not implement %s", row->name,
+			         ct_names[p->type]);
 			return -1;
 		}
 	}
@@ -167,7 +166,7 @@ const ring *coll_ring(sim *s, const coll *c, uint32_t phase, uint32_t rank)
 {
 	if (c->group >= 0)
 		return ring_group(s, c->group);
-	if (s->cf->impl[coll_impl_list(c->ctype)].v[0] >= IMPL_ONERING)
+	if (s->cf->impl[coll_impl_list(c->ctype)].one)
 		return ring_group(s, -1);
 	return ring_world(s, c->ph[phase].dim, rank);
 }

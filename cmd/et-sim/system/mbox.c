@@ -13,9 +13,9 @@
 static stream *receiver(sim *s, uint64_t k1, uint32_t dst)
 {
 	rank_st *r = &s->r[s->folded ? 0 : dst];
-	if (!r->active || r->active->c->id != (uint32_t)(k1 >> 32))
+	if (!r->active || r->active->c->id != msg_key_coll(k1))
 		return NULL;
-	return &r->active->st[(k1 >> 8) & 0xffffff];
+	return &r->active->st[msg_key_chunk(k1)];
 }
 
 void mbox_arrive(sim *s, uint64_t k1, uint64_t k2)
@@ -40,8 +40,8 @@ void mbox_arrive(sim *s, uint64_t k1, uint64_t k2)
 
 void mbox_post(sim *s, stream *st, uint32_t src)
 {
-	uint64_t k1 = (uint64_t)st->rc->c->id << 32 | (uint64_t)st->chunk << 8 | st->phase;
-	uint64_t k2 = (uint64_t)src << 32 | st->rc->rank;
+	uint64_t k1 = msg_key(st);
+	uint64_t k2 = msg_ends(src, st->rc->rank);
 	uint64_t *v = et_hmap_put(&s->mb, k1, k2, 0);
 	if (A_OF(*v) == 0) {
 		*v += 1ull << 32;

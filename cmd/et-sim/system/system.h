@@ -20,7 +20,7 @@ typedef struct ring {
 } ring;
 
 typedef struct phase_plan {
-	uint8_t type, impl; /* CT_*, IMPL_* */
+	uint8_t type, impl; /* CT_*, the algorithm's row (system/algo/algo_table.c) */
 	uint8_t dim;        /* queue = dimension */
 	uint8_t anticlockwise;
 	int window;    /* direct window, -1 = all peers */
@@ -63,9 +63,10 @@ typedef struct pkt {
 
 /* The per-rank state machine of one phase (Ring / Direct / HalvingDoubling). */
 typedef struct algo {
-	uint8_t type, impl;
+	uint8_t type;
 	bool closed, done;
-	uint32_t n, idx; /* ring size, my index */
+	const struct algo_row *row; /* the phase's algorithm (system/algo/algo.h) */
+	uint32_t n, idx;            /* ring size, my index */
 	const ring *rg;
 	uint64_t msg_size;
 	int stream_count, parallel_reduce, zero, nonzero, free_packets;
@@ -99,6 +100,26 @@ typedef struct rcoll {
 	stream *st;
 	struct rcoll *next_free;
 } rcoll;
+
+/* A collective message's mailbox key, the one place it is packed: (the
+ * collective, chunk, phase) and (src, dst). A chunk index fits in 24 bits
+ * (at most 4096 chunks, cfg.c) and a phase in 8 (2 * CFG_MAXDIM). */
+static inline uint64_t msg_key(const stream *st)
+{
+	return (uint64_t)st->rc->c->id << 32 | (uint64_t)st->chunk << 8 | st->phase;
+}
+static inline uint64_t msg_ends(uint32_t src, uint32_t dst)
+{
+	return (uint64_t)src << 32 | dst;
+}
+static inline uint32_t msg_key_coll(uint64_t key)
+{
+	return (uint32_t)(key >> 32);
+}
+static inline uint32_t msg_key_chunk(uint64_t key)
+{
+	return (uint32_t)(key >> 8) & 0xffffff;
+}
 
 typedef struct squeue {
 	stream *head;
