@@ -269,10 +269,11 @@ static int check_link_stats(const run_conf *c, const cfg *cf, et_error *e)
 {
 	if (c->nsweeps)
 		return et_fail(e, ET_EXIT_USAGE, "--link-stats: one run's links, not with --sweep");
-	if (!net_backend_of(cf->net.backend)->link_stats)
+	if (!(net_backend_of(cf->net.backend)->caps & NET_CAP_LINKS))
 		return et_fail(e, ET_EXIT_USAGE,
-		               "--link-stats: the %s backend has no links (use --backend aware)",
-		               net_backend_of(cf->net.backend)->name);
+		               "--link-stats: the %s backend has no links (use --backend %s)",
+		               net_backend_of(cf->net.backend)->name,
+		               net_backend_of(net_backend_with(NET_CAP_LINKS))->name);
 	return 0;
 }
 

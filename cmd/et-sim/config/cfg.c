@@ -161,6 +161,18 @@ static void norm_key(const char *in, char *out, size_t n)
 	out[i] = 0;
 }
 
+static int set_backend(cfg *c, const char *val, et_error *e)
+{
+	int b = net_backend_parse(val);
+	if (b < 0) {
+		char names[256];
+		net_backend_list(names, sizeof names, false);
+		return et_fail(e, ET_EXIT_USAGE, "backend: expected %s, got '%s'", names, val);
+	}
+	c->net.backend = b;
+	return 0;
+}
+
 static int impl_index(const char *k)
 {
 	const char *names[] = {"all-reduce-implementation", "all-gather-implementation",
@@ -312,14 +324,8 @@ static int set_known_kv(cfg *c, const char *key, const char *val, et_error *e)
 	}
 	if (!strcmp(k, "logical-dims"))
 		return set_logical(c, key, val, e);
-	if (!strcmp(k, "backend")) {
-		int b = net_backend_parse(val);
-		if (b < 0)
-			return et_fail(e, ET_EXIT_USAGE,
-			               "backend: expected unaware or aware, got '%s'", val);
-		c->net.backend = b;
-		return 0;
-	}
+	if (!strcmp(k, "backend"))
+		return set_backend(c, val, e);
 	size_t kl = strlen(k), sl = strlen("-implementation-custom");
 	if (kl > sl && !strcmp(k + kl - sl, "-implementation-custom"))
 		/* ASTRA-sim runs a custom collective's own ET instead of the built-in
@@ -426,10 +432,12 @@ static int check_graph(cfg *c, et_error *e)
 		return et_fail(e, ET_EXIT_USAGE,
 		               "the network is an InfraGraph graph: give its dimensions as "
 		               "logical-dims, not npus_count");
-	if (c->net.backend != NET_AWARE)
+	if (!(net_backend_of(c->net.backend)->caps & NET_CAP_GRAPH))
 		return et_fail(e, ET_EXIT_USAGE,
 		               "an InfraGraph network needs the congestion-aware backend "
-		               "(--backend aware): the unaware model has no links to route on");
+		               "(--backend %s): the %s model has no links to route on",
+		               net_backend_of(net_backend_with(NET_CAP_GRAPH))->name,
+		               net_backend_of(c->net.backend)->name);
 	if (!c->net.nlogical) {
 		c->ndims = 1;
 		c->npus[0] = g->nnpu;

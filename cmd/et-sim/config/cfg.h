@@ -35,7 +35,7 @@ struct netgraph;
 /* The network part: what a backend (net.h) is built from. A network file
  * is either ASTRA-sim's dimensions (topo, bw, lat) or an InfraGraph graph. */
 typedef struct cfg_net {
-	int backend; /* NET_UNAWARE (default) or NET_AWARE */
+	int backend; /* a row of net/net.c's table, NET_DEFAULT unless set */
 	uint8_t topo[CFG_MAXDIM];
 	double bw[CFG_MAXDIM];   /* GB/s */
 	double lat[CFG_MAXDIM];  /* ns */

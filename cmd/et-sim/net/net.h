@@ -16,13 +16,15 @@
 #define ET_SIM_NET_NET_H
 #include "et-sim/engine/evq.h"
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 typedef struct sim sim;
 typedef struct cfg cfg;
 
-enum { NET_UNAWARE, NET_AWARE, NET_NBACKENDS };
+/* The default backend, the table's first row (unaware). */
+#define NET_DEFAULT 0
 
 enum {
 	/* a message's delay depends on (src, dst, bytes) only, never on other
@@ -32,6 +34,8 @@ enum {
 	NET_CAP_FOLD = 2,
 	/* the backend runs on an InfraGraph graph */
 	NET_CAP_GRAPH = 4,
+	/* the backend has links and measures them (link_stats) */
+	NET_CAP_LINKS = 8,
 };
 
 /* The event a message's arrival completes. */
@@ -48,7 +52,8 @@ typedef struct net_link_stat {
 } net_link_stat;
 
 typedef struct net_backend {
-	const char *name; /* "unaware", "aware" */
+	const char *name; /* --backend's name: "unaware", "aware" */
+	const char *help; /* what --help says of it, in parentheses */
 	unsigned caps;    /* NET_CAP_* */
 	/* Builds the backend's state for s->cf (s->net_st). Cannot fail: the
 	 * configuration was checked by cfg_finish. */
@@ -71,10 +76,17 @@ typedef struct net_backend {
 	void (*free)(sim *s);
 } net_backend;
 
-/* The backend NET_UNAWARE or NET_AWARE. */
+/* The backends (net.c), by index: how many, backend `which` (the default
+ * when out of range), the index of a name (-1: none), every name
+ * (NULL-terminated, for --backend's choices), the first with every
+ * capability of caps (-1: none), and "unaware or aware" -- with each one's
+ * help when `help` -- into buf (cut to n). */
+int net_backend_count(void);
 const net_backend *net_backend_of(int which);
-/* "unaware" / "aware" -> NET_*, or -1. */
 int net_backend_parse(const char *name);
+const char *const *net_backend_names(void);
+int net_backend_with(unsigned caps);
+void net_backend_list(char *buf, size_t n, bool help);
 
 /* The unaware model's pieces, which the closed forms and the logical rings
  * also use (doc/astra-sim.md A.2, A.3): the coordinate of rank r in

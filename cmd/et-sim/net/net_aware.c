@@ -248,7 +248,8 @@ static void aware_free(sim *s)
 
 const net_backend net_aware = {
     .name = "aware",
-    .caps = NET_CAP_GRAPH,
+    .help = "congestion-aware: links queue",
+    .caps = NET_CAP_GRAPH | NET_CAP_LINKS,
     .delay = NULL, /* a message's delay depends on the traffic it meets */
     .init = aware_init,
     .send = aware_send,

@@ -81,6 +81,7 @@ static void unaware_free(sim *s)
 
 const net_backend net_unaware = {
     .name = "unaware",
+    .help = "default; ASTRA-sim's analytical model",
     .caps = NET_CAP_CLOSED_FORM | NET_CAP_FOLD,
     .init = unaware_init,
     .send = unaware_send,

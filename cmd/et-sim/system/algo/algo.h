@@ -67,6 +67,9 @@ void algo_pm_start(sim *s, stream *st);
 void algo_pm_receive(sim *s, stream *st);
 void algo_pm_event(sim *s, stream *st, int kind, uint64_t extra);
 
+/* A row's state machine is the packet machine. */
+#define ALGO_PM_STEPS .start = algo_pm_start, .receive = algo_pm_receive, .event = algo_pm_event
+
 /* Index off steps from idx on a ring of n, clockwise or not. */
 static inline uint32_t algo_step(uint32_t n, uint32_t idx, uint32_t off, bool anti)
 {
