@@ -11,7 +11,7 @@
 typedef struct run_conf {
 	const char *network, *system, *groups, *cmodel;
 	const char *compute; /* --compute SPEC */
-	int backend;         /* --backend: a row of net/net.c (a --set or --sweep of backend wins) */
+	int backend; /* --backend: a row of net/net.c (a --set or --sweep of backend wins) */
 	const char *logical; /* --logical-dims */
 	const char *link_stats;
 	bool verbose;
