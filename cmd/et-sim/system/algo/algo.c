@@ -14,19 +14,10 @@
 #include "et_sat.h"
 #include <stdlib.h>
 
-/* An algorithm event dt after now. */
-static inline void push_ev(sim *s, stream *st, uint64_t dt, int kind, uint64_t extra)
-{
-	st->rc->pend++;
-	uint64_t t = sim_after(s, dt, st->rc->rank, st->rc->node, "communication time");
-	evq_push(&s->q, t, EV_ALGO, st->rc->rank, (uint64_t)(uintptr_t)st,
-	         (uint64_t)kind | extra << 2);
-}
-
 /* Packet release: the bundle goes to memory (d), then is reduced if needed. */
 static void release(sim *s, stream *st, bool processed, uint64_t size)
 {
-	push_ev(s, st, st->a.d, AK_BUNDLE, processed ? size + 1 : 0);
+	algo_after(s, st, st->a.d, AK_BUNDLE, processed ? size + 1 : 0);
 }
 
 static void q_push(algo *a, pkt p)
@@ -78,11 +69,8 @@ static bool ready(sim *s, stream *st)
 		return false;
 	pkt p = a->q[a->qh];
 	uint64_t size = a->row->packet_size ? p.size : a->msg_size;
-	uint32_t me = st->rc->rank;
-	net_done done = {EV_ARRIVE, p.dst, msg_key(st), msg_ends(me, p.dst)};
-	s->st.messages++;
-	s->net->send(s, me, p.dst, size, &done, st->rc->node, "communication time");
-	mbox_post(s, st, p.src);
+	algo_send(s, st, p.dst, size);
+	algo_expect(s, st, p.src);
 	a->qh = (a->qh + 1) % a->qcap;
 	a->qn--;
 	if (a->stream_count > 0)
@@ -95,8 +83,7 @@ static void iteratable(sim *s, stream *st)
 {
 	algo *a = &st->a;
 	if (a->stream_count == 0 && a->free_packets == a->parallel_reduce && !a->done) {
-		a->done = true;
-		coll_phase_end(s, st);
+		algo_finish(s, st);
 	}
 }
 
@@ -124,7 +111,7 @@ void algo_pm_receive(sim *s, stream *st)
 void algo_pm_event(sim *s, stream *st, int kind, uint64_t extra)
 {
 	if (kind == AK_BUNDLE && extra) {
-		push_ev(s, st, net_reduce(s, extra - 1), AK_PROCESSED, 0);
+		algo_after(s, st, net_reduce(s, extra - 1), AK_PROCESSED, 0);
 		return;
 	}
 	if (kind == AK_RECV_NOW) {

@@ -58,6 +58,35 @@ typedef struct algo_row {
 /* Row `impl` (an index from algo_parse). */
 const algo_row *algo_row_of(unsigned impl);
 
+/* What any row's state machine does (a tree's as well as the ring
+ * family's): an event of its own dt after now (kind 0..3, see AK_*, and
+ * extra come back to row->event), a message of `bytes` to rank dst (it
+ * arrives at dst's receive(), once dst expects it), a message expected from
+ * rank src, and the end of the phase. */
+static inline void algo_after(sim *s, stream *st, uint64_t dt, int kind, uint64_t extra)
+{
+	st->rc->pend++;
+	uint64_t t = sim_after(s, dt, st->rc->rank, st->rc->node, "communication time");
+	evq_push(&s->q, t, EV_ALGO, st->rc->rank, (uint64_t)(uintptr_t)st,
+	         (uint64_t)kind | extra << 2);
+}
+static inline void algo_send(sim *s, stream *st, uint32_t dst, uint64_t bytes)
+{
+	uint32_t me = st->rc->rank;
+	net_done done = {EV_ARRIVE, dst, msg_key(st), msg_ends(me, dst)};
+	s->st.messages++;
+	s->net->send(s, me, dst, bytes, &done, st->rc->node, "communication time");
+}
+static inline void algo_expect(sim *s, stream *st, uint32_t src)
+{
+	mbox_post(s, st, src);
+}
+static inline void algo_finish(sim *s, stream *st)
+{
+	st->a.done = true;
+	coll_phase_end(s, st);
+}
+
 /* Ring's counters and peers (ring.c), which Direct extends as ASTRA-sim's
  * AllToAll extends its Ring. */
 void algo_ring_setup(algo *a, const phase_plan *p);
