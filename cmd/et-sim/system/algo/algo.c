@@ -12,6 +12,7 @@
 #include "et-sim/system/algo/algo.h"
 #include "et_mem.h"
 #include "et_sat.h"
+#include <math.h>
 #include <stdlib.h>
 
 /* Packet release: the bundle goes to memory (d), then is reduced if needed. */
@@ -102,6 +103,16 @@ static void general(sim *s, stream *st)
 	iteratable(s, st);
 }
 
+/* The reduction of a received message (doc/astra-sim.md A.3): local
+ * memory, not the network, so the system layer's. */
+uint64_t algo_reduce(sim *s, uint64_t bytes)
+{
+	if (et_sat_is(bytes))
+		return UINT64_MAX;
+	double t = (double)bytes / (s->cf->local_mem_bw * 1e9) * 1e9;
+	return et_sat_mul(3, et_sat_from_double(floor(t)));
+}
+
 void algo_pm_receive(sim *s, stream *st)
 {
 	st->a.total_received++;
@@ -111,7 +122,7 @@ void algo_pm_receive(sim *s, stream *st)
 void algo_pm_event(sim *s, stream *st, int kind, uint64_t extra)
 {
 	if (kind == AK_BUNDLE && extra) {
-		algo_after(s, st, net_reduce(s, extra - 1), AK_PROCESSED, 0);
+		algo_after(s, st, algo_reduce(s, extra - 1), AK_PROCESSED, 0);
 		return;
 	}
 	if (kind == AK_RECV_NOW) {

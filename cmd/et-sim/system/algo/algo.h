@@ -106,6 +106,9 @@ static inline uint32_t algo_step(uint32_t n, uint32_t idx, uint32_t off, bool an
 	return anti ? (idx + n - o) % n : (idx + o) % n;
 }
 
+/* The reduction delay of m received bytes, p(m) (doc/astra-sim.md A.3). */
+uint64_t algo_reduce(sim *s, uint64_t bytes);
+
 /* For closed forms (closed.c): the delay of m bytes from ring index a to
  * b, as the backend prices it alone (net_backend.delay), and the slowest
  * peer of idx (*uniform: every peer equally slow). */

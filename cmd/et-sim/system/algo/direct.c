@@ -49,9 +49,9 @@ static uint64_t direct_closed(sim *s, const phase_plan *p, const ring *rg, uint3
 	switch (p->type) {
 	case CT_AR:
 		return ADD(ADD(MUL(3, d), MUL(2, algo_cf_tmax(s, rg, idx, m, &u))),
-		           net_reduce(s, m));
+		           algo_reduce(s, m));
 	case CT_RS:
-		return ADD(ADD(MUL(2, d), algo_cf_tmax(s, rg, idx, m, &u)), net_reduce(s, m));
+		return ADD(ADD(MUL(2, d), algo_cf_tmax(s, rg, idx, m, &u)), algo_reduce(s, m));
 	case CT_AG:
 		return ADD(MUL(2, d), algo_cf_tmax(s, rg, idx, S, &u));
 	default:

@@ -69,7 +69,7 @@ static uint64_t hd_closed(sim *s, const phase_plan *p, const ring *rg, uint32_t 
 	for (int k = 1; k <= L; k++) {
 		t = ADD(t, hd_step(s, rg, idx, 1 << (k - 1), et_sat_div(S, (uint64_t)1 << k), d));
 		if (k >= 2)
-			t = ADD(t, net_reduce(s, et_sat_div(S, (uint64_t)1 << k)));
+			t = ADD(t, algo_reduce(s, et_sat_div(S, (uint64_t)1 << k)));
 	}
 	if (p->type == CT_AR)
 		for (int j = 1; j <= L; j++)

@@ -28,7 +28,7 @@ static uint64_t ring_closed(sim *s, const phase_plan *p, const ring *rg, uint32_
 {
 	uint64_t n = rg->n, S = p->size;
 	uint32_t nb = algo_step(rg->n, idx, 1, p->anticlockwise);
-	uint64_t m = et_sat_div(S, n), t = algo_cf_delay(s, rg, idx, nb, m), pr = net_reduce(s, m);
+	uint64_t m = et_sat_div(S, n), t = algo_cf_delay(s, rg, idx, nb, m), pr = algo_reduce(s, m);
 	switch (p->type) {
 	case CT_AR:
 		return ADD(ADD(MUL(2 * n - 1, d), MUL(2 * n - 2, t)), MUL(n - 1, pr));
