@@ -88,13 +88,6 @@ const char *const *net_backend_names(void);
 int net_backend_with(unsigned caps);
 void net_backend_list(char *buf, size_t n, bool help);
 
-/* The network's dimensions (net_dims.c, doc/astra-sim.md A.2), which the
- * backends and the logical rings share: the coordinate of rank r in
- * dimension d, the first dimension where two ranks differ (-1 when equal),
- * the hops between them there. */
-uint32_t net_coord(const cfg *cf, uint32_t r, int d);
-int net_first_dim(const cfg *cf, uint32_t src, uint32_t dst);
-int net_hops(const cfg *cf, uint32_t src, uint32_t dst);
 /* The unaware model's delay of a message in ns (its row's delay);
  * UINT64_MAX when the time does not fit (et_sat.h), as when bytes is
  * UINT64_MAX. */

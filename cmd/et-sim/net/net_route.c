@@ -2,6 +2,7 @@
  * (net_route.h). */
 #include "et-sim/net/net_route.h"
 #include "et-sim/net/net.h"
+#include "et-sim/net/net_dims.h"
 #include "et_mem.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,9 +1,10 @@
 /* net_unaware: ASTRA-sim's congestion-unaware network (doc/astra-sim.md
  * A.1-A.3): a message takes floor(hops·latency + bytes/bandwidth) in the
  * first dimension where its ends differ, whatever else is in flight (the
- * dimensions' geometry is net_dims.c). */
+ * dimensions' geometry is net_dims.h). */
 #include "et-sim/engine/sim.h"
 #include "et-sim/net/net.h"
+#include "et-sim/net/net_dims.h"
 #include "et_sat.h"
 
 uint64_t net_delay(sim *s, uint32_t src, uint32_t dst, uint64_t bytes)

@@ -3,6 +3,7 @@
  * group's sorted members, or every rank. A ring is symmetric when every
  * neighbour pair has the same unaware delay signature (first differing
  * dimension and hop count): the closed forms need that. */
+#include "et-sim/net/net_dims.h"
 #include "et-sim/system/system.h"
 #include "et_mem.h"
 #include "et_pg.h"
