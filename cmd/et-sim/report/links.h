@@ -1,8 +1,8 @@
 /* links: where the time goes on the network, for a backend with links (the
  * congestion-aware one): per directed link its bytes, busy time,
  * utilization over the run, longest queue and chunks. */
-#ifndef ET_SIM_NET_LINKS_H
-#define ET_SIM_NET_LINKS_H
+#ifndef ET_SIM_REPORT_LINKS_H
+#define ET_SIM_REPORT_LINKS_H
 #include "et-sim/config/cfg.h"
 #include "et-sim/engine/sim.h"
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* links: per-link measures of the aware backend (links.h). */
-#include "et-sim/net/links.h"
+#include "et-sim/report/links.h"
 #include "et-sim/infragraph/netgraph.h"
 #include "et-sim/net/net_route.h"
 #include "et-sim/report/report.h"
