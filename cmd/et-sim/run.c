@@ -2,8 +2,8 @@
  * report. Every step returns 0 or -1 with an et_error; run_main prints the
  * error and turns it into the exit status. */
 #include "et-sim/run.h"
-#include "et-sim/report/links.h"
 #include "et-sim/report/crit.h"
+#include "et-sim/report/links.h"
 #include "et-sim/report/report.h"
 #include "et-sim/report/sched.h"
 #include "et-sim/report/sweep.h"
