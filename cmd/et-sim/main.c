@@ -3,6 +3,7 @@
  * what users ask of it: where the time goes, what the critical path is, which
  * links saturate, what if. */
 #include "app/et_cli.h"
+#include "et-sim/net/net.h"
 #include "et-sim/run.h"
 #include "et_err.h"
 #include "et_input.h"
@@ -55,11 +56,12 @@ static int opt_no_cf(et_cli *cli, const et_opt *o, const char *arg)
 }
 
 static const char *const report_formats[] = {"text", "json", NULL};
-static const char *const backends[] = {"unaware", "aware", NULL};
-
 static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char **argv)
 {
 	int fmt = 0;
+	char backend_help[512] = "network backend: ";
+	size_t bl = strlen(backend_help);
+	net_backend_list(backend_help + bl, sizeof backend_help - bl, true);
 	et_opt opts[] = {
 	    ET_OPT_HEADING("Configuration (ASTRA-sim's files; every key can also be --set):"),
 	    ET_OPT_STR(0, "network", "FILE",
@@ -68,11 +70,8 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	               &c->system),
 	    ET_OPT_STR(0, "comm-groups", "FILE", "comm-group JSON {\"<id>\": [rank, ...]}",
 	               &c->groups),
-	    ET_OPT_CHOICE(
-	        0, "backend", "NET",
-	        "network backend: unaware (default; ASTRA-sim's analytical model) or aware "
-	        "(congestion-aware: links queue)",
-	        &c->backend, .choices = backends),
+	    ET_OPT_CHOICE(0, "backend", "NET", backend_help, &c->backend,
+	                  .choices = net_backend_names()),
 	    ET_OPT_STR(
 	        0, "logical-dims", "N1,N2",
 	        "an InfraGraph network's dimensions for collectives (default: one of every NPU)",

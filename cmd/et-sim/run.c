@@ -3,12 +3,12 @@
  * error and turns it into the exit status. */
 #include "et-sim/run.h"
 #include "app/et_app.h"
-#include "et-sim/crit.h"
-#include "et-sim/links.h"
-#include "et-sim/load.h"
-#include "et-sim/report.h"
-#include "et-sim/sched.h"
-#include "et-sim/sweep.h"
+#include "et-sim/report/crit.h"
+#include "et-sim/report/links.h"
+#include "et-sim/report/report.h"
+#include "et-sim/report/sched.h"
+#include "et-sim/report/sweep.h"
+#include "et-sim/workload/load.h"
 #include "et_err.h"
 #include "et_output.h"
 #include "et_pg.h"
@@ -270,10 +270,11 @@ static int check_link_stats(const run_conf *c, const cfg *cf, et_error *e)
 {
 	if (c->nsweeps)
 		return et_fail(e, ET_EXIT_USAGE, "--link-stats: one run's links, not with --sweep");
-	if (!net_backend_of(cf->net.backend)->link_stats)
+	if (!(net_backend_of(cf->net.backend)->caps & NET_CAP_LINKS))
 		return et_fail(e, ET_EXIT_USAGE,
-		               "--link-stats: the %s backend has no links (use --backend aware)",
-		               net_backend_of(cf->net.backend)->name);
+		               "--link-stats: the %s backend has no links (use --backend %s)",
+		               net_backend_of(cf->net.backend)->name,
+		               net_backend_of(net_backend_with(NET_CAP_LINKS))->name);
 	return 0;
 }
 

@@ -185,6 +185,22 @@ unit_test() {
 	unit_test test_writer
 }
 
+@test "unit: test_sim_evq" {
+	unit_test test_sim_evq
+}
+
+@test "unit: test_sim_net" {
+	unit_test test_sim_net
+}
+
+@test "unit: test_sim_algo" {
+	unit_test test_sim_algo
+}
+
+@test "unit: test_sim_tables" {
+	unit_test test_sim_tables
+}
+
 @test "the C sources follow .clang-format (make format fixes them)" {
 	command -v clang-format >/dev/null || skip "clang-format is not installed"
 	cd "$REPO"
