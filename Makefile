@@ -32,6 +32,11 @@ LIB_SRC   := $(wildcard libcommon/*.c)
 PROTO_C   := $(BUILD)/proto/et_def.pb-c.c
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o) $(PROTO_C:.c=.o)
 LIB_A     := $(BUILD)/libcommon.a
+# libcommon/app/: the program-support layer (prints, exits, signal handlers,
+# progress on the terminal, the command line), linked by the tools, the
+# tests and the fuzz targets but not part of the library (app/et_app.h).
+APP_SRC   := $(wildcard libcommon/app/*.c)
+APP_A     := $(BUILD)/libetapp.a
 # Each tool's files but main.c form a static library that its main, its
 # fuzz targets and the unit tests link.
 tool_a     = $(BUILD)/cmd/$(1)/lib$(1).a
@@ -75,11 +80,15 @@ $(LIB_A): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+$(APP_A): $(APP_SRC:%.c=$(BUILD)/%.o)
+	@rm -f $@
+	ar rcs $@ $^
+
 define tool_rule
 $(call tool_a,$(1)): $(call tool_objs,$(1))
 	@rm -f $$@
 	ar rcs $$@ $$^
-$(BIN)/$(1): $(BUILD)/cmd/$(1)/main.o $(call tool_a,$(1)) $(LIB_A)
+$(BIN)/$(1): $(BUILD)/cmd/$(1)/main.o $(call tool_a,$(1)) $(APP_A) $(LIB_A)
 	@mkdir -p $(BIN)
 	$(CC) $(SAN) $$^ -o $$@ $$(call tool_libs,$(1))
 endef
@@ -95,7 +104,7 @@ UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/unit/%)
 .SECONDEXPANSION:
 $(BUILD)/unit/%: tests/unit/%.c $$(foreach t,$$(call used_tools,tests/unit/$$*.c),$$(call tool_a,$$(t))) \
-                 $(LIB_A)
+                 $(APP_A) $(LIB_A)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_ALL) -MMD -MP $< $(filter %.a,$^) -o $@ $(call tool_libs,$(call used_tools,$<))
 all: $(UNIT_BIN)
@@ -137,7 +146,8 @@ fuzz-build: deps
 	@$(MAKE) --no-print-directory CC=clang BUILD=$(FUZZ_BUILD) BIN=$(FUZZ_BUILD)/bin OPT="-O1 -g" \
 	  SAN="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BINS)
 $(FUZZ_BUILD)/bin/%: tests/fuzz/%.c tests/fuzz/fuzz_util.h \
-                     $$(foreach t,$$(call used_tools,tests/fuzz/$$*.c),$$(call tool_a,$$(t))) $(LIB_A)
+                     $$(foreach t,$$(call used_tools,tests/fuzz/$$*.c),$$(call tool_a,$$(t))) \
+                     $(APP_A) $(LIB_A)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) $< $(filter %.a,$^) -o $@ $(call tool_libs,$(call used_tools,$<))
 fuzz: fuzz-build
@@ -171,7 +181,7 @@ install: all
 	install -m 644 $(wildcard man/*.5) $(DESTDIR)$(PREFIX)/share/man/man5/
 
 format:
-	clang-format -i libcommon/*.[ch] cmd/*/*.[ch] tests/fuzz/*.c tests/unit/*.c bench/*.[ch]
+	clang-format -i $$(find libcommon cmd -name '*.[ch]') tests/fuzz/*.c tests/unit/*.c bench/*.[ch]
 
 clean:
 	rm -rf build bin

@@ -17,7 +17,7 @@ static inline int bench_write_rank(et_stream_writer *w, et_arena *a, et_buf *buf
                                    uint32_t world, const char *name, uint32_t nodes,
                                    bench_make_fn make, void *gen, et_error *e)
 {
-	if (et_stream_begin_rank(w, rank, world, name, e) < 0)
+	if (et_stream_begin_rank(w, ET_STREAM_VERSION, rank, world, name, e) < 0)
 		return -1;
 	et_meta *m = et_meta_new(a);
 	m->version = (char *)"0.0.4";

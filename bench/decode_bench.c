@@ -13,6 +13,7 @@
  * bytes are the rank's ET bytes (decompressed), so MB/s compare across
  * containers. Exit 3 on a decode failure, 1 if reencode found a non-canonical
  * node (the generator writes canonical bytes, so that would be a codec bug). */
+#include "app/et_app.h"
 #include "et_arena.h"
 #include "et_buf.h"
 #include "et_codec.h"

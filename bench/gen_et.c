@@ -5,9 +5,9 @@
  * order, python-repr IOInfo strings, one to three data deps on recent nodes,
  * sparse ids. Same seed -> same bytes, on any machine: the generator uses its
  * own PRNG and never reads the clock. */
+#include "app/et_cli.h"
 #include "et_attr.h"
 #include "et_buf.h"
-#include "et_cli.h"
 #include "et_codec.h"
 #include "et_err.h"
 #include "et_output.h"

@@ -21,7 +21,8 @@ die() {
 # against the same libcommon as the tools (so that they measure the same
 # code) when it is missing or older than its source or the library.
 bench_tools() {
-	[ -f "$BUILD/libcommon.a" ] || die "$BUILD/libcommon.a missing: run 'make' first"
+	[ -f "$BUILD/libcommon.a" ] && [ -f "$BUILD/libetapp.a" ] ||
+		die "$BUILD/libcommon.a or libetapp.a missing: run 'make' first"
 	[ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
 	mkdir -p "$OUT" "$TOOLS"
 	local t libs="-lprotobuf-c -lzstd -lz -lcjson -lyaml -lgvc -lcgraph -lm -lpthread"
@@ -30,7 +31,7 @@ bench_tools() {
 			[ "$BUILD/libcommon.a" -nt "$TOOLS/$t" ]; then
 			# shellcheck disable=SC2086
 			$CC -std=c11 -O2 -g -Wall -Wextra -Werror -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 \
-				-Ilibcommon -I"$BUILD" "bench/$t.c" "$BUILD/libcommon.a" -o "$TOOLS/$t" $libs
+				-Ilibcommon -I"$BUILD" "bench/$t.c" "$BUILD/libetapp.a" "$BUILD/libcommon.a" -o "$TOOLS/$t" $libs
 		fi
 	done
 }

@@ -1,5 +1,6 @@
 #include "et_buf.h"
 #include "et_err.h"
+#include "et_mem.h"
 #include "et_path.h"
 
 #include <errno.h>
@@ -41,11 +42,9 @@ void et_buf_free(et_buf *b)
 
 void et_buf_grow(et_buf *b, size_t extra)
 {
-	size_t cap = b->cap ? b->cap : 256;
-	while (cap - b->len < extra)
-		cap *= 2;
-	b->data = et_xrealloc(b->data, cap);
-	b->cap = cap;
+	if (extra > SIZE_MAX - b->len)
+		et_oom(SIZE_MAX);
+	ET_GROW(b->data, b->cap, b->len + extra);
 }
 
 void et_buf_puts(et_buf *b, const char *s)

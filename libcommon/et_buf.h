@@ -18,7 +18,7 @@ typedef struct et_buf {
 } et_buf;
 
 void et_buf_free(et_buf *b);
-/* The slow half of et_buf_reserve: reallocate. */
+/* The slow half of et_buf_reserve: ET_GROW. */
 void et_buf_grow(et_buf *b, size_t extra);
 
 /* Inline: converters append a few bytes at a time, millions of times. */

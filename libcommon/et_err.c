@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const char *prog_name = "etkit";
-static void (*cleanup_fn)(void);
+static et_warn_fn warn_sink; /* NULL: warnings are dropped */
 
 void et_msg_one_line(char *msg)
 {
@@ -85,40 +85,20 @@ const char *et_err_prog(void)
 	return prog_name;
 }
 
-void et_err_set_cleanup(void (*fn)(void))
+void et_set_warn_sink(et_warn_fn fn)
 {
-	cleanup_fn = fn;
-}
-
-void et_err_print(const et_error *e)
-{
-	fprintf(stderr, "%s: %s\n", prog_name, e->msg[0] ? e->msg : "unknown error");
-}
-
-/* prog: [what]msg, one line, on stderr. */
-static void print_line(const char *what, const char *fmt, va_list ap)
-{
-	char msg[2048];
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	et_msg_one_line(msg);
-	fprintf(stderr, "%s: %s%s\n", prog_name, what, msg);
-}
-
-void et_die(int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	print_line("", fmt, ap);
-	va_end(ap);
-	if (cleanup_fn)
-		cleanup_fn();
-	exit(code);
+	warn_sink = fn;
 }
 
 void et_warn(const char *fmt, ...)
 {
+	if (!warn_sink)
+		return;
+	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	print_line("warning: ", fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	et_msg_one_line(msg);
+	warn_sink(msg);
 }

@@ -2,7 +2,8 @@
  *
  * Library functions never print and never exit: they return a negative value
  * and fill an et_error. Tools print it with et_err_print() and exit with
- * err.code. The exit codes are the suite's contract, stated in every man page. */
+ * et_app_exit_code() (app/et_app.h, the program-support layer). The exit
+ * codes are the suite's contract, stated in every man page. */
 #ifndef ET_ERR_H
 #define ET_ERR_H
 
@@ -23,8 +24,9 @@ typedef struct et_error {
 } et_error;
 
 /* Sets e (if not NULL) and returns -1, so callers can `return et_fail(...)`.
- * Control characters in the message become '?' (here, in et_die and in
- * et_warn): every message is one line whatever input text it quotes. */
+ * Control characters in the message become '?' (here, in et_warn and in the
+ * app layer's et_die): every message is one line whatever input text it
+ * quotes. */
 int et_fail(et_error *e, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Replace the control characters of msg with '?'. A message names inputs and
@@ -41,13 +43,12 @@ const char *et_quote(const char *s, char *buf, size_t cap);
 void et_err_set_prog(const char *prog);
 const char *et_err_prog(void);
 
-/* "prog: msg\n" on stderr. */
-void et_err_print(const et_error *e);
-/* Prints "prog: <fmt>" and exits with code; for tools only. */
-_Noreturn void et_die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The suite's one way to warn, for the library and the tools alike: the
+ * message (made one line) goes to the warning sink. The library never
+ * prints it itself: with no sink (a library user's default) it is dropped;
+ * the tools' sink (et_app_init) prints "PROG: warning: MSG" on stderr. */
 void et_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Registered by et_output so that et_die removes temporary files. */
-void et_err_set_cleanup(void (*fn)(void));
+typedef void (*et_warn_fn)(const char *msg);
+void et_set_warn_sink(et_warn_fn fn);
 
 #endif

@@ -3,6 +3,7 @@
 #include "et_graph.h"
 #include "et_attr.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -59,14 +60,18 @@ void et_graph_free(et_graph *g)
 	free(g);
 }
 
-#define GROW(p, cap) ((p) = et_xrealloc((p), (size_t)(cap) * sizeof *(p)))
+/* The node columns share g->cap (node indices are uint32_t): each grows
+ * with ET_GROW from the old capacity to the new one, the CSR offsets to one
+ * more; et_grow's own rounding only ever gives a column more room. */
+#define GROW(p, want) (c = old ? old + ((want)-cap) : 0, ET_GROW(p, c, (want)))
 
 static void grow_nodes(et_graph *g)
 {
-	uint64_t cap = g->cap ? (uint64_t)g->cap * 2 : 1024;
-	if (cap > UINT32_MAX - 1)
-		cap = UINT32_MAX - 1;
-	g->cap = (uint32_t)cap;
+	uint64_t next = g->cap ? (uint64_t)g->cap * 2 : 1024;
+	if (next > UINT32_MAX - 1)
+		next = UINT32_MAX - 1;
+	size_t old = g->cap, cap = (size_t)next, c;
+	g->cap = (uint32_t)next;
 	GROW(g->id, cap);
 	GROW(g->type, cap);
 	GROW(g->flags, cap);
@@ -84,6 +89,7 @@ static void grow_nodes(et_graph *g)
 	GROW(g->order, cap + 1);
 	GROW(g->scratch, cap + 1);
 }
+#undef GROW
 
 void et_graph_reset(et_graph *g)
 {
@@ -107,11 +113,7 @@ static uint32_t pool_add(et_graph *g, const char *s, size_t len)
 {
 	if (g->names_len + len + 1 > UINT32_MAX)
 		return 0;
-	if (g->names_len + len + 1 > g->names_cap) {
-		while (g->names_len + len + 1 > g->names_cap)
-			g->names_cap *= 2;
-		g->names = et_xrealloc(g->names, g->names_cap);
-	}
+	ET_GROW(g->names, g->names_cap, g->names_len + len + 1);
 	uint32_t off = (uint32_t)g->names_len;
 	memcpy(g->names + off, s, len + 1);
 	g->names_len += len + 1;
@@ -264,10 +266,7 @@ static const uint16_t wk_flag[ET_WK_COUNT] = {
 static et_graph_comm *comm_rec(et_graph *g, uint32_t i)
 {
 	if (!g->comm[i]) {
-		if (g->n_comms == g->comms_cap) {
-			g->comms_cap *= 2;
-			GROW(g->comms, g->comms_cap);
-		}
+		ET_GROW(g->comms, g->comms_cap, (size_t)g->n_comms + 1);
 		g->comms[g->n_comms] = (et_graph_comm){0};
 		g->comm[i] = g->n_comms++;
 	}
@@ -388,14 +387,7 @@ static void push_ids(uint32_t **arr, size_t *n_ids, size_t *cap, const uint64_t 
 {
 	if (!n) /* *arr may still be NULL: no arithmetic on it */
 		return;
-	size_t need = 2 * (*n_ids + n);
-	if (need > *cap) {
-		size_t c = *cap ? *cap : 8192;
-		while (c < need)
-			c *= 2;
-		*arr = et_xrealloc(*arr, c * sizeof **arr);
-		*cap = c;
-	}
+	ET_GROW(*arr, *cap, 2 * (*n_ids + n));
 	uint32_t *dst = *arr + 2 * *n_ids;
 	for (uint32_t k = 0; k < n; k++) /* a few ids: no call to memcpy */
 		memcpy(dst + 2 * k, &d[k], sizeof d[k]);

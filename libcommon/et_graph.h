@@ -154,11 +154,11 @@ typedef struct et_graph {
 	uint32_t *ctrl_off, *ctrl_dep;
 	uint32_t *out_off, *out; /* children, data + ctrl */
 	et_graph_dangling *dangling;
-	size_t n_dangling, n_dangling_data, n_dangling_ctrl;
+	size_t n_dangling, n_dangling_data, n_dangling_ctrl, cap_dangling;
 	et_graph_dup *dups;
-	size_t n_dups;
+	size_t n_dups, cap_dups;
 	et_graph_self *selfs;
-	size_t n_selfs;
+	size_t n_selfs, cap_selfs;
 	uint64_t n_data_deps, n_ctrl_deps; /* as written, all kinds of target */
 	uint64_t fwd_data, fwd_ctrl;
 	uint32_t *order, n_ordered;

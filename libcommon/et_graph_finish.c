@@ -3,6 +3,7 @@
  * step is one linear pass over nodes or edges. */
 #include "et_buf.h"
 #include "et_graph.h"
+#include "et_mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -43,21 +44,10 @@ uint32_t et_graph_find(const et_graph *g, uint64_t id)
 
 /* Lists grow when their length reaches 0 or a power of two (capacity
  * max(16, 2n)), so appends are amortised O(1) with no capacity field. */
-static bool at_pow2(size_t n)
-{
-	return (n & (n - 1)) == 0;
-}
-
-static size_t grown(size_t n)
-{
-	return n < 8 ? 16 : 2 * n;
-}
-
 static void add_dup(et_graph *g, uint32_t i, uint32_t first)
 {
 	g->flags[i] |= ET_GF_DUP_ID;
-	if (at_pow2(g->n_dups))
-		g->dups = et_xrealloc(g->dups, grown(g->n_dups) * sizeof *g->dups);
+	ET_GROW(g->dups, g->cap_dups, g->n_dups + 1);
 	g->dups[g->n_dups++] = (et_graph_dup){i, first};
 }
 
@@ -129,8 +119,7 @@ static void build_hash(et_graph *g)
 
 static void add_dangling(et_graph *g, uint32_t i, uint64_t id, uint8_t kind)
 {
-	if (at_pow2(g->n_dangling))
-		g->dangling = et_xrealloc(g->dangling, grown(g->n_dangling) * sizeof *g->dangling);
+	ET_GROW(g->dangling, g->cap_dangling, g->n_dangling + 1);
 	g->dangling[g->n_dangling++] = (et_graph_dangling){id, i, kind};
 	g->flags[i] |= ET_GF_DANGLING;
 	if (kind == ET_DEP_DATA)
@@ -141,8 +130,7 @@ static void add_dangling(et_graph *g, uint32_t i, uint64_t id, uint8_t kind)
 
 static void add_self(et_graph *g, uint32_t i, uint8_t kind)
 {
-	if (at_pow2(g->n_selfs))
-		g->selfs = et_xrealloc(g->selfs, grown(g->n_selfs) * sizeof *g->selfs);
+	ET_GROW(g->selfs, g->cap_selfs, g->n_selfs + 1);
 	g->selfs[g->n_selfs++] = (et_graph_self){i, kind};
 	g->flags[i] |= ET_GF_SELF_DEP;
 }

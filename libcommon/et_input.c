@@ -1,10 +1,11 @@
 #include "et_input.h"
 #include "et_arena.h"
 #include "et_buf.h"
-#include "et_cli.h"
 #include "et_codec.h"
 #include "et_json.h"
 #include "et_jsonscan.h"
+#include "et_mem.h"
+#include "et_ranklist.h"
 #include "et_src.h"
 
 #include <ctype.h>
@@ -24,7 +25,7 @@ typedef struct item {
 struct et_input {
 	et_input_opts o;
 	item *items;
-	size_t n_items, next_item;
+	size_t n_items, cap_items, next_item;
 	et_src *src;
 	et_format fmt; /* of the open source */
 	et_json_reader *jr;
@@ -94,7 +95,7 @@ static bool is_file(const char *p)
 
 static void add_item(et_input *in, const char *path, int64_t rank, uint32_t set_size)
 {
-	in->items = et_xrealloc(in->items, (in->n_items + 1) * sizeof *in->items);
+	ET_GROW(in->items, in->cap_items, in->n_items + 1);
 	in->items[in->n_items++] = (item){et_xstrdup(path), rank, set_size};
 }
 

@@ -2,6 +2,7 @@
  * scalar of the JSON mapping. Hot path of ET -> JSONL: no printf, no
  * per-byte calls. */
 #include "et_json_int.h"
+#include "et_json_str.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,98 +60,12 @@ static void json_i64(et_buf *b, int64_t v)
 	et_jw_putc(b, '"');
 }
 
-/* Bytes that need a look: what JSON forbids raw, and the lead bytes of
- * U+0085 (c2 85) and U+2028/2029 (e2 80 a8/a9). The terminating NUL stops
- * a run too. */
-#define X16(v) v, v, v, v, v, v, v, v, v, v, v, v, v, v, v, v
-static const uint8_t special[256] = {
-    X16(1), X16(1), ['"'] = 1, ['\\'] = 1, [0xc2] = 1, [0xe2] = 1,
-};
-
-/* Length of U+0085, U+2028 or U+2029 at s (which line-splitting readers,
- * e.g. Python's splitlines, take for line ends), else 0. */
-static size_t line_sep(const uint8_t *s)
-{
-	if (s[0] == 0xc2 && s[1] == 0x85)
-		return 2;
-	if (s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9))
-		return 3;
-	return 0;
-}
-
-/* Escape of the special byte(s) at s into o; returns bytes consumed, and
- * 0 for a lead byte that starts no separator (then it goes out raw). */
-static size_t escape(const uint8_t *s, uint8_t **o)
-{
-	static const char hex[] = "0123456789abcdef";
-	static const char short_esc[0x20] = {
-	    ['\b'] = 'b', ['\f'] = 'f', ['\n'] = 'n', ['\r'] = 'r', ['\t'] = 't'};
-	uint8_t c = s[0], *p = *o;
-	size_t used = 1;
-	if (c >= 0xc2) {
-		if (!(used = line_sep(s)))
-			return 0;
-		memcpy(p, used == 2 ? "\\u0085" : s[2] == 0xa8 ? "\\u2028" : "\\u2029", 6);
-		p += 6;
-	} else if (c == '"' || c == '\\') {
-		*p++ = '\\';
-		*p++ = c;
-	} else if (short_esc[c]) {
-		*p++ = '\\';
-		*p++ = (uint8_t)short_esc[c];
-	} else {
-		memcpy(p, "\\u00", 4);
-		p[4] = (uint8_t)hex[c >> 4];
-		p[5] = (uint8_t)hex[c & 15];
-		p += 6;
-	}
-	*o = p;
-	return used;
-}
-
-/* Whether 8 bytes hold none of the special bytes, tested all at once
- * (the exact "has a byte < n" and "has a zero byte" word tricks): strings
- * are most of the output, and most of their bytes are plain. */
-static bool plain8(const uint8_t *p)
-{
-	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-	uint64_t x;
-	memcpy(&x, p, sizeof x);
-#define HAS_ZERO(v) (((v)-ones) & ~(v)&high)
-	uint64_t hit = ((x - ones * 0x20) & ~x & high) | HAS_ZERO(x ^ (ones * '"')) |
-	               HAS_ZERO(x ^ (ones * '\\')) | HAS_ZERO(x ^ (ones * 0xc2)) |
-	               HAS_ZERO(x ^ (ones * 0xe2));
-#undef HAS_ZERO
-	return !hit;
-}
-
 /* Bytes >= 0x20 go out raw (UTF-8 or not: raw is what survives a round
  * trip byte for byte); escaped is what JSON forbids, and the Unicode line
  * separators, so that one JSONL record stays one line for every reader. */
 void et_jw_str(et_buf *b, const char *str)
 {
-	const uint8_t *s = (const uint8_t *)str;
-	size_t n = strlen(str), i = 0;
-	et_buf_reserve(b, n * 6 + 2);
-	uint8_t *o = b->data + b->len;
-	*o++ = '"';
-	for (;;) {
-		size_t run = i;
-		while (i + 8 <= n && plain8(s + i))
-			i += 8;
-		while (!special[s[i]])
-			i++;
-		memcpy(o, s + run, i - run);
-		o += i - run;
-		if (i == n)
-			break;
-		size_t used = escape(s + i, &o);
-		if (!used)
-			*o++ = s[i++];
-		i += used;
-	}
-	*o++ = '"';
-	b->len = (size_t)(o - b->data);
+	et_json_str(b, str, ET_JSTR_LINESEP);
 }
 
 /* NaN and the infinities are strings, as in the protobuf mapping; a NaN

@@ -1,7 +1,6 @@
 /* et_load (see et_load.h): takes et_reader's batches in order and turns
  * them into the tool's callbacks and graphs. */
 #include "et_load.h"
-#include "et_cli.h"
 #include "et_mem.h"
 #include "et_progress.h"
 
@@ -22,10 +21,7 @@ typedef struct loader {
 static void keep_input(loader *l, const char *name)
 {
 	size_t n = strlen(name) + 1;
-	if (n > l->input_cap) {
-		l->input = et_xrealloc(l->input, n);
-		l->input_cap = n;
-	}
+	ET_GROW(l->input, l->input_cap, n);
 	l->rank.ri.input = memcpy(l->input, name, n);
 }
 

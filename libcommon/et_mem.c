@@ -1,13 +1,21 @@
 #include "et_mem.h"
-#include "et_err.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+static et_oom_fn oom_handler;
+
+void et_set_oom_handler(et_oom_fn fn)
+{
+	oom_handler = fn;
+}
+
 void et_oom(size_t asked)
 {
-	et_die(ET_EXIT_IO, "out of memory (asked for %zu bytes)", asked);
+	if (oom_handler)
+		oom_handler(asked);
+	__builtin_trap(); /* no handler, or one that returned */
 }
 
 void *et_xmalloc(size_t n)

@@ -1,9 +1,15 @@
 /* et_mem: the suite's one allocation policy. Every allocation goes through
- * these; none returns NULL. When memory runs out the process prints one line,
- * "PROG: out of memory (asked for N bytes)", removes the temporary files of
- * outputs not yet committed (et_output) and exits with ET_EXIT_IO: out of
- * memory is never an abort and never a crash. Sizes that come from input
- * data must be bounded by the caller before they get here. */
+ * these; none returns NULL. When memory runs out they call the out-of-memory
+ * handler, which does not return. The library never prints or exits on its
+ * own: the tools' handler (installed by et_app_init, app/et_app.h) prints one
+ * line, "PROG: out of memory (asked for N bytes)", removes the temporary
+ * files of outputs not yet committed (et_output) and exits with ET_EXIT_IO,
+ * so for a tool out of memory is never an abort and never a crash. With no
+ * handler installed (a program that links only the library) the process
+ * stops at a trap instruction (__builtin_trap: SIGILL, no message), the one
+ * way to stop that is neither a print, an exit nor an abort; such a program
+ * installs its own handler with et_set_oom_handler. Sizes that come from
+ * input data must be bounded by the caller before they get here. */
 #ifndef ET_MEM_H
 #define ET_MEM_H
 
@@ -25,5 +31,9 @@ void *et_grow(void *p, size_t *cap, size_t need, size_t elem);
 	((need) > (cap) ? (void)((arr) = et_grow((arr), &(cap), (need), sizeof *(arr))) : (void)0)
 /* The policy itself, for callers whose own limits say "no more memory". */
 _Noreturn void et_oom(size_t asked);
+/* Install the out-of-memory handler (NULL: back to the trap); it is given
+ * the byte count asked for and must not return. */
+typedef void (*et_oom_fn)(size_t asked);
+void et_set_oom_handler(et_oom_fn fn);
 
 #endif

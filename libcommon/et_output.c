@@ -48,34 +48,28 @@ static void create_failed(const char *path, int err, et_error *e)
 static et_output *pending;
 
 /* The signals that end a job (^C, kill, a closed terminal, a reader gone):
- * their handler removes the temporary files, then dies of the signal as
- * it would have. The list is changed with them blocked, so the handler
- * never walks a half-changed list. */
+ * the app layer's handler (app/et_app.h) removes the temporary files through
+ * et_output_unlink_temps, then dies of the signal. The list is changed with
+ * them blocked, so the handler never walks a half-changed list. */
 static const int end_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+static void (*first_temp_hook)(void);
 
-static void on_end_signal(int sig)
+const int *et_output_end_signals(size_t *n)
+{
+	*n = sizeof end_signals / sizeof *end_signals;
+	return end_signals;
+}
+
+void et_output_set_temp_hook(void (*fn)(void))
+{
+	first_temp_hook = fn;
+}
+
+void et_output_unlink_temps(void)
 {
 	for (et_output *o = pending; o; o = o->next)
 		if (o->tmp)
 			unlink(o->tmp); /* async-signal-safe */
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void hook_signals(void)
-{
-	struct sigaction sa, old;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_end_signal;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof end_signals / sizeof *end_signals; i++)
-		sigaddset(&sa.sa_mask, end_signals[i]);
-	for (size_t i = 0; i < sizeof end_signals / sizeof *end_signals; i++) {
-		/* an ignored signal (nohup, a shell's background job) stays ignored */
-		if (sigaction(end_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(end_signals[i], &sa, NULL);
-	}
 }
 
 static void block_signals(sigset_t *old)
@@ -150,9 +144,8 @@ int et_output_open(et_output **out, const char *path, bool binary, et_error *e)
 	o->tmp = et_xmalloc(n);
 	snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
 	static bool hooked;
-	if (!hooked) {
-		et_err_set_cleanup(et_output_abort_all);
-		hook_signals();
+	if (!hooked && first_temp_hook) {
+		first_temp_hook();
 		hooked = true;
 	}
 	/* the file and its place in the list appear together for the handler */

@@ -1,10 +1,11 @@
 /* et_output: output files that appear whole or not at all.
  *
  * A path is written as a temporary file beside it and renamed on commit;
- * an aborted output (et_output_abort, or et_die through the cleanup hook)
- * leaves nothing behind, and so does SIGINT, SIGTERM, SIGHUP or SIGPIPE
- * (their handler removes the temporary files, then the process dies of the
- * signal). NULL or "-" means stdout. Binary output to a
+ * an aborted output (et_output_abort, or the app layer's et_die) leaves
+ * nothing behind, and so does SIGINT, SIGTERM, SIGHUP or SIGPIPE in a tool
+ * (the app layer's handler removes the temporary files, then the process
+ * dies of the signal; the library installs no handler). NULL or "-" means
+ * stdout. Binary output to a
  * terminal is refused (exit 2) unless the caller says it is text. */
 #ifndef ET_OUTPUT_H
 #define ET_OUTPUT_H
@@ -32,7 +33,17 @@ int et_output_commit(et_output *o, et_error *e);
 int et_output_close_deferred(et_output *o, et_error *e);
 int et_output_commit_all(et_error *e);
 void et_output_abort(et_output *o);
-/* Remove every temp file not yet committed (installed as et_die's cleanup). */
+/* Remove every temp file not yet committed (et_die calls it). */
 void et_output_abort_all(void);
+/* For a signal handler: unlink the temp files not yet committed, nothing
+ * else (async-signal-safe). */
+void et_output_unlink_temps(void);
+/* fn runs once, before the first temporary file is made: the app layer
+ * installs its signal handlers there (not before: a tool that never writes
+ * a file keeps the default handlers). */
+void et_output_set_temp_hook(void (*fn)(void));
+/* The signals whose handler must call et_output_unlink_temps (SIGINT,
+ * SIGTERM, SIGHUP, SIGPIPE): blocked while the list changes. */
+const int *et_output_end_signals(size_t *n);
 
 #endif

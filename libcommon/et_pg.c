@@ -26,8 +26,7 @@ void et_pg_list_free(et_pg_list *l)
 
 static void list_add(et_pg_list *l, const char *name, uint32_t *ranks, size_t n)
 {
-	/* one at a time: lists are short, and exact size keeps free simple */
-	l->g = et_xrealloc(l->g, (l->n + 1) * sizeof *l->g);
+	ET_GROW(l->g, l->cap, l->n + 1);
 	et_pg_group *g = &l->g[l->n++];
 	size_t len = strlen(name);
 	g->name = et_xmalloc(len + 1);

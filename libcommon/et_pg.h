@@ -38,7 +38,7 @@ typedef struct et_pg_group {
  * ranks array and the warning; a zeroed et_pg_list is empty. */
 typedef struct et_pg_list {
 	et_pg_group *g;
-	size_t n;
+	size_t n, cap;
 	et_pg_form form; /* definitions only: how they were written */
 	char *warning;   /* comm-group files: a one-line warning for the user, or NULL */
 } et_pg_list;

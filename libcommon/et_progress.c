@@ -1,11 +1,16 @@
 #include "et_progress.h"
 
-#include <stdio.h>
 #include <time.h>
-#include <unistd.h>
 
 /* Looking at the clock every node would cost more than the work. */
 #define CHECK_EVERY 4096
+
+static const et_progress_sink *sink; /* NULL: nothing is shown */
+
+void et_progress_set_sink(const et_progress_sink *s)
+{
+	sink = s;
+}
 
 uint64_t et_now_ns(void)
 {
@@ -23,7 +28,7 @@ uint64_t et_cpu_ns(void)
 
 void et_progress_init(et_progress *p, int mode, const char *unit)
 {
-	*p = (et_progress){.on = mode > 0 || (mode == 0 && isatty(2)), .unit = unit};
+	*p = (et_progress){.on = sink && sink->shown(mode), .unit = unit};
 	p->every_ns = 200000000u;
 	p->start_ns = p->last_ns = et_now_ns();
 }
@@ -36,26 +41,6 @@ void et_progress_rank(et_progress *p, uint32_t rank, uint64_t total)
 	p->check_at = 0; /* a new rank is worth a look at the clock */
 }
 
-static void draw(const et_progress *p, uint64_t items, double s)
-{
-	unsigned long long m = (unsigned long long)items;
-	if (!p->k) {
-		fprintf(stderr, "\r%llu %s, %.1f s\033[K", m, p->unit, s);
-	} else if (!p->total || p->k > p->total) {
-		fprintf(stderr, "\rrank %u: %llu %s, %.1f s\033[K", p->rank, m, p->unit, s);
-	} else {
-		uint64_t done = p->k - 1;
-		fprintf(stderr, "\rrank %llu of %llu (%.0f%%), %llu %s, %.1f s",
-		        (unsigned long long)p->k, (unsigned long long)p->total,
-		        100.0 * (double)done / (double)p->total, m, p->unit, s);
-		if (done)
-			fprintf(stderr, ", about %.0f s left",
-			        s * (double)(p->total - done) / (double)done);
-		fputs("\033[K", stderr);
-	}
-	fflush(stderr);
-}
-
 void et_progress_update(et_progress *p, uint64_t items)
 {
 	if (!p->on || items < p->check_at)
@@ -66,11 +51,11 @@ void et_progress_update(et_progress *p, uint64_t items)
 		return;
 	p->last_ns = now;
 	p->drawn = true;
-	draw(p, items, (double)(now - p->start_ns) / 1e9);
+	sink->draw(p, items, (double)(now - p->start_ns) / 1e9);
 }
 
 void et_progress_done(et_progress *p)
 {
 	if (p->on && p->drawn)
-		fputs("\r\033[K", stderr);
+		sink->erase();
 }

@@ -1,6 +1,8 @@
-/* et_progress: a one-line progress report on stderr, redrawn at most every
- * 200 ms, shown when stderr is a terminal (mode 0) or forced (mode 1), never
- * with mode -1. The line is
+/* et_progress: a one-line progress report, redrawn at most every 200 ms,
+ * shown when the sink says so for the mode (the tools' sink, from
+ * et_app_init: when stderr is a terminal with mode 0, forced with mode 1,
+ * never with mode -1). The library only counts and times; the sink draws
+ * (the tools': on stderr). With no sink nothing is shown. The line is
  *   "rank k of N (P%), M nodes, T s, about L s left"  when N is known,
  *   "rank R: M nodes, T s"                            when it is not,
  *   "M events, T s"                                   with no rank at all,
@@ -23,6 +25,15 @@ typedef struct et_progress {
 	uint32_t rank;     /* of the rank being worked on */
 	bool drawn;        /* a line is on the terminal */
 } et_progress;
+
+/* Where a progress line goes: shown(mode) says whether to show one;
+ * draw(p, items, seconds) redraws it; erase() removes a line drawn. */
+typedef struct et_progress_sink {
+	bool (*shown)(int mode);
+	void (*draw)(const et_progress *p, uint64_t items, double seconds);
+	void (*erase)(void);
+} et_progress_sink;
+void et_progress_set_sink(const et_progress_sink *sink);
 
 void et_progress_init(et_progress *p, int mode, const char *unit);
 /* A new rank begins: its number, and how many ranks the job has (0 =

@@ -22,6 +22,7 @@ int et_ranklist_parse(et_ranklist *rl, const char *s)
 {
 	rl->ranges = NULL;
 	rl->n = 0;
+	rl->cap = 0;
 	while (*s) {
 		uint32_t a, b;
 		if (!parse_u32(&s, &a))
@@ -31,7 +32,7 @@ int et_ranklist_parse(et_ranklist *rl, const char *s)
 			goto bad;
 		if (b < a)
 			goto bad;
-		rl->ranges = et_xrealloc(rl->ranges, (size_t)(rl->n + 1) * sizeof *rl->ranges);
+		ET_GROW(rl->ranges, rl->cap, (size_t)rl->n + 1);
 		rl->ranges[rl->n][0] = a;
 		rl->ranges[rl->n][1] = b;
 		rl->n++;
@@ -61,4 +62,5 @@ void et_ranklist_free(et_ranklist *rl)
 	free(rl->ranges);
 	rl->ranges = NULL;
 	rl->n = 0;
+	rl->cap = 0;
 }

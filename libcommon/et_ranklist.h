@@ -4,11 +4,13 @@
 #define ET_RANKLIST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct et_ranklist {
 	uint32_t (*ranges)[2];
 	int n;
+	size_t cap;
 } et_ranklist;
 
 /* 0 on success; -1 on a malformed list, leaving rl empty. */

@@ -53,13 +53,7 @@ static void close_error(et_reader *r, et_reader_batch *b)
 
 static void copy_msg(et_reader_batch *b, const et_msg *m)
 {
-	if (b->bytes_len + m->len > b->bytes_cap) {
-		size_t cap = b->bytes_cap ? b->bytes_cap : 64 * 1024;
-		while (cap < b->bytes_len + m->len)
-			cap *= 2;
-		b->bytes = et_xrealloc(b->bytes, cap);
-		b->bytes_cap = cap;
-	}
+	ET_GROW(b->bytes, b->bytes_cap, b->bytes_len + m->len);
 	if (m->len) /* an empty message may come with no buffer yet */
 		memcpy(b->bytes + b->bytes_len, m->data, m->len);
 	b->msg[b->n_framed++] = (et_reader_msg){b->bytes_len, m->len, m->offset, m->index};
@@ -101,10 +95,7 @@ static void frame_nodes(et_reader *r, et_reader_batch *b)
 static const char *keep_input(et_reader_batch *b, const char *name)
 {
 	size_t n = strlen(name) + 1;
-	if (n > b->input_cap) {
-		b->input = et_xrealloc(b->input, n);
-		b->input_cap = n;
-	}
+	ET_GROW(b->input, b->input_cap, n);
 	return memcpy(b->input, name, n);
 }
 

@@ -494,7 +494,7 @@ int64_t et_src_fill(et_src *s, size_t need, et_error *e)
 			s->we = avail;
 			s->ws = 0;
 		}
-		if (s->wcap - s->we < room) {
+		if (s->wcap - s->we < room) { /* not ET_GROW: the window is sized to its limit */
 			s->wcap = s->we + room;
 			s->w = et_xrealloc(s->w, s->wcap);
 		}

@@ -49,16 +49,8 @@ uint32_t et_strmap_intern(et_strmap *m, const char *s, size_t n)
 		return *slot - 1;
 	if (m->n >= UINT32_MAX - 2 || m->pool_len + n + 1 > UINT32_MAX)
 		et_oom(m->pool_len + n + 1);
-	if (m->pool_len + n + 1 > m->pool_cap) {
-		m->pool_cap = m->pool_cap ? m->pool_cap * 2 : 4096;
-		while (m->pool_cap < m->pool_len + n + 1)
-			m->pool_cap *= 2;
-		m->pool = et_xrealloc(m->pool, m->pool_cap);
-	}
-	if (m->n == m->off_cap) {
-		m->off_cap = m->off_cap ? m->off_cap * 2 : 64;
-		m->off = et_xrealloc(m->off, (size_t)m->off_cap * sizeof *m->off);
-	}
+	ET_GROW(m->pool, m->pool_cap, m->pool_len + n + 1);
+	ET_GROW(m->off, m->off_cap, (size_t)m->n + 1);
 	m->off[m->n] = (uint32_t)m->pool_len;
 	if (n)
 		memcpy(m->pool + m->pool_len, s, n);

@@ -19,7 +19,8 @@ typedef struct et_strmap {
 	char *pool; /* the keys, each followed by '\0' */
 	size_t pool_len, pool_cap;
 	uint32_t *off; /* per id: offset of its key in pool */
-	uint32_t n, off_cap;
+	uint32_t n;
+	size_t off_cap;
 	uint32_t *slot; /* id + 1, 0 = empty; size a power of two */
 	uint32_t mask;
 } et_strmap;

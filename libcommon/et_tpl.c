@@ -24,10 +24,7 @@ void et_tpl_free(et_tpl *t)
 
 static et_tpl_piece *piece_new(et_tpl *t, uint32_t slot)
 {
-	if (t->np == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 64;
-		t->p = et_xrealloc(t->p, t->cap * sizeof *t->p);
-	}
+	ET_GROW(t->p, t->cap, (size_t)t->np + 1);
 	et_tpl_piece *p = &t->p[t->np++];
 	*p = (et_tpl_piece){.off = t->bytes.len, .slot = slot};
 	return p;

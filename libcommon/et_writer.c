@@ -1,6 +1,7 @@
 #include "et_writer.h"
 #include "et_arena.h"
 #include "et_json.h"
+#include "et_mem.h"
 #include "et_output.h"
 #include "et_progress.h"
 #include "et_stream.h"
@@ -21,7 +22,7 @@ struct et_writer {
 	FILE *hold;          /* hold: the temporary file written instead */
 	et_output *rank_out; /* split: the current rank's file */
 	et_output **files;   /* split: closed rank files, committed at close */
-	size_t n_files;
+	size_t n_files, cap_files;
 	et_stream_writer *sw; /* stream */
 	et_arena *arena;      /* decoded messages of the text outputs */
 	et_buf buf;           /* output bytes not yet written */
@@ -392,7 +393,7 @@ static int end_split_file(et_writer *w, et_error *e)
 	w->rank_out = NULL;
 	if (et_output_close_deferred(o, e) < 0)
 		return -1; /* removed by et_output */
-	w->files = et_xrealloc(w->files, (w->n_files + 1) * sizeof *w->files);
+	ET_GROW(w->files, w->cap_files, w->n_files + 1);
 	w->files[w->n_files++] = o;
 	return 0;
 }

@@ -1,12 +1,13 @@
 /* et-convert: between ET formats. Reads every input the suite reads
  * (streams, raw/gzip/zstd .et, per-rank sets, our JSON/JSONL) and writes a
  * stream, raw ETs, JSON, JSONL or the reference jsonizer's layout. */
+#include "app/et_cli.h"
 #include "et-convert/compile.h"
 #include "et-convert/json/jsonizer.h"
 #include "et-convert/pytorch/pt_run.h"
-#include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
+#include "et_mem.h"
 #include "et_output.h"
 #include "et_writer.h"
 
@@ -33,6 +34,7 @@ typedef struct conf {
 	pt_opts pt;
 	const char **kineto;
 	int nkineto;
+	size_t capkineto;
 	compile_opts cp;
 	uint32_t max_unroll; /* --max-unroll, into cp */
 } conf;
@@ -41,7 +43,7 @@ static int opt_kineto(et_cli *cli, const et_opt *o, const char *arg)
 {
 	(void)cli;
 	conf *c = o->target;
-	c->kineto = et_xrealloc(c->kineto, (size_t)(c->nkineto + 1) * sizeof *c->kineto);
+	ET_GROW(c->kineto, c->capkineto, (size_t)c->nkineto + 1);
 	c->kineto[c->nkineto++] = arg;
 	return 0;
 }
@@ -79,35 +81,35 @@ static void parse_args(conf *c, int argc, char **argv)
 	    ET_OPTS_INPUT(&c->in),
 	    ET_OPT_HEADING("\nPyTorch execution traces (host ET JSON, optionally with Kineto "
 	                   "traces):"),
-	    {'k', "kineto", ET_ARG_FN, "FILE",
-	     "Kineto trace of the host trace (repeatable; paired by the number in the file "
-	     "names, else by order)",
-	     c, .fn = opt_kineto},
-	    {0, "compat", ET_ARG_FN, "chakra", "byte-identical to chakra_converter 1.0.0",
-	     &c->pt.compat, .fn = opt_compat},
-	    {0, "for", ET_ARG_FN, "astra-sim", "leave out what ASTRA-sim aborts on",
-	     &c->pt.for_astra, .fn = opt_for},
-	    {0, "write-comm-groups", ET_ARG_STR, "FILE",
-	     "ASTRA-sim comm-group JSON of the process groups", &c->pt.comm_groups_out, .flags = 0},
-	    {0, "allow-unlinked", ET_ARG_FLAG, NULL,
-	     "convert host-only when the Kineto trace does not match", &c->pt.allow_unlinked,
-	     .flags = 0},
-	    {0, "force-schema", ET_ARG_FLAG, NULL, "try a host trace of an unknown schema",
-	     &c->pt.force_schema, .flags = 0},
-	    {'v', "verbose", ET_ARG_FN, NULL, "linking coverage and other details on stderr",
-	     &c->pt.verbose, .fn = opt_verbose},
+	    ET_OPT_FN(
+	        'k', "kineto", "FILE",
+	        "Kineto trace of the host trace (repeatable; paired by the number in the file "
+	        "names, else by order)",
+	        c, .fn = opt_kineto),
+	    ET_OPT_FN(0, "compat", "chakra", "byte-identical to chakra_converter 1.0.0",
+	              &c->pt.compat, .fn = opt_compat),
+	    ET_OPT_FN(0, "for", "astra-sim", "leave out what ASTRA-sim aborts on", &c->pt.for_astra,
+	              .fn = opt_for),
+	    ET_OPT_STR(0, "write-comm-groups", "FILE",
+	               "ASTRA-sim comm-group JSON of the process groups", &c->pt.comm_groups_out),
+	    ET_OPT_FLAG(0, "allow-unlinked",
+	                "convert host-only when the Kineto trace does not match",
+	                &c->pt.allow_unlinked),
+	    ET_OPT_FLAG(0, "force-schema", "try a host trace of an unknown schema",
+	                &c->pt.force_schema),
+	    ET_OPT_FN('v', "verbose", NULL, "linking coverage and other details on stderr",
+	              &c->pt.verbose, .fn = opt_verbose),
 	    ET_OPT_HEADING("\nCompiled programs (--from hlo, stablehlo) and ASTRA-sim 1.0 text "
 	                   "workloads (--from astra-text):"),
-	    {0, "max-unroll", ET_ARG_U32, "N",
-	     "unroll a while loop at most N times (default 100000)", &c->max_unroll, .min = 1,
-	     .max = UINT32_MAX, .flags = 0},
-	    {0, "peak-tflops", ET_ARG_DOUBLE, "T",
-	     "with --mem-gbps: COMP durations by a roofline of T TFLOP/s", &c->cp.peak_tflops,
-	     .flags = 0},
-	    {0, "mem-gbps", ET_ARG_DOUBLE, "B", "the roofline's memory bandwidth, GB/s (10^9 B/s)",
-	     &c->cp.mem_gbps, .flags = 0},
-	    {0, "passes", ET_ARG_U32, "P", "astra-text: training passes (default 1)", &c->cp.passes,
-	     .min = 1, .max = 1000000, .flags = 0},
+	    ET_OPT_U32(0, "max-unroll", "N", "unroll a while loop at most N times (default 100000)",
+	               &c->max_unroll, .min = 1, .max = UINT32_MAX),
+	    ET_OPT_DBL(0, "peak-tflops", "T",
+	               "with --mem-gbps: COMP durations by a roofline of T TFLOP/s",
+	               &c->cp.peak_tflops),
+	    ET_OPT_DBL(0, "mem-gbps", "B", "the roofline's memory bandwidth, GB/s (10^9 B/s)",
+	               &c->cp.mem_gbps),
+	    ET_OPT_U32(0, "passes", "P", "astra-text: training passes (default 1)", &c->cp.passes,
+	               .min = 1, .max = 1000000),
 	    ET_OPTS_COMMON(&c->cli),
 	    ET_OPT_END,
 	};
@@ -281,8 +283,7 @@ int main(int argc, char **argv)
 	et_cli_in_free(&c.in);
 	free(c.kineto);
 	if (r < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_DATA;
+		return et_app_fail(&e);
 	}
 	return 0;
 }

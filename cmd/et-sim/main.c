@@ -2,8 +2,9 @@
  * (congestion-unaware and congestion-aware), to the nanosecond, and answer
  * what users ask of it: where the time goes, what the critical path is, which
  * links saturate, what if. */
+#include "app/et_cli.h"
+#include "et-sim/net/net.h"
 #include "et-sim/run.h"
-#include "et_cli.h"
 #include "et_err.h"
 #include "et_input.h"
 #include "et_mem.h"
@@ -25,9 +26,9 @@ static const char footer[] =
     "trace data or configuration file, 4 I/O error. See et-sim(1) for the model and\n"
     "its defaults.\n";
 
-static void add_str(const char ***v, int *n, const char *s)
+static void add_str(const char ***v, int *n, size_t *cap, const char *s)
 {
-	*v = et_xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
+	ET_GROW(*v, *cap, (size_t)*n + 1);
 	(*v)[(*n)++] = s;
 }
 
@@ -35,7 +36,7 @@ static int opt_set(et_cli *cli, const et_opt *o, const char *arg)
 {
 	(void)cli;
 	run_conf *c = o->target;
-	add_str(&c->sets, &c->nsets, arg ? arg : "simulate-collectives=1");
+	add_str(&c->sets, &c->nsets, &c->capsets, arg ? arg : "simulate-collectives=1");
 	return 0;
 }
 
@@ -43,7 +44,7 @@ static int opt_sweep(et_cli *cli, const et_opt *o, const char *arg)
 {
 	(void)cli;
 	run_conf *c = o->target;
-	add_str(&c->sweeps, &c->nsweeps, arg);
+	add_str(&c->sweeps, &c->nsweeps, &c->capsweeps, arg);
 	return 0;
 }
 
@@ -55,60 +56,60 @@ static int opt_no_cf(et_cli *cli, const et_opt *o, const char *arg)
 }
 
 static const char *const report_formats[] = {"text", "json", NULL};
-static const char *const backends[] = {"unaware", "aware", NULL};
-
 static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char **argv)
 {
 	int fmt = 0;
+	char backend_help[512] = "network backend: ";
+	size_t bl = strlen(backend_help);
+	net_backend_list(backend_help + bl, sizeof backend_help - bl, true);
 	et_opt opts[] = {
 	    ET_OPT_HEADING("Configuration (ASTRA-sim's files; every key can also be --set):"),
-	    {0, "network", ET_ARG_STR, "FILE",
-	     "network YAML (topology, npus_count, bandwidth, latency)", &c->network, .flags = 0},
-	    {0, "system", ET_ARG_STR, "FILE",
-	     "system JSON (scheduling-policy, endpoint-delay, ...)", &c->system, .flags = 0},
-	    {0, "comm-groups", ET_ARG_STR, "FILE", "comm-group JSON {\"<id>\": [rank, ...]}",
-	     &c->groups, .flags = 0},
-	    {0, "backend", ET_ARG_CHOICE, "NET",
-	     "network backend: unaware (default; ASTRA-sim's analytical model) or aware "
-	     "(congestion-aware: links queue)",
-	     &c->backend, .choices = backends},
-	    {0, "logical-dims", ET_ARG_STR, "N1,N2",
-	     "an InfraGraph network's dimensions for collectives (default: one of every NPU)",
-	     &c->logical, .flags = 0},
-	    {0, "set", ET_ARG_FN, "KEY=VALUE", "set one key (lists: 100,50 or 100/50); repeatable",
-	     c, .fn = opt_set},
-	    {0, "compute-model", ET_ARG_STR, "M", "replay (default), roofline or systolic",
-	     &c->cmodel, .flags = 0},
-	    {0, "compute", ET_ARG_STR, "SPEC",
-	     "a compute model with its numbers: systolic:rows=R,cols=C,dataflow=os|ws|is,"
-	     "arrays=P,ghz=F[,a=A,b=B], or tpu-v4",
-	     &c->compute, .flags = 0},
-	    {0, "simulate-collectives", ET_ARG_FN, NULL,
-	     "simulate BROADCAST instead of replaying it", c, .fn = opt_set},
-	    {0, "no-closed-form", ET_ARG_FN, NULL,
-	     "price every collective phase message by message", c, .fn = opt_no_cf},
-	    {0, "no-fold", ET_ARG_FLAG, NULL, "simulate every rank even when ranks are identical",
-	     &c->no_fold, .flags = 0},
+	    ET_OPT_STR(0, "network", "FILE",
+	               "network YAML (topology, npus_count, bandwidth, latency)", &c->network),
+	    ET_OPT_STR(0, "system", "FILE", "system JSON (scheduling-policy, endpoint-delay, ...)",
+	               &c->system),
+	    ET_OPT_STR(0, "comm-groups", "FILE", "comm-group JSON {\"<id>\": [rank, ...]}",
+	               &c->groups),
+	    ET_OPT_CHOICE(0, "backend", "NET", backend_help, &c->backend,
+	                  .choices = net_backend_names()),
+	    ET_OPT_STR(
+	        0, "logical-dims", "N1,N2",
+	        "an InfraGraph network's dimensions for collectives (default: one of every NPU)",
+	        &c->logical),
+	    ET_OPT_FN(0, "set", "KEY=VALUE", "set one key (lists: 100,50 or 100/50); repeatable", c,
+	              .fn = opt_set),
+	    ET_OPT_STR(0, "compute-model", "M", "replay (default), roofline or systolic",
+	               &c->cmodel),
+	    ET_OPT_STR(0, "compute", "SPEC",
+	               "a compute model with its numbers: systolic:rows=R,cols=C,dataflow=os|ws|is,"
+	               "arrays=P,ghz=F[,a=A,b=B], or tpu-v4",
+	               &c->compute),
+	    ET_OPT_FN(0, "simulate-collectives", NULL, "simulate BROADCAST instead of replaying it",
+	              c, .fn = opt_set),
+	    ET_OPT_FN(0, "no-closed-form", NULL, "price every collective phase message by message",
+	              c, .fn = opt_no_cf),
+	    ET_OPT_FLAG(0, "no-fold", "simulate every rank even when ranks are identical",
+	                &c->no_fold),
 	    ET_OPT_HEADING("Output:"),
-	    {'F', "format", ET_ARG_CHOICE, "FMT", "text (default) or json", &fmt,
-	     .choices = report_formats},
-	    {0, "astra-sim-log", ET_ARG_FLAG, NULL, "print ASTRA-sim's 'sys[N] finished' lines",
-	     &c->astra, .flags = 0},
-	    {'S', "schedule", ET_ARG_STR, "FILE", "every node's start/end per rank (JSON Lines)",
-	     &c->schedule, .flags = 0},
-	    {0, "link-stats", ET_ARG_STR, "FILE",
-	     "per directed link: bytes, busy time, utilization, longest queue (CSV; aware backend)",
-	     &c->link_stats, .flags = 0},
-	    {'v', "verbose", ET_ARG_FLAG, NULL,
-	     "the network's devices (an InfraGraph network's NPU numbering) on stderr", &c->verbose,
-	     .flags = 0},
-	    {0, "trace", ET_ARG_STR, "FILE", "Chrome trace-event JSON", &c->trace, .flags = 0},
-	    {0, "critical-path", ET_ARG_FLAG, NULL,
-	     "the chain of nodes that sets the iteration time", &c->crit, .flags = 0},
-	    {0, "sweep", ET_ARG_FN, "KEY=V1,V2",
-	     "run every combination of values; print a CSV table (repeatable; list values "
-	     "inside a point use '/')",
-	     c, .fn = opt_sweep},
+	    ET_OPT_CHOICE('F', "format", "FMT", "text (default) or json", &fmt,
+	                  .choices = report_formats),
+	    ET_OPT_FLAG(0, "astra-sim-log", "print ASTRA-sim's 'sys[N] finished' lines", &c->astra),
+	    ET_OPT_STR('S', "schedule", "FILE", "every node's start/end per rank (JSON Lines)",
+	               &c->schedule),
+	    ET_OPT_STR(0, "link-stats", "FILE",
+	               "per directed link: bytes, busy time, utilization, longest queue (CSV; "
+	               "aware backend)",
+	               &c->link_stats),
+	    ET_OPT_FLAG('v', "verbose",
+	                "the network's devices (an InfraGraph network's NPU numbering) on stderr",
+	                &c->verbose),
+	    ET_OPT_STR(0, "trace", "FILE", "Chrome trace-event JSON", &c->trace),
+	    ET_OPT_FLAG(0, "critical-path", "the chain of nodes that sets the iteration time",
+	                &c->crit),
+	    ET_OPT_FN(0, "sweep", "KEY=V1,V2",
+	              "run every combination of values; print a CSV table (repeatable; list values "
+	              "inside a point use '/')",
+	              c, .fn = opt_sweep),
 	    ET_OPT_HEADING("Input:"),
 	    ET_OPTS_INPUT(in),
 	    ET_OPTS_COMMON(cli),

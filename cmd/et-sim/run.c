@@ -2,12 +2,13 @@
  * report. Every step returns 0 or -1 with an et_error; run_main prints the
  * error and turns it into the exit status. */
 #include "et-sim/run.h"
-#include "et-sim/crit.h"
-#include "et-sim/links.h"
-#include "et-sim/load.h"
-#include "et-sim/report.h"
-#include "et-sim/sched.h"
-#include "et-sim/sweep.h"
+#include "app/et_app.h"
+#include "et-sim/report/crit.h"
+#include "et-sim/report/links.h"
+#include "et-sim/report/report.h"
+#include "et-sim/report/sched.h"
+#include "et-sim/report/sweep.h"
+#include "et-sim/workload/load.h"
 #include "et_err.h"
 #include "et_output.h"
 #include "et_pg.h"
@@ -269,10 +270,11 @@ static int check_link_stats(const run_conf *c, const cfg *cf, et_error *e)
 {
 	if (c->nsweeps)
 		return et_fail(e, ET_EXIT_USAGE, "--link-stats: one run's links, not with --sweep");
-	if (!net_backend_of(cf->net.backend)->link_stats)
+	if (!(net_backend_of(cf->net.backend)->caps & NET_CAP_LINKS))
 		return et_fail(e, ET_EXIT_USAGE,
-		               "--link-stats: the %s backend has no links (use --backend aware)",
-		               net_backend_of(cf->net.backend)->name);
+		               "--link-stats: the %s backend has no links (use --backend %s)",
+		               net_backend_of(cf->net.backend)->name,
+		               net_backend_of(net_backend_with(NET_CAP_LINKS))->name);
 	return 0;
 }
 
@@ -281,9 +283,9 @@ int run_main(run_conf *c, int argc, char **argv)
 	workload w;
 	et_error e = {0};
 	if (load_workload(&w, argc, argv, &c->in, c->progress, &e) < 0) {
-		et_err_print(&e);
+		int rc = et_app_fail(&e);
 		workload_free(&w);
-		return e.code ? e.code : ET_EXIT_DATA;
+		return rc;
 	}
 	/* a subset of a world (et-convert --ranks, a lone rank with --world)
 	 * is simulated as a world of its own: the collectives' peers change */
@@ -311,6 +313,5 @@ int run_main(run_conf *c, int argc, char **argv)
 	workload_free(&w);
 	if (rc == 0)
 		return ET_EXIT_OK;
-	et_err_print(&e);
-	return e.code;
+	return et_app_fail(&e);
 }

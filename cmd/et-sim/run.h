@@ -1,9 +1,9 @@
 /* run: one et-sim invocation: load, configure, simulate, report. */
 #ifndef ET_SIM_RUN_H
 #define ET_SIM_RUN_H
-#include "et-sim/cfg.h"
-#include "et-sim/load.h"
-#include "et-sim/sim.h"
+#include "et-sim/config/cfg.h"
+#include "et-sim/workload/load.h"
+#include "et-sim/workload/workload.h"
 #include "et_err.h"
 #include "et_input.h"
 #include <stdbool.h>
@@ -11,14 +11,16 @@
 typedef struct run_conf {
 	const char *network, *system, *groups, *cmodel;
 	const char *compute; /* --compute SPEC */
-	int backend;         /* --backend: NET_* (a --set or --sweep of backend wins) */
+	int backend; /* --backend: a row of net/net.c (a --set or --sweep of backend wins) */
 	const char *logical; /* --logical-dims */
 	const char *link_stats;
 	bool verbose;
 	const char **sets;
 	int nsets;
+	size_t capsets;
 	const char **sweeps;
 	int nsweeps;
+	size_t capsweeps;
 	bool json, astra, crit, no_fold;
 	const char *schedule, *trace, *output;
 	int progress;

@@ -1,4 +1,5 @@
 /* et-stage: LLM training traces for a model and a parallelism plan. */
+#include "app/et_app.h"
 #include "et-stage/compat.h"
 #include "et-stage/phys.h"
 #include "et-stage/stage.h"
@@ -201,7 +202,7 @@ static int run(stage_conf *c, const stage_layout *l, et_error *e)
 
 int main(int argc, char **argv)
 {
-	et_err_set_prog("et-stage");
+	et_app_init("et-stage");
 	stage_conf c;
 	stage_parse(&c, argc, argv);
 	stage_layout l;
@@ -220,8 +221,7 @@ int main(int argc, char **argv)
 	int r = run(&c, &l, &e);
 	stage_conf_free(&c);
 	if (r < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_IO;
+		return et_app_fail(&e);
 	}
 	return 0;
 }

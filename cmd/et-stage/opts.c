@@ -79,15 +79,12 @@ static int opt_ranks(et_cli *c, const et_opt *o, const char *arg)
 static int opt_ignored(et_cli *c, const et_opt *o, const char *arg)
 {
 	(void)arg;
-	fprintf(stderr, "%s: warning: --%s is accepted and ignored, as STAGE does\n", c->prog,
-	        o->lng);
+	(void)c;
+	et_warn("--%s is accepted and ignored, as STAGE does", o->lng);
 	return 0;
 }
 
-#define DIM(lng, help, d)                                                                          \
-	{                                                                                          \
-		0, lng, ET_ARG_U32, "N", help, &c->dim[d], .min = 1, .max = 1 << 20                \
-	}
+#define DIM(lng, help, d) ET_OPT_U32(0, lng, "N", help, &c->dim[d], .min = 1, .max = 1 << 20)
 
 /* The configuration's fields as int64 targets for the table. */
 typedef struct vals {
@@ -101,81 +98,90 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	int compat = -1;
 	et_opt opts[] = {
 	    ET_OPT_HEADING("Mode:"),
-	    {0, "compat", ET_ARG_CHOICE, "MODE",
-	     "stage: STAGE's graphs, units (MACs, elements) and quirks, figure for figure", &compat,
-	     .choices = compat_modes},
+	    ET_OPT_CHOICE(
+	        0, "compat", "MODE",
+	        "stage: STAGE's graphs, units (MACs, elements) and quirks, figure for figure",
+	        &compat, .choices = compat_modes),
 	    ET_OPT_HEADING("Physical mode (the default):"),
-	    {0, "mode", ET_ARG_CHOICE, "MODE", "train (default), prefill or decode", &r->mode,
-	     .choices = modes},
-	    {0, "dtype", ET_ARG_CHOICE, "TYPE",
-	     "bf16 (default), fp16, fp8 or fp32: the bytes of activations, weights and their "
-	     "traffic (gradients are reduced in fp32)",
-	     &r->dtype, .choices = dtypes},
-	    {0, "attention", ET_ARG_CHOICE, "MASK",
-	     "causal (default: half the score products) or full", &r->attention, .choices = masks},
-	    {0, "flash-recompute", ET_ARG_FN, "on|off",
-	     "flash attention's recomputation of the scores in backward (default on)", &r->flash,
-	     .fn = opt_onoff},
-	    {0, "recompute", ET_ARG_CHOICE, "WHAT",
-	     "activation recomputation: none (default), selective (core attention) or full "
-	     "(every layer's forward)",
-	     &r->recompute, .choices = recomputes},
-	    {0, "schedule", ET_ARG_CHOICE, "S",
-	     "pipeline schedule as control dependencies: gpipe, 1f1b (default) or interleaved",
-	     &r->schedule, .choices = schedules},
-	    {0, "virtual-stages", ET_ARG_U32, "V",
-	     "model chunks per stage with interleaved (default 2)", &c->vstages, .min = 1,
-	     .max = 64},
-	    {0, "grad-buckets", ET_ARG_U32, "N",
-	     "gradient sync in N buckets per stage, each as soon as its layers' last backward is "
-	     "done (default 4)",
-	     &c->grad_buckets, .min = 1, .max = 1 << 16},
-	    {0, "capacity-factor", ET_ARG_DOUBLE, "C",
-	     "MoE: experts process C times their share of routed tokens (padding; default: "
-	     "dropless, exactly the routed tokens)",
-	     &c->capacity, .flags = 0},
-	    {0, "context", ET_ARG_I64, "C",
-	     "decode: positions the first step attends over, its own token included", &v->context,
-	     .min = 1, .max = 1 << 30},
-	    {0, "new-tokens", ET_ARG_I64, "N",
-	     "decode: steps, each attending over the growing cache", &v->new_tokens, .min = 1,
-	     .max = 1 << 20},
+	    ET_OPT_CHOICE(0, "mode", "MODE", "train (default), prefill or decode", &r->mode,
+	                  .choices = modes),
+	    ET_OPT_CHOICE(
+	        0, "dtype", "TYPE",
+	        "bf16 (default), fp16, fp8 or fp32: the bytes of activations, weights and their "
+	        "traffic (gradients are reduced in fp32)",
+	        &r->dtype, .choices = dtypes),
+	    ET_OPT_CHOICE(0, "attention", "MASK",
+	                  "causal (default: half the score products) or full", &r->attention,
+	                  .choices = masks),
+	    ET_OPT_FN(0, "flash-recompute", "on|off",
+	              "flash attention's recomputation of the scores in backward (default on)",
+	              &r->flash, .fn = opt_onoff),
+	    ET_OPT_CHOICE(
+	        0, "recompute", "WHAT",
+	        "activation recomputation: none (default), selective (core attention) or full "
+	        "(every layer's forward)",
+	        &r->recompute, .choices = recomputes),
+	    ET_OPT_CHOICE(
+	        0, "schedule", "S",
+	        "pipeline schedule as control dependencies: gpipe, 1f1b (default) or interleaved",
+	        &r->schedule, .choices = schedules),
+	    ET_OPT_U32(0, "virtual-stages", "V",
+	               "model chunks per stage with interleaved (default 2)", &c->vstages, .min = 1,
+	               .max = 64),
+	    ET_OPT_U32(0, "grad-buckets", "N",
+	               "gradient sync in N buckets per stage, each as soon as its layers' last "
+	               "backward is "
+	               "done (default 4)",
+	               &c->grad_buckets, .min = 1, .max = 1 << 16),
+	    ET_OPT_DBL(
+	        0, "capacity-factor", "C",
+	        "MoE: experts process C times their share of routed tokens (padding; default: "
+	        "dropless, exactly the routed tokens)",
+	        &c->capacity),
+	    ET_OPT_I64(0, "context", "C",
+	               "decode: positions the first step attends over, its own token included",
+	               &v->context, .min = 1, .max = 1 << 30),
+	    ET_OPT_I64(0, "new-tokens", "N", "decode: steps, each attending over the growing cache",
+	               &v->new_tokens, .min = 1, .max = 1 << 20),
 	    ET_OPT_HEADING("Model:"),
-	    {0, "model", ET_ARG_STR, "NAME", "a preset (--list-models); dimensions given too win",
-	     &r->model, .flags = 0},
-	    {0, "arch", ET_ARG_CHOICE, "ARCH",
-	     "the layer graph: gpt (LayerNorm, MHA, GELU FFN), llama (RMSNorm, GQA over "
-	     "--kv-heads, SwiGLU) or moe (llama's attention, --experts routed SwiGLU experts, "
-	     "--top-k per token); default: the preset's, else gpt (STAGE --model_type)",
-	     &r->arch, .choices = archs},
-	    {0, "list-models", ET_ARG_FLAG, NULL, "print the presets and their dimensions",
-	     &r->list_models, .flags = 0},
-	    {0, "layers", ET_ARG_I64, "L", "transformer layers (STAGE --num_stacks; default 80)",
-	     &v->L, .min = 1, .max = 1 << 20},
-	    {0, "d-model", ET_ARG_I64, "D", "hidden size (--dmodel; default 8192)", &v->D, .min = 1,
-	     .max = 1 << 30},
-	    {0, "d-ff", ET_ARG_I64, "F", "FFN size (--dff; default 28672)", &v->F, .min = 1,
-	     .max = 1 << 30},
-	    {0, "heads", ET_ARG_I64, "H", "attention heads (--head; default 64)", &v->H, .min = 1,
-	     .max = 1 << 20},
-	    {0, "kv-heads", ET_ARG_I64, "KV", "key/value heads (--kvhead; default 8)", &v->KV,
-	     .min = 1, .max = 1 << 20},
-	    {0, "vocab", ET_ARG_I64, "V", "vocabulary (--dvocal; default 32000)", &v->V, .min = 1,
-	     .max = 1 << 30},
-	    {0, "seq", ET_ARG_I64, "S", "sequence length (default 1024)", &v->S, .min = 1,
-	     .max = 1 << 30},
-	    {0, "global-batch", ET_ARG_I64, "B",
-	     "sequences per step (--batch; default: 64 with --compat stage, else one micro-batch "
-	     "per pipeline slot: 2·pp micro-batches, 1 without pp)",
-	     &v->B, .min = 1, .max = 1 << 30},
-	    {0, "micro-batch", ET_ARG_I64, "M",
-	     "sequences per micro-batch and data-parallel rank (default 1; with --compat stage "
-	     "or STAGE's --batch: the whole batch; STAGE's --micro_batch is the global one)",
-	     &v->micro, .min = 1, .max = 1 << 30},
-	    {0, "experts", ET_ARG_I64, "E", "experts of an MoE model (default 8)", &v->E, .min = 1,
-	     .max = 1 << 16},
-	    {0, "top-k", ET_ARG_I64, "K", "experts per token (--kexperts; default 2)", &v->K,
-	     .min = 1, .max = 1 << 16},
+	    ET_OPT_STR(0, "model", "NAME", "a preset (--list-models); dimensions given too win",
+	               &r->model),
+	    ET_OPT_CHOICE(
+	        0, "arch", "ARCH",
+	        "the layer graph: gpt (LayerNorm, MHA, GELU FFN), llama (RMSNorm, GQA over "
+	        "--kv-heads, SwiGLU) or moe (llama's attention, --experts routed SwiGLU experts, "
+	        "--top-k per token); default: the preset's, else gpt (STAGE --model_type)",
+	        &r->arch, .choices = archs),
+	    ET_OPT_FLAG(0, "list-models", "print the presets and their dimensions",
+	                &r->list_models),
+	    ET_OPT_I64(0, "layers", "L", "transformer layers (STAGE --num_stacks; default 80)",
+	               &v->L, .min = 1, .max = 1 << 20),
+	    ET_OPT_I64(0, "d-model", "D", "hidden size (--dmodel; default 8192)", &v->D, .min = 1,
+	               .max = 1 << 30),
+	    ET_OPT_I64(0, "d-ff", "F", "FFN size (--dff; default 28672)", &v->F, .min = 1,
+	               .max = 1 << 30),
+	    ET_OPT_I64(0, "heads", "H", "attention heads (--head; default 64)", &v->H, .min = 1,
+	               .max = 1 << 20),
+	    ET_OPT_I64(0, "kv-heads", "KV", "key/value heads (--kvhead; default 8)", &v->KV,
+	               .min = 1, .max = 1 << 20),
+	    ET_OPT_I64(0, "vocab", "V", "vocabulary (--dvocal; default 32000)", &v->V, .min = 1,
+	               .max = 1 << 30),
+	    ET_OPT_I64(0, "seq", "S", "sequence length (default 1024)", &v->S, .min = 1,
+	               .max = 1 << 30),
+	    ET_OPT_I64(0, "global-batch", "B",
+	               "sequences per step (--batch; default: 64 with --compat stage, else one "
+	               "micro-batch "
+	               "per pipeline slot: 2·pp micro-batches, 1 without pp)",
+	               &v->B, .min = 1, .max = 1 << 30),
+	    ET_OPT_I64(
+	        0, "micro-batch", "M",
+	        "sequences per micro-batch and data-parallel rank (default 1; with --compat stage "
+	        "or STAGE's --batch: the whole batch; STAGE's --micro_batch is the global one)",
+	        &v->micro, .min = 1, .max = 1 << 30),
+	    ET_OPT_I64(0, "experts", "E", "experts of an MoE model (default 8)", &v->E, .min = 1,
+	               .max = 1 << 16),
+	    ET_OPT_I64(0, "top-k", "K", "experts per token (--kexperts; default 2)", &v->K,
+	               .min = 1, .max = 1 << 16),
 	    ET_OPT_HEADING(
 	        "Parallelism (rank = ((p·CP + c)·TP + t)·DP + d; MoE: ep between pp and cp):"),
 	    DIM("dp", "data-parallel ranks", DIM_DP),
@@ -183,61 +189,62 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	    DIM("pp", "pipeline stages", DIM_PP),
 	    DIM("cp", "context-parallel ranks (STAGE --sp)", DIM_CP),
 	    DIM("ep", "expert-parallel ranks (dense models: multiplies tp, as in STAGE)", DIM_EP),
-	    {0, "fsdp", ET_ARG_SET, NULL, "shard the layers' weights over dp (--weight_sharded)",
-	     &r->fsdp, .value = 1},
-	    {0, "sequence-parallel", ET_ARG_FN, "on|off",
-	     "Megatron sequence parallelism with tp (default on; off: TP-only, GPT graph)",
-	     &r->tpsp, .fn = opt_onoff},
-	    {0, "world", ET_ARG_U32, "N", "check that the plan has exactly N ranks", &c->world,
-	     .min = 1, .max = UINT32_MAX},
+	    ET_OPT_SET(0, "fsdp", "shard the layers' weights over dp (--weight_sharded)", &r->fsdp,
+	               .value = 1),
+	    ET_OPT_FN(0, "sequence-parallel", "on|off",
+	              "Megatron sequence parallelism with tp (default on; off: TP-only, GPT graph)",
+	              &r->tpsp, .fn = opt_onoff),
+	    ET_OPT_U32(0, "world", "N", "check that the plan has exactly N ranks", &c->world,
+	               .min = 1, .max = UINT32_MAX),
 	    ET_OPT_HEADING("Output:"),
-	    {0, "ranks", ET_ARG_FN, "LIST",
-	     "write only these ranks (0-127): disjoint shards that cat joins into the whole "
-	     "stream",
-	     &c->ranks, .fn = opt_ranks},
-	    {0, "write-comm-groups", ET_ARG_STR, "FILE",
-	     "write the comm groups, {\"<id>\": [ranks]}, as ASTRA-sim reads them", &c->comm_groups,
-	     .flags = 0},
-	    {0, "seed", ET_ARG_I64, "N", "seed of the comm_tag base (default 1)", &c->seed,
-	     .min = 0, .max = INT64_MAX},
+	    ET_OPT_FN(
+	        0, "ranks", "LIST",
+	        "write only these ranks (0-127): disjoint shards that cat joins into the whole "
+	        "stream",
+	        &c->ranks, .fn = opt_ranks),
+	    ET_OPT_STR(0, "write-comm-groups", "FILE",
+	               "write the comm groups, {\"<id>\": [ranks]}, as ASTRA-sim reads them",
+	               &c->comm_groups),
+	    ET_OPT_U64(0, "seed", "N", "seed of the comm_tag base (default 1)", &c->seed, .min = 0,
+	               .max = INT64_MAX),
 	    ET_OPTS_WRITE(&c->out),
 	    ET_OPTS_COMMON(&c->cli),
 	    /* STAGE's flags, as STAGE spells them (et-stage(1) lists them) */
-	    {0, "output_dir", ET_ARG_STR, "DIR", NULL, &c->output_dir, .flags = ET_OPT_HIDDEN},
-	    {0, "output_name", ET_ARG_STR, "NAME", NULL, &c->output_name, .flags = ET_OPT_HIDDEN},
-	    {0, "sp", ET_ARG_U32, "N", NULL, &c->dim[DIM_CP], .min = 1, .max = 1 << 20,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "weight_sharded", ET_ARG_FN, "BOOL", NULL, &r->fsdp, .fn = opt_bool,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "tpsp", ET_ARG_FN, "BOOL", NULL, &r->tpsp, .fn = opt_bool, .flags = ET_OPT_HIDDEN},
-	    {0, "mixed_precision", ET_ARG_FN, "BOOL", NULL, &r->mixed, .fn = opt_bool,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "model_type", ET_ARG_CHOICE, "TYPE", NULL, &r->model_type, .choices = model_types,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "dvocal", ET_ARG_I64, "V", NULL, &v->V, .min = 1, .max = 1 << 30,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "dmodel", ET_ARG_I64, "D", NULL, &v->D, .min = 1, .max = 1 << 30,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "dff", ET_ARG_I64, "F", NULL, &v->F, .min = 1, .max = 1 << 30,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "batch", ET_ARG_I64, "B", NULL, &v->Bstage, .min = 1, .max = 1 << 30,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "micro_batch", ET_ARG_I64, "M", NULL, &v->MB, .min = -1, .max = 1 << 30,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "head", ET_ARG_I64, "H", NULL, &v->H, .min = 1, .max = 1 << 20,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "kvhead", ET_ARG_I64, "KV", NULL, &v->KV, .min = 1, .max = 1 << 20,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "num_stacks", ET_ARG_I64, "L", NULL, &v->L, .min = 1, .max = 1 << 20,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "kexperts", ET_ARG_I64, "K", NULL, &v->K, .min = 1, .max = 1 << 16,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "activation_recompute", ET_ARG_FN, "BOOL", NULL, &r->act_rec, .fn = opt_bool,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "chakra_schema_version", ET_ARG_FN, "X", NULL, NULL, .fn = opt_ignored,
-	     .flags = ET_OPT_HIDDEN},
-	    {0, "print_gpu_vram", ET_ARG_FN, "X", NULL, NULL, .fn = opt_ignored,
-	     .flags = ET_OPT_HIDDEN},
+	    ET_OPT_STR(0, "output_dir", "DIR", NULL, &c->output_dir, .flags = ET_OPT_HIDDEN),
+	    ET_OPT_STR(0, "output_name", "NAME", NULL, &c->output_name, .flags = ET_OPT_HIDDEN),
+	    ET_OPT_U32(0, "sp", "N", NULL, &c->dim[DIM_CP], .min = 1, .max = 1 << 20,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_FN(0, "weight_sharded", "BOOL", NULL, &r->fsdp, .fn = opt_bool,
+	              .flags = ET_OPT_HIDDEN),
+	    ET_OPT_FN(0, "tpsp", "BOOL", NULL, &r->tpsp, .fn = opt_bool, .flags = ET_OPT_HIDDEN),
+	    ET_OPT_FN(0, "mixed_precision", "BOOL", NULL, &r->mixed, .fn = opt_bool,
+	              .flags = ET_OPT_HIDDEN),
+	    ET_OPT_CHOICE(0, "model_type", "TYPE", NULL, &r->model_type, .choices = model_types,
+	                  .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "dvocal", "V", NULL, &v->V, .min = 1, .max = 1 << 30,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "dmodel", "D", NULL, &v->D, .min = 1, .max = 1 << 30,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "dff", "F", NULL, &v->F, .min = 1, .max = 1 << 30,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "batch", "B", NULL, &v->Bstage, .min = 1, .max = 1 << 30,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "micro_batch", "M", NULL, &v->MB, .min = -1, .max = 1 << 30,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "head", "H", NULL, &v->H, .min = 1, .max = 1 << 20,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "kvhead", "KV", NULL, &v->KV, .min = 1, .max = 1 << 20,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "num_stacks", "L", NULL, &v->L, .min = 1, .max = 1 << 20,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_I64(0, "kexperts", "K", NULL, &v->K, .min = 1, .max = 1 << 16,
+	               .flags = ET_OPT_HIDDEN),
+	    ET_OPT_FN(0, "activation_recompute", "BOOL", NULL, &r->act_rec, .fn = opt_bool,
+	              .flags = ET_OPT_HIDDEN),
+	    ET_OPT_FN(0, "chakra_schema_version", "X", NULL, NULL, .fn = opt_ignored,
+	              .flags = ET_OPT_HIDDEN),
+	    ET_OPT_FN(0, "print_gpu_vram", "X", NULL, NULL, .fn = opt_ignored,
+	              .flags = ET_OPT_HIDDEN),
 	    ET_OPT_END,
 	};
 	c->cli = (et_cli){.prog = "et-stage", .usage = usage, .footer = footer, .opts = opts};
@@ -384,10 +391,9 @@ static void check_physical(stage_conf *c)
 	/* STAGE's global --micro_batch may leave a rank part of a sequence: its
 	 * tokens are counted, attending over the whole sequence */
 	if (c->MB % data)
-		fprintf(stderr,
-		        "et-stage: warning: the global micro-batch %" PRIu64 " over %" PRIu64
+		et_warn("the global micro-batch %" PRIu64 " over %" PRIu64
 		        " data-parallel ranks%s is %g sequences per rank: counted as %g tokens, "
-		        "attending over the whole sequence\n",
+		        "attending over the whole sequence",
 		        c->MB, data, c->arch == ARCH_MOE ? " (dp·ep)" : "",
 		        (double)c->MB / (double)data, (double)c->MB / (double)data * (double)c->S);
 	if (c->mode == MODE_DECODE && c->dim[DIM_CP] > 1)
@@ -483,9 +489,8 @@ static void check(stage_conf *c)
 		check_physical(c);
 	check_size(c);
 	if (!c->tpsp && c->arch != ARCH_GPT && c->compat)
-		fprintf(stderr,
-		        "et-stage: warning: --sequence-parallel off (--tpsp false) applies to the "
-		        "GPT graph only; ignored\n");
+		et_warn("--sequence-parallel off (--tpsp false) applies to the GPT graph only; "
+		        "ignored");
 }
 
 /* What was given is stored in the settled configuration before the

@@ -142,16 +142,14 @@ typedef struct unit {
 	num params;
 	bool expert_free; /* MoE: has no expert parameters */
 	sgv *grads;
-	int ngrads, cap;
+	int ngrads;
+	size_t cap;
 	size_t last;
 } unit;
 
 static void unit_add(unit *u, const sg *g, const sgv *wg, int n)
 {
-	if (u->ngrads + n > u->cap) {
-		u->cap = (u->ngrads + n) * 2;
-		u->grads = et_xrealloc(u->grads, (size_t)u->cap * sizeof *u->grads);
-	}
+	ET_GROW(u->grads, u->cap, (size_t)u->ngrads + (size_t)n);
 	for (int k = 0; k < n; k++) {
 		u->grads[u->ngrads++] = wg[k];
 		if (g->v[wg[k]].node >= 0 && (size_t)g->v[wg[k]].node >= u->last)

@@ -9,13 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for one more element in an array of *cap elements of elt bytes. */
-static void *grow(void *p, size_t *cap, size_t elt)
-{
-	*cap = *cap ? *cap * 2 : 256;
-	return et_xrealloc(p, *cap * elt);
-}
-
 const char *const sg_op_name[NOPS] = {"M", "E", "E2",     "A",      "SLICE",
                                       "B", "R", "CUSTOM", "GATHER", "SCATTER"};
 
@@ -52,16 +45,14 @@ const char *sg_name(sg *g, const char *fmt, ...)
 
 static uint32_t pool_push(sg *g, uint32_t x)
 {
-	if (g->npool == g->cappool)
-		g->pool = grow(g->pool, &g->cappool, sizeof *g->pool);
+	ET_GROW(g->pool, g->cappool, g->npool + 1);
 	g->pool[g->npool] = x;
 	return (uint32_t)g->npool++;
 }
 
 static sgv val_new(sg *g, int32_t node, long double size)
 {
-	if (g->nv == g->capv)
-		g->v = grow(g->v, &g->capv, sizeof *g->v);
+	ET_GROW(g->v, g->capv, g->nv + 1);
 	g->v[g->nv] = (sg_val){.off = (uint32_t)g->npool, .node = node, .size = size};
 	return (sgv)g->nv++;
 }
@@ -74,8 +65,7 @@ static uint32_t push_deps(sg *g, const sgv *deps, int n_deps)
 	size_t start = g->npool;
 	if (g->capmark < g->nn + 1) { /* one mark per node, stamped per list */
 		size_t old = g->capmark;
-		g->capmark = (g->nn + 1) * 2;
-		g->mark = et_xrealloc(g->mark, g->capmark * sizeof *g->mark);
+		ET_GROW(g->mark, g->capmark, g->nn + 1);
 		memset(g->mark + old, 0, (g->capmark - old) * sizeof *g->mark);
 	}
 	g->stamp++;
@@ -97,8 +87,7 @@ static uint32_t push_deps(sg *g, const sgv *deps, int n_deps)
 static sg_node *node_new(sg *g, const char *name, int type, long double size, const sgv *deps,
                          int n_deps)
 {
-	if (g->nn == g->capn)
-		g->n = grow(g->n, &g->capn, sizeof *g->n);
+	ET_GROW(g->n, g->capn, g->nn + 1);
 	sg_node *n = &g->n[g->nn];
 	memset(n, 0, sizeof *n);
 	n->name = name;
@@ -191,8 +180,7 @@ sgv sg_mem(sg *g, const char *name, bool store, long double bytes, const sgv *de
 
 void sg_ctrl(sg *g, uint32_t from, uint32_t to)
 {
-	if (g->nctrl == g->capctrl)
-		g->ctrl = grow(g->ctrl, &g->capctrl, sizeof *g->ctrl);
+	ET_GROW(g->ctrl, g->capctrl, g->nctrl + 1);
 	g->ctrl[g->nctrl][0] = from;
 	g->ctrl[g->nctrl][1] = to;
 	g->nctrl++;

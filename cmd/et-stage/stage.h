@@ -9,7 +9,7 @@
 #ifndef ET_STAGE_STAGE_H
 #define ET_STAGE_STAGE_H
 
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_output.h"
 #include "et_ranklist.h"
 

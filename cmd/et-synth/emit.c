@@ -2,6 +2,7 @@
  * --to. It adds what every generator shares: the rank header from --world
  * and the workload name, the GlobalMetadata of a version, and the arena
  * nodes are built in. */
+#include "app/et_app.h"
 #include "et-synth/synth.h"
 
 #include <stdio.h>
@@ -85,6 +86,5 @@ int synth_exit(int r, const et_error *e)
 {
 	if (r == 0)
 		return 0;
-	et_err_print(e);
-	return e->code ? e->code : ET_EXIT_IO;
+	return et_app_fail(e);
 }

@@ -1,8 +1,8 @@
 /* et-synth: synthetic Chakra traces on demand — microbenchmarks, training
  * skeletons, random DAGs, the reference generator's set — and what-if /
  * obfuscation transforms of recorded traces. One subcommand per file. */
+#include "app/et_cli.h"
 #include "et-synth/synth.h"
-#include "et_cli.h"
 
 #include <stdio.h>
 #include <string.h>

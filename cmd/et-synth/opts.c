@@ -51,8 +51,8 @@ const et_opt *synth_opts_table(synth_opts *o)
 {
 	static et_opt t[4];
 	et_opt v[] = {
-	    {0, "seed", ET_ARG_I64, "N", "random seed (default 1); same seed, same output",
-	     &o->seed, .min = 0, .max = INT64_MAX},
+	    ET_OPT_U64(0, "seed", "N", "random seed (default 1); same seed, same output", &o->seed,
+	               .min = 0, .max = INT64_MAX),
 	    ET_OPTS_WRITE(&o->out),
 	    ET_OPTS_COMMON(&o->cli),
 	    ET_OPT_END,

@@ -4,9 +4,9 @@
 #ifndef ET_SYNTH_SYNTH_H
 #define ET_SYNTH_SYNTH_H
 
+#include "app/et_cli.h"
 #include "et_arena.h"
 #include "et_buf.h"
-#include "et_cli.h"
 #include "et_codec.h"
 #include "et_err.h"
 #include "et_output.h"
@@ -34,13 +34,8 @@ void synth_opts_init(synth_opts *o);
 const et_opt *synth_opts_table(synth_opts *o);
 /* The subcommands' --world and --ids (their help says each one's default). */
 #define SYNTH_OPT_WORLD(o, text)                                                                   \
-	{                                                                                          \
-		0, "world", ET_ARG_U32, "N", text, &(o)->world, .min = 1, .max = 1 << 20           \
-	}
-#define SYNTH_OPT_IDS(o, text)                                                                     \
-	{                                                                                          \
-		0, "ids", ET_ARG_FN, "MODE", text, (o), .fn = synth_opt_ids                        \
-	}
+	ET_OPT_U32(0, "world", "N", text, &(o)->world, .min = 1, .max = 1 << 20)
+#define SYNTH_OPT_IDS(o, text) ET_OPT_FN(0, "ids", "MODE", text, (o), .fn = synth_opt_ids)
 int synth_opt_ids(et_cli *c, const et_opt *opt, const char *arg);
 /* A collective type into an int target (REDUCE_SCATTER_BLOCK refused). */
 int synth_opt_coll(et_cli *c, const et_opt *o, const char *arg);

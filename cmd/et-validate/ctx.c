@@ -1,8 +1,8 @@
 /* The state of one run: made and freed in one place, for main and for the
  * fuzz target that runs the checks. */
-#include "et-validate/pgroups.h"
-#include "et-validate/stats.h"
-#include "et-validate/summary.h"
+#include "et-validate/checks/pgroups.h"
+#include "et-validate/report/stats.h"
+#include "et-validate/report/summary.h"
 #include "et-validate/validate.h"
 
 #include <stdlib.h>

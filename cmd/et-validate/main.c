@@ -1,12 +1,12 @@
 /* et-validate: find every defect that makes a trace lie or a simulator
  * hang, per rank and across ranks. Memory: one rank's graph at a time plus
  * per-rank comm summaries (see summary.h and et-validate(1)). */
-#include "et-validate/pgroups.h"
+#include "app/et_cli.h"
+#include "et-validate/checks/pgroups.h"
 #include "et-validate/read.h"
-#include "et-validate/report.h"
-#include "et-validate/stats.h"
-#include "et-validate/summary.h"
-#include "et_cli.h"
+#include "et-validate/report/report.h"
+#include "et-validate/report/stats.h"
+#include "et-validate/report/summary.h"
 #include "et_err.h"
 #include "et_input.h"
 #include "et_netyaml.h"
@@ -74,38 +74,39 @@ static void parse_args(conf *c, int argc, char **argv)
 	c->o.threads = 1;
 	int profile = 0, fmt = 0;
 	et_opt opts[] = {
-	    {0, "for", ET_ARG_CHOICE, "PROFILE",
-	     "default, or astra-sim: what ASTRA-sim aborts or stalls on is an error instead of a "
-	     "warning",
-	     &profile, .choices = profiles},
-	    {0, "comm-groups", ET_ARG_STR, "FILE",
-	     "ASTRA-sim comm-group JSON {\"<id>\": [rank, ...]}", &c->o.comm_groups, .flags = 0},
-	    {0, "network", ET_ARG_STR, "FILE",
-	     "et-sim's network file: its npus_count are the dimensions involved_dim names (an "
-	     "InfraGraph network: one of every rank, or --npus-count)",
-	     &c->o.network, .flags = 0},
-	    {0, "npus-count", ET_ARG_FN, "N,...",
-	     "the network's ranks per dimension (ASTRA-sim's npus_count), that involved_dim "
-	     "names; wins over --network's",
-	     &c->o, .fn = opt_npus_count},
-	    {'F', "format", ET_ARG_CHOICE, "FMT", "text (default) or json", &fmt,
-	     .choices = report_formats},
-	    {0, "stats", ET_ARG_FLAG, NULL, "add per-rank and total statistics", &c->o.want_stats,
-	     .flags = 0},
-	    {0, "max-per-code", ET_ARG_FN, "N", "instances listed per code (default 10; 0 = all)",
-	     &c->o.max_per_code, .fn = opt_max_per_code},
-	    {0, "strict", ET_ARG_FLAG, NULL, "warnings fail too (exit 1)", &c->o.strict,
-	     .flags = 0},
-	    {0, "tee", ET_ARG_SET, NULL,
-	     "copy the input to stdout as a stream, only if it validates (buffered in a "
-	     "temporary file)",
-	     &c->o.tee_mode, .value = 1},
-	    {0, "tee-always", ET_ARG_SET, NULL,
-	     "copy the input to stdout as a stream while reading", &c->o.tee_mode, .value = 2},
-	    {'T', "threads", ET_ARG_INT, "N",
-	     "1 (default): read and decode on a second thread; 0: on the checking thread",
-	     &c->o.threads, .min = 0, .max = 1},
-	    {0, "timing", ET_ARG_FLAG, NULL, "time per phase on stderr", &c->o.timing, .flags = 0},
+	    ET_OPT_CHOICE(0, "for", "PROFILE",
+	                  "default, or astra-sim: what ASTRA-sim aborts or stalls on is an error "
+	                  "instead of a "
+	                  "warning",
+	                  &profile, .choices = profiles),
+	    ET_OPT_STR(0, "comm-groups", "FILE",
+	               "ASTRA-sim comm-group JSON {\"<id>\": [rank, ...]}", &c->o.comm_groups),
+	    ET_OPT_STR(
+	        0, "network", "FILE",
+	        "et-sim's network file: its npus_count are the dimensions involved_dim names (an "
+	        "InfraGraph network: one of every rank, or --npus-count)",
+	        &c->o.network),
+	    ET_OPT_FN(
+	        0, "npus-count", "N,...",
+	        "the network's ranks per dimension (ASTRA-sim's npus_count), that involved_dim "
+	        "names; wins over --network's",
+	        &c->o, .fn = opt_npus_count),
+	    ET_OPT_CHOICE('F', "format", "FMT", "text (default) or json", &fmt,
+	                  .choices = report_formats),
+	    ET_OPT_FLAG(0, "stats", "add per-rank and total statistics", &c->o.want_stats),
+	    ET_OPT_FN(0, "max-per-code", "N", "instances listed per code (default 10; 0 = all)",
+	              &c->o.max_per_code, .fn = opt_max_per_code),
+	    ET_OPT_FLAG(0, "strict", "warnings fail too (exit 1)", &c->o.strict),
+	    ET_OPT_SET(0, "tee",
+	               "copy the input to stdout as a stream, only if it validates (buffered in a "
+	               "temporary file)",
+	               &c->o.tee_mode, .value = 1),
+	    ET_OPT_SET(0, "tee-always", "copy the input to stdout as a stream while reading",
+	               &c->o.tee_mode, .value = 2),
+	    ET_OPT_INT('T', "threads", "N",
+	               "1 (default): read and decode on a second thread; 0: on the checking thread",
+	               &c->o.threads, .min = 0, .max = 1),
+	    ET_OPT_FLAG(0, "timing", "time per phase on stderr", &c->o.timing),
 	    ET_OPT_HEADING("Input:"),
 	    ET_OPTS_INPUT(&c->in),
 	    ET_OPTS_COMMON(&c->cli),
@@ -235,8 +236,7 @@ int main(int argc, char **argv)
 	et_error e = {0};
 	int status = run(&v, c.cli.nargs, c.cli.args, &c, &e);
 	if (status < 0) {
-		et_err_print(&e);
-		status = e.code ? e.code : ET_EXIT_IO;
+		status = et_app_fail(&e);
 	}
 	vctx_free(&v);
 	et_cli_in_free(&c.in);

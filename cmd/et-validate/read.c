@@ -4,8 +4,8 @@
  * end of a rank the graph checks run, the comm summary and the statistics
  * are kept, and the graph (one, v->g) is emptied for the next rank. */
 #include "et-validate/read.h"
-#include "et-validate/stats.h"
-#include "et-validate/summary.h"
+#include "et-validate/report/stats.h"
+#include "et-validate/report/summary.h"
 #include "et_load.h"
 #include "et_progress.h"
 

@@ -2,8 +2,8 @@
 #include "et-validate/validate.h"
 #include "et_attr.h"
 #include "et_buf.h"
+#include "et_json_str.h"
 #include "et_types.h"
-#include "et_utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -43,29 +43,12 @@ void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n)
 	}
 }
 
-/* Names come from untrusted bytes: invalid UTF-8 becomes U+FFFD so the
- * output is always valid JSON. */
+/* Names come from untrusted bytes: written by the one escaper (controls
+ * all as \u00XX here), invalid UTF-8 as it is. */
 char *json_quote(const char *s)
 {
 	et_buf b = {0};
-	et_buf_putc(&b, '"');
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\') {
-			et_buf_putc(&b, '\\');
-			et_buf_putc(&b, (char)*p);
-		} else if (*p < 0x20) {
-			et_buf_printf(&b, "\\u%04x", *p);
-		} else {
-			int n = et_utf8_len(p);
-			if (!n) {
-				et_buf_puts(&b, "\\ufffd");
-				continue;
-			}
-			et_buf_append(&b, p, (size_t)n);
-			p += n - 1;
-		}
-	}
-	et_buf_putc(&b, '"');
+	et_json_str(&b, s ? s : "", ET_JSTR_CTRL_HEX);
 	et_buf_putc(&b, '\0');
 	return (char *)b.data;
 }

@@ -79,7 +79,7 @@ typedef struct findings {
 	int64_t last_rank[C_COUNT];
 	uint32_t last_node[C_COUNT];
 	finding *list[C_COUNT]; /* the first max_per_code instances */
-	size_t n[C_COUNT];
+	size_t n[C_COUNT], cap[C_COUNT];
 	size_t max_per_code; /* SIZE_MAX = all */
 	bool astra;
 } findings;

@@ -3,9 +3,9 @@
  * timelines are Chrome trace-event JSON for Perfetto, or a small SVG Gantt
  * chart. Big graphs must be cut down with a selection first: above
  * --max-nodes the tool refuses instead of starting a layout that never ends. */
-#include "et-viz/timeline.h"
+#include "app/et_cli.h"
+#include "et-viz/timeline/timeline.h"
 #include "et-viz/viz.h"
-#include "et_cli.h"
 #include "et_err.h"
 
 #include <ctype.h>
@@ -178,64 +178,64 @@ static void parse_args(conf *c, int argc, char **argv)
 	c->hub = 25;
 	c->max_nodes = 2000;
 	c->rankdir = "TB";
+	int cluster = CL_AUTO; /* a CHOICE stores an int: the enum is set from it */
 	et_opt opts[] = {
-	    {'F', "format", ET_ARG_FN, "FMT",
-	     "dot, svg, png or pdf (graphs); json or svg (timelines). Default: from -o's "
-	     "extension, else dot (json for --timeline)",
-	     c, .fn = opt_format},
-	    {'T', NULL, ET_ARG_FN, "FMT", NULL, c, .fn = opt_format, .flags = DEPRECATED,
-	     .alias_of = "format"},
-	    {'t', NULL, ET_ARG_FLAG, NULL, NULL, &c->timeline, .flags = DEPRECATED,
-	     .alias_of = "timeline"},
-	    {'c', NULL, ET_ARG_FN, "REGEX", NULL, c, .fn = opt_collapse, .flags = DEPRECATED,
-	     .alias_of = "collapse"},
-	    {'s', NULL, ET_ARG_STR, "FILE", NULL, &c->schedule, .flags = DEPRECATED,
-	     .alias_of = "schedule"},
+	    ET_OPT_FN('F', "format", "FMT",
+	              "dot, svg, png or pdf (graphs); json or svg (timelines). Default: from -o's "
+	              "extension, else dot (json for --timeline)",
+	              c, .fn = opt_format),
+	    ET_OPT_FN('T', NULL, "FMT", NULL, c, .fn = opt_format, .flags = DEPRECATED,
+	              .alias_of = "format"),
+	    ET_OPT_FLAG('t', NULL, NULL, &c->timeline, .flags = DEPRECATED, .alias_of = "timeline"),
+	    ET_OPT_FN('c', NULL, "REGEX", NULL, c, .fn = opt_collapse, .flags = DEPRECATED,
+	              .alias_of = "collapse"),
+	    ET_OPT_STR('s', NULL, "FILE", NULL, &c->schedule, .flags = DEPRECATED,
+	               .alias_of = "schedule"),
 	    ET_OPT_HEADING("Selection (combined: a node is drawn when it passes all of them):"),
-	    {'r', "rank", ET_ARG_FN, "R", "only rank R (same as --ranks R)", c, .fn = opt_rank},
-	    {'a', "around", ET_ARG_FN, "ID", "the neighbourhood of node ID, both directions", c,
-	     .fn = opt_around},
-	    {'d', "depth", ET_ARG_U32, "K", "... up to K dependencies away (default 2)", &c->depth,
-	     .min = 0, .max = 1000000},
-	    {0, "hub", ET_ARG_U32, "N",
-	     "... not walking through nodes with more than N neighbours (default 25; 0 = walk "
-	     "through all)",
-	     &c->hub, .flags = 0},
-	    {0, "ids", ET_ARG_FN, "A-B[,C-D]", "nodes whose ids are in these ranges", c,
-	     .fn = opt_ids},
-	    {'m', "match", ET_ARG_FN, "REGEX", "nodes whose names match (POSIX extended regex)", c,
-	     .fn = opt_match},
-	    {'C', "collapse", ET_ARG_FN, "REGEX",
-	     "fold runs of consecutive matching nodes into one", c, .fn = opt_collapse},
-	    {0, "critical-path", ET_ARG_FLAG, NULL, "highlight the longest path by duration",
-	     &c->critical, .flags = 0},
-	    {0, "only-critical-path", ET_ARG_FN, NULL, "draw only that path", c,
-	     .fn = opt_only_crit},
-	    {0, "max-nodes", ET_ARG_I64, "N", "refuse to draw more than N nodes (default 2000)",
-	     &c->max_nodes, .min = 1, .max = INT32_MAX},
-	    {0, "reduce", ET_ARG_SET, NULL,
-	     "draw only edges not implied by longer paths (the default for svg/png/pdf when the "
-	     "layout would be slow)",
-	     &c->reduce, .value = 1},
-	    {0, "all-edges", ET_ARG_SET, NULL, "never leave implied edges out", &c->reduce,
-	     .value = -1},
+	    ET_OPT_FN('r', "rank", "R", "only rank R (same as --ranks R)", c, .fn = opt_rank),
+	    ET_OPT_FN('a', "around", "ID", "the neighbourhood of node ID, both directions", c,
+	              .fn = opt_around),
+	    ET_OPT_U32('d', "depth", "K", "... up to K dependencies away (default 2)", &c->depth,
+	               .min = 0, .max = 1000000),
+	    ET_OPT_U32(
+	        0, "hub", "N",
+	        "... not walking through nodes with more than N neighbours (default 25; 0 = walk "
+	        "through all)",
+	        &c->hub),
+	    ET_OPT_FN(0, "ids", "A-B[,C-D]", "nodes whose ids are in these ranges", c,
+	              .fn = opt_ids),
+	    ET_OPT_FN('m', "match", "REGEX", "nodes whose names match (POSIX extended regex)", c,
+	              .fn = opt_match),
+	    ET_OPT_FN('C', "collapse", "REGEX", "fold runs of consecutive matching nodes into one",
+	              c, .fn = opt_collapse),
+	    ET_OPT_FLAG(0, "critical-path", "highlight the longest path by duration", &c->critical),
+	    ET_OPT_FN(0, "only-critical-path", NULL, "draw only that path", c, .fn = opt_only_crit),
+	    ET_OPT_U64(0, "max-nodes", "N", "refuse to draw more than N nodes (default 2000)",
+	               &c->max_nodes, .min = 1, .max = INT32_MAX),
+	    ET_OPT_SET(
+	        0, "reduce",
+	        "draw only edges not implied by longer paths (the default for svg/png/pdf when the "
+	        "layout would be slow)",
+	        &c->reduce, .value = 1),
+	    ET_OPT_SET(0, "all-edges", "never leave implied edges out", &c->reduce, .value = -1),
 	    ET_OPT_HEADING("Look:"),
-	    {0, "link-collectives", ET_ARG_FLAG, NULL,
-	     "join matching collectives and send/recv pairs across ranks", &c->link, .flags = 0},
-	    {0, "cluster", ET_ARG_CHOICE, "HOW", "auto (default), thread, rank or none",
-	     &c->cluster, .choices = clusters},
-	    {0, "rankdir", ET_ARG_FN, "DIR", "TB (default) or LR", &c->rankdir, .fn = opt_rankdir},
-	    {0, "no-legend", ET_ARG_FLAG, NULL, "leave out the title and legend", &c->no_legend,
-	     .flags = 0},
+	    ET_OPT_FLAG(0, "link-collectives",
+	                "join matching collectives and send/recv pairs across ranks", &c->link),
+	    ET_OPT_CHOICE(0, "cluster", "HOW", "auto (default), thread, rank or none", &cluster,
+	                  .choices = clusters),
+	    ET_OPT_FN(0, "rankdir", "DIR", "TB (default) or LR", &c->rankdir, .fn = opt_rankdir),
+	    ET_OPT_FLAG(0, "no-legend", "leave out the title and legend", &c->no_legend),
 	    ET_OPT_HEADING("Timelines:"),
-	    {0, "timeline", ET_ARG_FLAG, NULL,
-	     "Chrome trace-event JSON (Perfetto, chrome://tracing), or with --format svg a Gantt "
-	     "chart",
-	     &c->timeline, .flags = 0},
-	    {'S', "schedule", ET_ARG_STR, "FILE",
-	     "events from et-sim --schedule JSON Lines (- = stdin) instead of the trace's "
-	     "start/duration times",
-	     &c->schedule, .flags = 0},
+	    ET_OPT_FLAG(0, "timeline",
+	                "Chrome trace-event JSON (Perfetto, chrome://tracing), or with --format "
+	                "svg a Gantt "
+	                "chart",
+	                &c->timeline),
+	    ET_OPT_STR(
+	        'S', "schedule", "FILE",
+	        "events from et-sim --schedule JSON Lines (- = stdin) instead of the trace's "
+	        "start/duration times",
+	        &c->schedule),
 	    ET_OPT_HEADING("Input:"),
 	    ET_OPTS_INPUT(&c->in),
 	    ET_OPTS_COMMON(&c->cli),
@@ -243,6 +243,7 @@ static void parse_args(conf *c, int argc, char **argv)
 	};
 	c->cli = (et_cli){.prog = "et-viz", .usage = usage, .footer = footer, .opts = opts};
 	et_cli_parse(&c->cli, argc, argv);
+	c->cluster = (viz_cluster)cluster;
 	c->cli.opts = NULL; /* the table lives on this stack frame */
 	check_args(c, c->cli.nargs);
 }
@@ -332,8 +333,7 @@ int main(int argc, char **argv)
 	                   : run_graph(&c, c.cli.nargs, c.cli.args, &e);
 	conf_free(&c);
 	if (r < 0) {
-		et_err_print(&e);
-		return e.code ? e.code : ET_EXIT_DATA;
+		return et_app_fail(&e);
 	}
 	return 0;
 }

@@ -7,7 +7,7 @@
 #ifndef ET_VIZ_VIZ_H
 #define ET_VIZ_VIZ_H
 
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_err.h"
 #include "et_graph.h"
 #include "et_input.h"
@@ -36,6 +36,7 @@ typedef struct conf {
 	uint32_t depth, hub;
 	id_range *ids;
 	int n_ids;
+	size_t cap_ids;
 	const char *match, *collapse;
 	regex_t match_re, collapse_re;
 	bool critical, only_critical;
@@ -84,13 +85,17 @@ typedef struct vedge {
 typedef struct model {
 	vrank *ranks;
 	uint32_t n_ranks;
+	size_t cap_ranks;
 	vvert *v;
-	uint32_t nv, capv;
+	uint32_t nv;
+	size_t capv;
 	vedge *e;
-	uint32_t ne, cape;
+	uint32_t ne;
+	size_t cape;
 	uint64_t n_selected; /* trace nodes drawn (before folding) */
 	char **inputs;       /* input display names, owned */
 	uint32_t n_inputs;
+	size_t cap_inputs;
 	uint32_t *eh, eh_mask; /* edges.c: (from, to) -> edge index + 1 */
 	uint32_t implied;      /* edges left out by viz_reduce */
 } model;

@@ -1,12 +1,12 @@
 /* layerdag-sample fit CORPUS... : learn the counts model (counts.h) or the
  * diffusion model (diffmodel.h), of the text format or of Chakra ETs. */
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_err.h"
 #include "et_output.h"
 #include "layerdag-sample/cmds.h"
-#include "layerdag-sample/counts.h"
-#include "layerdag-sample/diffmodel.h"
-#include "layerdag-sample/etdag.h"
+#include "layerdag-sample/corpus/etdag.h"
+#include "layerdag-sample/counts/counts.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 #include <stdio.h>
 
@@ -84,20 +84,23 @@ int cmd_fit(int argc, char **argv)
 	int64_t seed = -1;
 	int epochs = 0;
 	et_opt opts[] = {
-	    {0, "model", ET_ARG_CHOICE, "M",
-	     "counts (default: back-off count tables) or diffusion (LayerDAG's networks)", &model,
-	     .choices = models},
-	    {0, "buckets", ET_ARG_U32, "B", "label buckets, quantiles of y (default 16)", &buckets,
-	     .min = 1, .max = 1024},
-	    {0, "seed", ET_ARG_I64, "N",
-	     "random seed (default 1; the counts model draws nothing); same seed, same model",
-	     &seed, .min = 0, .max = INT64_MAX},
-	    {0, "epochs", ET_ARG_INT, "N", "diffusion: passes over the corpus (default 100)",
-	     &epochs, .min = 1, .max = 100000},
-	    {0, "window", ET_ARG_U32, "L",
-	     "diffusion: the networks see the last L layers of the prefix (0: all; default 0 on "
-	     "the text format, 16 on Chakra ETs)",
-	     &window, .min = 0, .max = 1 << 20},
+	    ET_OPT_CHOICE(
+	        0, "model", "M",
+	        "counts (default: back-off count tables) or diffusion (LayerDAG's networks)",
+	        &model, .choices = models),
+	    ET_OPT_U32(0, "buckets", "B", "label buckets, quantiles of y (default 16)", &buckets,
+	               .min = 1, .max = 1024),
+	    ET_OPT_I64(
+	        0, "seed", "N",
+	        "random seed (default 1; the counts model draws nothing); same seed, same model",
+	        &seed, .min = 0, .max = INT64_MAX),
+	    ET_OPT_INT(0, "epochs", "N", "diffusion: passes over the corpus (default 100)", &epochs,
+	               .min = 1, .max = 100000),
+	    ET_OPT_U32(
+	        0, "window", "L",
+	        "diffusion: the networks see the last L layers of the prefix (0: all; default 0 on "
+	        "the text format, 16 on Chakra ETs)",
+	        &window, .min = 0, .max = 1 << 20),
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
 	};

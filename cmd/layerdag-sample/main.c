@@ -1,6 +1,6 @@
 /* layerdag-sample: learn a corpus of DAGs and judge generated ones. One
  * subcommand per file; this one dispatches. */
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "layerdag-sample/cmds.h"
 
 #include <stdio.h>

@@ -1,13 +1,13 @@
 /* layerdag-sample sample MODEL: graphs from a fitted model (counts.h,
  * diffmodel.h), as text or as one ET workload (etdag.h). */
-#include "et_cli.h"
+#include "app/et_cli.h"
 #include "et_mem.h"
 #include "et_output.h"
 #include "et_writer.h"
 #include "layerdag-sample/cmds.h"
-#include "layerdag-sample/counts.h"
-#include "layerdag-sample/diffmodel.h"
-#include "layerdag-sample/etdag.h"
+#include "layerdag-sample/corpus/etdag.h"
+#include "layerdag-sample/counts/counts.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -117,26 +117,27 @@ int cmd_sample(int argc, char **argv)
 	int format = 0;
 	uint32_t world = 1, max_layers = 0;
 	et_opt opts[] = {
-	    {'c', "count", ET_ARG_I64, "K",
-	     "graphs to sample (default: one per --y-from label, else 1)", &n, .min = 1,
-	     .max = 1 << 24},
+	    ET_OPT_I64('c', "count", "K",
+	               "graphs to sample (default: one per --y-from label, else 1)", &n, .min = 1,
+	               .max = 1 << 24),
 	    /* LayerDAG's own -n; the suite gives the letter to --nodes */
-	    {'n', NULL, ET_ARG_I64, "K", NULL, &n, .min = 1, .max = 1 << 24,
-	     .flags = ET_OPT_DEPRECATED, .alias_of = "count"},
-	    {0, "y", ET_ARG_DOUBLE, "V", "the label every graph is conditioned on", &y, .flags = 0},
-	    {0, "y-from", ET_ARG_STR, "FILE",
-	     "condition graph i on graph i's label in FILE (a corpus)", &yfrom, .flags = 0},
-	    {0, "seed", ET_ARG_I64, "N", "random seed (default 1); same seed, same graphs", &seed,
-	     .min = 0, .max = INT64_MAX},
-	    {0, "format", ET_ARG_CHOICE, "F",
-	     "text (default) or et: one workload as an ET stream (a model fitted on Chakra ETs)",
-	     &format, .choices = formats},
-	    {0, "world", ET_ARG_U32, "N",
-	     "--format et: the workload on N ranks, the same graph on each (default 1)", &world,
-	     .min = 1, .max = 1 << 20},
-	    {0, "max-layers", ET_ARG_U32, "L",
-	     "diffusion: stop a graph at L layers (default: the corpus's deepest graph)",
-	     &max_layers, .min = 1, .max = 1 << 20},
+	    ET_OPT_I64('n', NULL, "K", NULL, &n, .min = 1, .max = 1 << 24,
+	               .flags = ET_OPT_DEPRECATED, .alias_of = "count"),
+	    ET_OPT_DBL(0, "y", "V", "the label every graph is conditioned on", &y),
+	    ET_OPT_STR(0, "y-from", "FILE",
+	               "condition graph i on graph i's label in FILE (a corpus)", &yfrom),
+	    ET_OPT_I64(0, "seed", "N", "random seed (default 1); same seed, same graphs", &seed,
+	               .min = 0, .max = INT64_MAX),
+	    ET_OPT_CHOICE(
+	        0, "format", "F",
+	        "text (default) or et: one workload as an ET stream (a model fitted on Chakra ETs)",
+	        &format, .choices = formats),
+	    ET_OPT_U32(0, "world", "N",
+	               "--format et: the workload on N ranks, the same graph on each (default 1)",
+	               &world, .min = 1, .max = 1 << 20),
+	    ET_OPT_U32(0, "max-layers", "L",
+	               "diffusion: stop a graph at L layers (default: the corpus's deepest graph)",
+	               &max_layers, .min = 1, .max = 1 << 20),
 	    ET_OPTS_COMMON(&cli),
 	    ET_OPT_END,
 	};

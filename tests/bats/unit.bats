@@ -41,6 +41,10 @@ unit_test() {
 	done
 }
 
+@test "unit: test_app" {
+	unit_test test_app
+}
+
 @test "unit: test_astxt" {
 	unit_test test_astxt
 }
@@ -91,6 +95,10 @@ unit_test() {
 
 @test "unit: test_json_reader" {
 	unit_test test_json_reader
+}
+
+@test "unit: test_json_str" {
+	unit_test test_json_str
 }
 
 @test "unit: test_jsonizer" {
@@ -165,6 +173,10 @@ unit_test() {
 	unit_test test_strmap
 }
 
+@test "unit: test_trace_event" {
+	unit_test test_trace_event
+}
+
 @test "unit: test_tpl" {
 	unit_test test_tpl
 }
@@ -173,10 +185,26 @@ unit_test() {
 	unit_test test_writer
 }
 
+@test "unit: test_sim_evq" {
+	unit_test test_sim_evq
+}
+
+@test "unit: test_sim_net" {
+	unit_test test_sim_net
+}
+
+@test "unit: test_sim_algo" {
+	unit_test test_sim_algo
+}
+
+@test "unit: test_sim_tables" {
+	unit_test test_sim_tables
+}
+
 @test "the C sources follow .clang-format (make format fixes them)" {
 	command -v clang-format >/dev/null || skip "clang-format is not installed"
 	cd "$REPO"
-	run clang-format --dry-run -Werror libcommon/*.[ch] cmd/*/*.[ch] tests/fuzz/*.c \
+	run clang-format --dry-run -Werror $(find libcommon cmd -name '*.[ch]') tests/fuzz/*.c \
 		tests/unit/*.c bench/*.[ch]
 	assert_success
 }

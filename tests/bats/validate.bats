@@ -787,7 +787,7 @@ warning COMP_NO_WORK              3  COMP node with neither a duration nor num_o
 }
 
 @test "every check code is documented in et-validate(1) with an example" {
-	codes=$(grep -o '{"[A-Z0-9_]*", [EWI], [EWI]' "$REPO/cmd/et-validate/findings.c" | cut -d'"' -f2)
+	codes=$(grep -o '{"[A-Z0-9_]*", [EWI], [EWI]' "$REPO/cmd/et-validate/report/findings.c" | cut -d'"' -f2)
 	assert_equal "$(echo "$codes" | wc -l)" 34
 	for c in $codes; do
 		grep -q "^\.B $c\$" "$REPO/man/et-validate.1" || { echo "undocumented: $c"; false; }

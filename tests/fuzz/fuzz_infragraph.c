@@ -10,7 +10,7 @@
  *   ndev, no pair twice, by a link below nlink; bandwidths and latencies
  *   are finite and >= 0, and a bandwidth is 0 exactly when its link gives
  *   none; device and link names are non-empty, one line, and unique. */
-#include "et-sim/netgraph.h"
+#include "et-sim/infragraph/netgraph.h"
 #include "et_strmap.h"
 #include "fuzz_util.h"
 

@@ -5,7 +5,7 @@
  * writes back to the same bytes. Sampling is bounded to a few small layers
  * to keep runs short. */
 #include "fuzz_util.h"
-#include "layerdag-sample/diffmodel.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -2,7 +2,7 @@
  * error (exit 3, one line); what it reads samples valid graphs and writes
  * back to a model that reads again. */
 #include "fuzz_util.h"
-#include "layerdag-sample/counts.h"
+#include "layerdag-sample/counts/counts.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

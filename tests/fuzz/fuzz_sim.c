@@ -34,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	c.crit = data[0] & 2;
 	c.op.closed_form = !(data[0] & 4);
 	c.no_fold = data[0] & 8;
-	c.backend = data[0] & 64 ? NET_AWARE : NET_UNAWARE;
+	c.backend = (data[0] >> 6) % net_backend_count(); /* bit 6 with two backends */
 	const char **s = (const char **)sets[data[0] >> 4 & 3];
 	while (s[c.nsets])
 		c.nsets++;

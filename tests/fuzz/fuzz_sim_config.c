@@ -20,7 +20,8 @@
  *   >= 1, local-mem-bw finite and > 0; every implementation list has 1 to
  *   CFG_MAXDIM known entries (window -1 or >= 1), at most ndims of them
  *   unless it starts with a one* implementation. */
-#include "et-sim/cfg.h"
+#include "et-sim/config/cfg.h"
+#include "et-sim/system/algo/algo_table.h"
 #include "fuzz_util.h"
 
 #include <math.h>
@@ -65,9 +66,9 @@ static void check_cfg(const cfg *c)
 		const impl_list *l = &c->impl[k];
 		FUZZ_CHECK(l->n >= 1 && l->n <= CFG_MAXDIM);
 		for (int i = 0; i < l->n; i++)
-			FUZZ_CHECK(l->v[i] <= IMPL_ONEHD &&
+			FUZZ_CHECK(l->v[i] < algo_count() &&
 			           (l->window[i] == -1 || l->window[i] >= 1));
-		FUZZ_CHECK(l->v[0] >= IMPL_ONERING || l->n <= c->ndims);
+		FUZZ_CHECK(l->one || l->n <= c->ndims);
 	}
 }
 

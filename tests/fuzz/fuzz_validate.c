@@ -14,8 +14,8 @@
  *   as many nodes and ranks as were read and per-code counts that add up to
  *   its errors, warnings and info. */
 #include "et-validate/read.h"
-#include "et-validate/report.h"
-#include "et-validate/summary.h"
+#include "et-validate/report/report.h"
+#include "et-validate/report/summary.h"
 #include "fuzz_util.h"
 
 #include <cjson/cJSON.h>

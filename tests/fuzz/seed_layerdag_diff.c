@@ -5,7 +5,7 @@
  * file and files of the previous versions.
  * Usage: seed_layerdag_diff DIR */
 #include "et_types.h"
-#include "layerdag-sample/diffmodel.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,6 +9,7 @@
  * "--convert FILE WORLD PASSES default|chakra OUT" it is instead a small
  * driver writing FILE's ranks as a stream to OUT, for astxt.bats until
  * et-convert's command line reads this format. */
+#include "app/et_app.h"
 #include "check.h"
 #include "et-convert/astra-text/astxt.h"
 #include "et_attr.h"

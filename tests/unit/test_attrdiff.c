@@ -3,7 +3,7 @@
  * entropy of the attribute marginal, which is what a model that ignored
  * both the noisy input and the prefix would reach. */
 #include "check.h"
-#include "layerdag-sample/diffmodel.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 #include <math.h>
 #include <stdio.h>

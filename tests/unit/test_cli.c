@@ -2,8 +2,8 @@
  * mix with options, a deprecated alias shadows a group's letter, --help is
  * laid out and wrapped from the table, and usage errors exit 2 with one
  * scrubbed line (checked in a child process). Rank lists: test_core.c. */
+#include "app/et_cli.h"
 #include "check.h"
-#include "et_cli.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ typedef struct vals {
 	int set, num, choice;
 	uint32_t u;
 	int64_t big;
-	uint64_t size;
+	uint64_t u64, size;
 	double d;
 	const char *str;
 	int fn_calls;
@@ -37,18 +37,18 @@ static void parse(et_cli *c, vals *v, int argc, char **argv)
 {
 	static et_opt opts[16];
 	et_opt t[] = {
-	    {'t', NULL, ET_ARG_FLAG, NULL, NULL, &v->flag, .flags = ET_OPT_DEPRECATED,
-	     .alias_of = "flag"},
-	    {0, "flag", ET_ARG_FLAG, NULL, "a flag", &v->flag, .flags = 0},
-	    {0, "set", ET_ARG_SET, NULL, "sets 7", &v->set, .value = 7},
-	    {'n', "nodes", ET_ARG_INT, "N", "a bounded int", &v->num, .min = -5, .max = 5},
-	    {0, "u", ET_ARG_U32, "N", "an unsigned", &v->u, .flags = 0},
-	    {0, "big", ET_ARG_I64, "N", "a 64-bit int", &v->big, .flags = 0},
-	    {'s', "size", ET_ARG_SIZE, "SIZE", "a size", &v->size, .flags = 0},
-	    {0, "d", ET_ARG_DOUBLE, "X", "a number", &v->d, .flags = 0},
-	    {0, "colour", ET_ARG_CHOICE, "C", "red, green or blue", &v->choice, .choices = colours},
-	    {0, "fn", ET_ARG_FN, "A", "a callback", v, .fn = count_fn},
-	    {'t', "to", ET_ARG_STR, "FORMAT", "shadowed letter", &v->str, .flags = 0},
+	    ET_OPT_FLAG('t', NULL, NULL, &v->flag, .flags = ET_OPT_DEPRECATED, .alias_of = "flag"),
+	    ET_OPT_FLAG(0, "flag", "a flag", &v->flag),
+	    ET_OPT_SET(0, "set", "sets 7", &v->set, .value = 7),
+	    ET_OPT_INT('n', "nodes", "N", "a bounded int", &v->num, .min = -5, .max = 5),
+	    ET_OPT_U32(0, "u", "N", "an unsigned", &v->u),
+	    ET_OPT_I64(0, "big", "N", "a 64-bit int", &v->big),
+	    ET_OPT_U64(0, "u64", "N", "an unsigned 64-bit int", &v->u64, .max = INT64_MAX),
+	    ET_OPT_SIZE('s', "size", "SIZE", "a size", &v->size),
+	    ET_OPT_DBL(0, "d", "X", "a number", &v->d),
+	    ET_OPT_CHOICE(0, "colour", "C", "red, green or blue", &v->choice, .choices = colours),
+	    ET_OPT_FN(0, "fn", "A", "a callback", v, .fn = count_fn),
+	    ET_OPT_STR('t', "to", "FORMAT", "shadowed letter", &v->str),
 	    ET_OPTS_COMMON(c),
 	    ET_OPT_END,
 	};
@@ -73,6 +73,10 @@ static void test_values(void)
 	CHECK(c.nargs == 3);
 	CHECK(c.nargs == 3 && strcmp(c.args[0], "in1") == 0 && strcmp(c.args[1], "in2") == 0 &&
 	      strcmp(c.args[2], "-o") == 0);
+	char *a2[] = {"p", "--u64", "9000000000", NULL};
+	parse(&c, &v, 3, a2);
+	CHECK(v.u64 == 9000000000ULL);
+	CHECK(c.nargs == 0);
 }
 
 /* Runs parse in a child; returns its exit status, its stderr in err. */
@@ -131,6 +135,9 @@ static void test_errors(void)
 	char *a6[] = {"p", "-t", NULL};
 	CHECK(child(a6, err, sizeof err) == 10);
 	CHECK(strcmp(err, "test-cli: warning: -t is deprecated, use --flag; -t is --to\n") == 0);
+	char *a8[] = {"p", "--u64", "-1", NULL}; /* a uint64_t target takes no sign */
+	CHECK(child(a8, err, sizeof err) == 2);
+	CHECK(strstr(err, "--u64: expected an integer from 0 to 9223372036854775807, got '-1'"));
 	char *a7[] = {"p", "--version", NULL};
 	CHECK(child(a7, err, sizeof err) == 0);
 }

@@ -1,9 +1,9 @@
 /* Unit tests of the varint framing, attribute helpers, enum names, rank
  * lists, the canonical encoder (against hand-computed bytes) and the quoting
  * of input text in messages. */
+#include "app/et_cli.h"
 #include "check.h"
 #include "et_attr.h"
-#include "et_cli.h"
 #include "et_codec.h"
 #include "et_err.h"
 #include "et_types.h"

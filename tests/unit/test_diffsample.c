@@ -2,7 +2,7 @@
  * valid DAG whose Kahn layers are the ones it was generated in, and the
  * same seed gives the same graphs. */
 #include "check.h"
-#include "layerdag-sample/diffmodel.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 #include <stdio.h>
 #include <stdlib.h>

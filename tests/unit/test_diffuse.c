@@ -1,6 +1,6 @@
 /* The diffusion's schedule and posterior against brute-force Bayes. */
 #include "check.h"
-#include "layerdag-sample/diffuse.h"
+#include "layerdag-sample/diffusion/diffuse.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /* The edge denoiser learns: its loss on corpus graphs falls below the
  * entropy of the edges' Bernoulli marginal. */
 #include "check.h"
-#include "layerdag-sample/diffmodel.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 #include <math.h>
 #include <stdio.h>

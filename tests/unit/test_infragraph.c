@@ -3,7 +3,7 @@
  * message. Run from the repository root with the test data folder as
  * argv[1]. */
 #include "check.h"
-#include "et-sim/netgraph.h"
+#include "et-sim/infragraph/netgraph.h"
 
 #include <math.h>
 #include <stdarg.h>

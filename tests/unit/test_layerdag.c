@@ -3,10 +3,10 @@
  * layer order and the windowed views of the diffusion model (context.h). */
 #include "check.h"
 #include "et_rng.h"
-#include "layerdag-sample/context.h"
-#include "layerdag-sample/counts.h"
+#include "layerdag-sample/counts/counts.h"
+#include "layerdag-sample/diffusion/context.h"
+#include "layerdag-sample/eval/metrics.h"
 #include "layerdag-sample/ld.h"
-#include "layerdag-sample/metrics.h"
 
 #include <math.h>
 #include <stdlib.h>

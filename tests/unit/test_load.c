@@ -4,9 +4,9 @@
  * offset of the cut message in the error, rank_end not called, the graph
  * still the caller's to free); a callback that fails; et_input_open leaving
  * its result NULL on failure. Inputs are written to a scratch directory. */
+#include "app/et_cli.h"
 #include "check.h"
 #include "et_buf.h"
-#include "et_cli.h"
 #include "et_load.h"
 
 #include <stdio.h>

@@ -3,9 +3,9 @@
  * cross-entropy), every parameter and every input checked; and Adam
  * driving the loss of a separable problem down. */
 #include "check.h"
-#include "layerdag-sample/encoder.h"
-#include "layerdag-sample/mpnn.h"
-#include "layerdag-sample/nn.h"
+#include "layerdag-sample/diffusion/encoder.h"
+#include "layerdag-sample/diffusion/mpnn.h"
+#include "layerdag-sample/diffusion/nn.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -2,6 +2,7 @@
  * with percent and time left, "rank R:" when N is unknown, events with no
  * rank), redraws when a count jumps by millions at once (a generator's
  * copied rank), nothing at all with mode -1. stderr goes to a scratch file. */
+#include "app/et_app.h"
 #include "check.h"
 #include "et_progress.h"
 
@@ -101,6 +102,7 @@ static void test_off(void)
 
 int main(void)
 {
+	et_app_install(); /* the tools' drawer: the library alone draws nothing */
 	capture();
 	test_known_total();
 	test_unknown_total();

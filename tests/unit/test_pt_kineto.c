@@ -81,9 +81,11 @@ static void test_idx(void)
 
 static void test_grow(void)
 {
-	uint32_t *p = NULL, cap = 0;
+	uint32_t *p = NULL;
+	size_t cap = 0;
+	CHECK(kt_next(7) == 8);
 	for (uint32_t n = 0; n < 5000; n++) {
-		kt_grow((void **)&p, &cap, n, sizeof *p);
+		ET_GROW(p, cap, kt_next(n));
 		CHECK(cap > n);
 		p[n] = n;
 	}

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "et-convert/stablehlo/shlo.h"
 #include "et-convert/xir/xir.h"
+#include "et_err.h"
 #include "et_strmap.h"
 #include "et_types.h"
 
@@ -35,10 +36,16 @@ static char *slurp(const char *file, size_t *n)
 	return s;
 }
 
-/* Warnings go to a memory stream the tests read. */
+/* Warnings (et_warn, through the library's warning sink) go to a memory
+ * stream the tests read. */
 static char *warn_buf;
 static size_t warn_len;
 static FILE *warn_f;
+
+static void take_warning(const char *msg)
+{
+	fprintf(warn_f, "warning: %s\n", msg);
+}
 
 static void opts(shlo_opts *o)
 {
@@ -48,7 +55,7 @@ static void opts(shlo_opts *o)
 	free(warn_buf);
 	warn_buf = NULL;
 	warn_f = open_memstream(&warn_buf, &warn_len);
-	o->warn = warn_f;
+	et_set_warn_sink(take_warning);
 }
 
 static const char *warnings(void)

@@ -2,7 +2,7 @@
  * below the loss of predicting the marginal of its classes (a layer's size
  * and whether it is the graph's last). */
 #include "check.h"
-#include "layerdag-sample/diffmodel.h"
+#include "layerdag-sample/diffusion/diffmodel.h"
 
 #include <math.h>
 #include <stdio.h>

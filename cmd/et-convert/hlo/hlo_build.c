@@ -239,7 +239,7 @@ static int run_on_operands(hlo_builder *b, const hlo_inst *in, uint32_t c, uint3
                            uint32_t n, size_t base, uint32_t first, int depth, uint32_t *out)
 {
 	size_t args = b->nargs;
-	hlo_grow((void **)&b->args, &b->capargs, b->nargs, n, sizeof *b->args);
+	ET_GROW(b->args, b->capargs, (size_t)b->nargs + n);
 	for (uint32_t k = 0; k < n; k++)
 		b->args[b->nargs++] = val(b, base, first, hlo_opnd(b->m, in, from + k));
 	int r = expand(b, c, args, n, depth + 1, out);
@@ -294,7 +294,7 @@ static int run_while(hlo_builder *b, uint32_t i, size_t base, uint32_t first, in
 		if (work(b, i, 1) < 0)
 			return -1;
 		size_t args = b->nargs;
-		hlo_grow((void **)&b->args, &b->capargs, b->nargs, 1, sizeof *b->args);
+		ET_GROW(b->args, b->capargs, (size_t)b->nargs + 1);
 		b->args[b->nargs++] = state;
 		int r = expand(b, body, args, 1, depth + 1, &h);
 		b->nargs = args;
@@ -323,7 +323,7 @@ static int run_conditional(hlo_builder *b, uint32_t i, size_t base, uint32_t fir
 	hlo_val_deps(&b->vs, val(b, base, first, hlo_opnd(m, in, 0)), &pred);
 	uint32_t arg = hlo_val_with(&b->vs, val(b, base, first, hlo_opnd(m, in, br + 1)), &pred);
 	size_t args = b->nargs;
-	hlo_grow((void **)&b->args, &b->capargs, b->nargs, 1, sizeof *b->args);
+	ET_GROW(b->args, b->capargs, (size_t)b->nargs + 1);
 	b->args[b->nargs++] = arg;
 	int r = expand(b, m->refs[a->comps.off + br].id, args, 1, depth + 1, out);
 	b->nargs = args;
@@ -419,7 +419,7 @@ static int expand(hlo_builder *b, uint32_t c, size_t args, uint32_t nargs, int d
 	b->active[c] = 1;
 	hlo_vmark mark = hlo_vals_mark(&b->vs);
 	size_t base = b->nslot;
-	hlo_grow((void **)&b->slot, &b->capslot, b->nslot, cp->n, sizeof *b->slot);
+	ET_GROW(b->slot, b->capslot, (size_t)b->nslot + cp->n);
 	b->nslot += cp->n;
 	int r = 0;
 	for (uint32_t i = cp->first; i < cp->first + cp->n && r == 0; i++) {

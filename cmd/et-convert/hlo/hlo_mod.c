@@ -40,18 +40,9 @@ void hlo_mod_free(hlo_module *m)
 	memset(m, 0, sizeof *m);
 }
 
-void hlo_grow_slow(void **v, size_t *cap, size_t len, size_t more, size_t sz)
-{
-	size_t c = *cap ? *cap : 16;
-	while (c < len + more)
-		c *= 2;
-	*v = et_xrealloc(*v, c * sz);
-	*cap = c;
-}
-
 hlo_list hlo_ints(hlo_module *m, const int64_t *v, uint32_t n)
 {
-	hlo_grow((void **)&m->ints, &m->capints, m->nints, n, sizeof *m->ints);
+	ET_GROW(m->ints, m->capints, (size_t)m->nints + n);
 	hlo_list l = {(uint32_t)m->nints, n};
 	if (n)
 		memcpy(m->ints + m->nints, v, n * sizeof *v);

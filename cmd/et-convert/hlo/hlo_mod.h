@@ -217,14 +217,6 @@ typedef struct hlo_module {
 
 void hlo_mod_init(hlo_module *m, const char *name, const char *text, size_t len, const hlo_opts *o);
 void hlo_mod_free(hlo_module *m);
-/* Room for `more` elements of size sz in *v (len used, *cap allocated);
- * inline because the builder asks for room for every value it makes. */
-void hlo_grow_slow(void **v, size_t *cap, size_t len, size_t more, size_t sz);
-static inline void hlo_grow(void **v, size_t *cap, size_t len, size_t more, size_t sz)
-{
-	if (len + more > *cap)
-		hlo_grow_slow(v, cap, len, more, sz);
-}
 /* The ints of a list starting at off (NULL while there are none at all:
  * no arithmetic on a null pointer). */
 static inline const int64_t *hlo_ints_at(const hlo_module *m, uint32_t off)

@@ -144,7 +144,7 @@ static int parse_operand(hlo_parser *p)
 		    m, p->e, p->t.off,
 		    "operand %s is not defined before this instruction in computation %s",
 		    hlo_name(m, id), hlo_name(m, m->comp[p->comp].name));
-	hlo_grow((void **)&m->opnd, &m->capopnd, m->nopnd, 1, sizeof *m->opnd);
+	ET_GROW(m->opnd, m->capopnd, (size_t)m->nopnd + 1);
 	m->opnd[m->nopnd++] = (uint32_t)*inst;
 	m->inst[m->ninst - 1].nopnd++;
 	return hlo_p_next(p);
@@ -200,7 +200,7 @@ static int parse_opcode(hlo_parser *p, hlo_inst *in)
 
 static uint32_t new_inst(hlo_module *m)
 {
-	hlo_grow((void **)&m->inst, &m->capinst, m->ninst, 1, sizeof *m->inst);
+	ET_GROW(m->inst, m->capinst, (size_t)m->ninst + 1);
 	hlo_inst *in = &m->inst[m->ninst];
 	memset(in, 0, sizeof *in);
 	in->attr = HLO_NONE;
@@ -293,7 +293,7 @@ static int parse_computation(hlo_parser *p, bool *has_entry)
 		return hlo_fail(m, p->e, p->t.off, "computation %s is defined twice",
 		                hlo_name(m, id));
 	*slot = m->ncomp;
-	hlo_grow((void **)&m->comp, &m->capcomp, m->ncomp, 1, sizeof *m->comp);
+	ET_GROW(m->comp, m->capcomp, (size_t)m->ncomp + 1);
 	p->comp = (uint32_t)m->ncomp++;
 	hlo_comp *c = &m->comp[p->comp];
 	memset(c, 0, sizeof *c);
@@ -372,7 +372,7 @@ int hlo_parse(hlo_module *m, et_error *e)
 	bool has_entry = false;
 	hlo_lex_init(&p.lx, m->text, m->len);
 	/* shape 0: none (an instruction whose shape is not written) */
-	hlo_grow((void **)&m->shape, &m->capshape, 0, 1, sizeof *m->shape);
+	ET_GROW(m->shape, m->capshape, 1);
 	memset(m->shape, 0, sizeof *m->shape);
 	m->shape[0].kind = HLO_SH_TUPLE;
 	m->nshape = 1;

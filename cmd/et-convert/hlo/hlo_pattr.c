@@ -6,6 +6,7 @@
  * The keys the mapping reads are parsed into an hlo_attr; every other value
  * is skipped with its brackets and strings balanced (hlo_p_skip_value). */
 #include "et-convert/hlo/hlo_parse.h"
+#include "et_mem.h"
 
 #include <string.h>
 
@@ -14,7 +15,7 @@ static hlo_attr *attr_of(hlo_parser *p, uint32_t i)
 	hlo_module *m = p->m;
 	hlo_inst *in = &m->inst[i];
 	if (in->attr == HLO_NONE) {
-		hlo_grow((void **)&m->attr, &m->capattr, m->nattr, 1, sizeof *m->attr);
+		ET_GROW(m->attr, m->capattr, (size_t)m->nattr + 1);
 		hlo_attr *a = &m->attr[m->nattr];
 		memset(a, 0, sizeof *a);
 		a->channel = -1;
@@ -47,7 +48,7 @@ static int parse_ref(hlo_parser *p)
 	}
 	if (p->t.kind != HLO_T_WORD || n == 0)
 		return hlo_p_expected(p, "a computation name");
-	hlo_grow((void **)&m->refs, &m->caprefs, m->nrefs, 1, sizeof *m->refs);
+	ET_GROW(m->refs, m->caprefs, (size_t)m->nrefs + 1);
 	m->refs[m->nrefs++] = (hlo_ref){et_strmap_intern(&m->names, s, n), (uint32_t)p->t.off};
 	return hlo_p_next(p);
 }
@@ -304,7 +305,7 @@ static void finish(hlo_module *m, uint32_t i)
 	hlo_attr *a = &m->attr[m->inst[i].attr];
 	if (a->tcomp == HLO_NONE || a->fcomp == HLO_NONE || a->comps.n)
 		return;
-	hlo_grow((void **)&m->refs, &m->caprefs, m->nrefs, 2, sizeof *m->refs);
+	ET_GROW(m->refs, m->caprefs, (size_t)m->nrefs + 2);
 	a->comps = (hlo_list){(uint32_t)m->nrefs, 2};
 	m->refs[m->nrefs] = m->refs[a->tcomp];
 	m->refs[m->nrefs + 1] = m->refs[a->fcomp];

@@ -11,6 +11,7 @@
  * ceil(elements * bits / 8). Layouts ({1,0:T(8,128)}, right after the ']', as
  * XLA prints them) are skipped. */
 #include "et-convert/hlo/hlo_parse.h"
+#include "et_mem.h"
 #include "et_sat.h"
 
 #include <stdlib.h>
@@ -52,7 +53,7 @@ bool hlo_p_at_shape(const hlo_parser *p)
 
 static uint32_t add_shape(hlo_module *m, const hlo_shape *s)
 {
-	hlo_grow((void **)&m->shape, &m->capshape, m->nshape, 1, sizeof *m->shape);
+	ET_GROW(m->shape, m->capshape, (size_t)m->nshape + 1);
 	m->shape[m->nshape] = *s;
 	return (uint32_t)m->nshape++;
 }
@@ -86,7 +87,7 @@ static int parse_array(hlo_parser *p, uint32_t *id)
 			return hlo_fail(m, p->e, p->t.off, "more than %d dimensions", HLO_MAX_RANK);
 		if (parse_dim(p, &d) < 0)
 			return -1;
-		hlo_grow((void **)&m->dims, &m->capdims, m->ndims, 1, sizeof *m->dims);
+		ET_GROW(m->dims, m->capdims, (size_t)m->ndims + 1);
 		m->dims[m->ndims++] = d;
 		s.rank++;
 		s.elems = et_sat_mul(s.elems, d);
@@ -129,7 +130,7 @@ static int parse_tuple(hlo_parser *p, uint32_t *id, kid_stack *ks, int depth)
 		uint32_t kid;
 		if (parse_shape(p, &kid, ks, depth + 1) < 0)
 			return -1;
-		hlo_grow((void **)&ks->v, &ks->cap, ks->n, 1, sizeof *ks->v);
+		ET_GROW(ks->v, ks->cap, (size_t)ks->n + 1);
 		ks->v[ks->n++] = kid;
 		if (p->t.kind == HLO_T_COMMA) {
 			if (hlo_p_next(p) < 0)
@@ -140,7 +141,7 @@ static int parse_tuple(hlo_parser *p, uint32_t *id, kid_stack *ks, int depth)
 	}
 	hlo_shape s = {
 	    .kind = HLO_SH_TUPLE, .n = (uint32_t)(ks->n - base), .off = (uint32_t)m->nkids};
-	hlo_grow((void **)&m->kids, &m->capkids, m->nkids, s.n, sizeof *m->kids);
+	ET_GROW(m->kids, m->capkids, (size_t)m->nkids + s.n);
 	for (size_t k = base; k < ks->n; k++) {
 		const hlo_shape *c = &m->shape[ks->v[k]];
 		s.elems = et_sat_add(s.elems, c->elems);

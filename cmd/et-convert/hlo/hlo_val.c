@@ -51,8 +51,8 @@ void hlo_dset_add(hlo_dset *d, uint32_t op)
 
 static uint32_t new_val(hlo_vals *vs, uint8_t tuple, uint32_t n, uint8_t depth)
 {
-	hlo_grow((void **)&vs->v, &vs->cap, vs->n, 1, sizeof *vs->v);
-	hlo_grow((void **)&vs->items, &vs->capitems, vs->nitems, n, sizeof *vs->items);
+	ET_GROW(vs->v, vs->cap, (size_t)vs->n + 1);
+	ET_GROW(vs->items, vs->capitems, (size_t)vs->nitems + n);
 	vs->v[vs->n] =
 	    (hlo_val){.off = (uint32_t)vs->nitems, .n = n, .tuple = tuple, .depth = depth};
 	vs->nitems += n;
@@ -170,7 +170,7 @@ uint32_t hlo_val_with(hlo_vals *vs, uint32_t h, const hlo_dset *d)
  * with a ref = (0, old handle) below the mark or (1, record number). */
 static void tmp_push(hlo_vals *vs, uint32_t x)
 {
-	hlo_grow((void **)&vs->tmp, &vs->captmp, vs->ntmp, 1, sizeof *vs->tmp);
+	ET_GROW(vs->tmp, vs->captmp, (size_t)vs->ntmp + 1);
 	vs->tmp[vs->ntmp++] = x;
 }
 

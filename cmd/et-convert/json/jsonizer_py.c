@@ -2,6 +2,7 @@
  * reference jsonizer prints them. */
 #include "et-convert/json/jsonizer_py.h"
 #include "et_json.h"
+#include "et_json_str.h"
 
 #include <math.h>
 #include <string.h>
@@ -37,64 +38,12 @@ void jz_item(jz *z)
 	newline(z);
 }
 
-/* One code point of UTF-8 at s (n bytes left); *len = bytes used. Invalid
- * bytes read as U+FFFD one at a time. */
-static uint32_t utf8_next(const uint8_t *s, size_t n, size_t *len)
-{
-	uint8_t c = s[0];
-	*len = 1;
-	if (c < 0x80)
-		return c;
-	int k = c >= 0xf0 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 ? 1 : -1;
-	if (k < 0 || c > 0xf4 || (size_t)k >= n)
-		return 0xfffd;
-	uint32_t cp = c & (0x3f >> k);
-	for (int i = 1; i <= k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0xfffd;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	static const uint32_t min[] = {0, 0x80, 0x800, 0x10000};
-	if (cp < min[k] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0xfffd;
-	*len = (size_t)k + 1;
-	return cp;
-}
-
-static void put_u16(et_buf *b, uint32_t u)
-{
-	et_buf_printf(b, "\\u%04x", (unsigned)u);
-}
-
 /* json.dumps(ensure_ascii=True): printable ASCII raw, the short escapes,
- * everything else \uXXXX (surrogate pairs above the BMP). */
+ * everything else \uXXXX (surrogate pairs above the BMP); invalid UTF-8 as
+ * the one escaper has it (\ufffd a byte here). */
 void jz_str(et_buf *b, const char *str)
 {
-	const uint8_t *s = (const uint8_t *)str;
-	size_t n = strlen(str), len;
-	et_buf_putc(b, '"');
-	for (size_t i = 0; i < n; i += len) {
-		uint32_t cp = utf8_next(s + i, n - i, &len);
-		const char *esc = cp == '"'    ? "\\\""
-		                  : cp == '\\' ? "\\\\"
-		                  : cp == '\n' ? "\\n"
-		                  : cp == '\r' ? "\\r"
-		                  : cp == '\t' ? "\\t"
-		                  : cp == '\b' ? "\\b"
-		                  : cp == '\f' ? "\\f"
-		                               : NULL;
-		if (esc)
-			et_buf_puts(b, esc);
-		else if (cp >= 0x20 && cp <= 0x7e)
-			et_buf_putc(b, (char)cp);
-		else if (cp < 0x10000)
-			put_u16(b, cp);
-		else {
-			put_u16(b, 0xd800 + ((cp - 0x10000) >> 10));
-			put_u16(b, 0xdc00 + ((cp - 0x10000) & 0x3ff));
-		}
-	}
-	et_buf_putc(b, '"');
+	et_json_str(b, str, ET_JSTR_ASCII);
 }
 
 void jz_key(jz *z, const char *k)

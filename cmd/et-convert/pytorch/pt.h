@@ -62,7 +62,8 @@ typedef struct pt_trace {
 	bool has_pid, has_start, has_finish;
 	bool legacy; /* 1.0.1 layout (parent, flat fields) */
 	pt_node *nodes;
-	uint32_t n, cap;
+	uint32_t n;
+	size_t cap;
 	et_buf pool; /* NUL-terminated strings */
 	/* id -> node index (open addressing); the id is kept beside the index
 	 * so that a probe touches one cache line, not also the node array */

@@ -1,6 +1,7 @@
 #include "et-convert/pytorch/pt_json.h"
 #include "et_buf.h"
 #include "et_jsonscan.h"
+#include "et_mem.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -90,10 +91,7 @@ fail:
 
 static void members_push(pj_members *m, pj_span k, pj_span v)
 {
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 32;
-		m->v = et_xrealloc(m->v, m->cap * sizeof *m->v);
-	}
+	ET_GROW(m->v, m->cap, (size_t)m->n + 1);
 	m->v[m->n++] = (pj_member){k, v};
 }
 

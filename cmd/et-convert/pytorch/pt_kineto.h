@@ -10,8 +10,9 @@
 #define ET_CONVERT_PYTORCH_PT_KINETO_H
 
 #include "et-convert/pytorch/pt.h"
-#include "et-convert/pytorch/pt_jw.h"
+#include "et-convert/pytorch/pt_jr.h"
 #include "et_hmap.h"
+#include "et_mem.h"
 #include "et_strmap.h"
 
 #define KT_NONE UINT32_MAX
@@ -51,7 +52,8 @@ typedef struct kt_data {
 	kt_cpu *cpu;
 	kt_launch *ln;
 	kt_gpu *gpu;
-	uint32_t ncpu, nln, ngpu, capcpu, capln, capgpu;
+	uint32_t ncpu, nln, ngpu;
+	size_t capcpu, capln, capgpu;
 	uint32_t nthr;
 	bool has_rf, has_ext; /* some CPU op carries that id */
 	/* Times are kept relative to the whole microseconds of the first event:
@@ -70,7 +72,7 @@ typedef struct kt_data {
 /* The reading state of pt_kineto_read.c and pt_kineto_event.c. */
 typedef struct krd {
 	kt_data *d;
-	jw *w;
+	pt_jr *w;
 	et_buf s;  /* decoded string scratch */
 	bool bare; /* legacy profiler array: events without "cat" are CPU ops */
 	uint32_t seq;
@@ -137,6 +139,14 @@ int64_t kt_attach_gpu(const kt_data *d, pt_trace *t, et_error *e);
 
 /* Grow an array of elements of size sz to hold n+1 (et_mem's policy when
  * that is beyond any trace we could read). */
-void kt_grow(void **p, uint32_t *cap, uint32_t n, size_t sz);
+/* The count after one more record: records are indexed by uint32_t, and
+ * 2^32 of them cannot come from a file we could read, so the last index is
+ * out of memory rather than a wrap. */
+static inline size_t kt_next(uint32_t n)
+{
+	if (n >= UINT32_MAX - 1)
+		et_oom(SIZE_MAX);
+	return (size_t)n + 1;
+}
 
 #endif

@@ -6,6 +6,7 @@
 #include "et-convert/pytorch/pt_json.h"
 #include "et-convert/pytorch/pt_kineto.h"
 #include "et_jsonscan.h"
+#include "et_mem.h"
 
 #include <math.h>
 #include <string.h>
@@ -144,7 +145,7 @@ static uint32_t thread_of(krd *r, const kev *ev)
 /* An error at member value v of the event that starts the window. */
 static int bad_member(krd *r, const char *ev, pj_span v, const char *what)
 {
-	return jw_fail(r->w, v.p ? (size_t)(v.p - ev) : 0, what);
+	return pt_jr_fail(r->w, v.p ? (size_t)(v.p - ev) : 0, what);
 }
 
 /* A number [-]digits[.digits] as whole and fractional parts (same sign);
@@ -217,7 +218,7 @@ static void store_cpu(krd *r, const kev *ev, const kargs *a, double ts, double d
 	if (strstr(kt_name(d, name), "ProfilerStep"))
 		return; /* the profiler's own step annotation has no host op */
 	uint32_t thr = thread_of(r, ev);
-	kt_grow((void **)&d->cpu, &d->capcpu, d->ncpu, sizeof *d->cpu);
+	ET_GROW(d->cpu, d->capcpu, kt_next(d->ncpu));
 	d->cpu[d->ncpu++] = (kt_cpu){.ts = ts,
 	                             .dur = dur,
 	                             .excl = dur,
@@ -238,7 +239,7 @@ static void store_launch(krd *r, const kev *ev, const kargs *a, double ts)
 	if (a->corr == PT_NO_ID)
 		return;
 	uint32_t thr = thread_of(r, ev);
-	kt_grow((void **)&d->ln, &d->capln, d->nln, sizeof *d->ln);
+	ET_GROW(d->ln, d->capln, kt_next(d->nln));
 	d->ln[d->nln++] =
 	    (kt_launch){.ts = ts, .corr = a->corr, .ext = a->ext, .thr = thr, .seq = r->seq};
 }
@@ -249,7 +250,7 @@ static void store_gpu(krd *r, const kargs *a, int kind, double ts, double dur, u
 	uint32_t pg = KT_NONE;
 	if (a->pg.p && pj_string(a->pg, &r->s))
 		pg = et_strmap_intern(&d->names, (const char *)r->s.data, r->s.len - 1);
-	kt_grow((void **)&d->gpu, &d->capgpu, d->ngpu, sizeof *d->gpu);
+	ET_GROW(d->gpu, d->capgpu, kt_next(d->ngpu));
 	d->gpu[d->ngpu++] = (kt_gpu){.ts = ts,
 	                             .dur = dur,
 	                             .corr = a->corr,
@@ -268,7 +269,7 @@ static int store(krd *r, const kev *ev, int kind, const char *p)
 	pj_span args = ev->m[M_ARGS];
 	size_t bad = 0;
 	if (args.p && args.p[0] == '{' && read_args(args, &a, &bad) < 0)
-		return jw_fail(r->w, (size_t)(args.p - p) + bad, "malformed \"args\"");
+		return pt_jr_fail(r->w, (size_t)(args.p - p) + bad, "malformed \"args\"");
 	double ts = 0, dur = 0;
 	uint32_t name = 0;
 	if (read_times(r, ev, p, &ts, &dur) < 0)
@@ -286,29 +287,30 @@ static int store(krd *r, const kev *ev, int kind, const char *p)
 
 int kt_event(krd *r)
 {
-	jw *w = r->w;
+	pt_jr *w = r->w;
 	for (size_t want = 1 << 16;; want *= 2) {
 		int64_t a = et_src_fill(w->src, want, w->e);
 		if (a < 0)
 			return -1;
 		const char *p = (const char *)et_src_data(w->src);
 		if (a == 0 || p[0] != '{')
-			return jw_fail(w, 0, "a trace event that is not an object");
+			return pt_jr_fail(w, 0, "a trace event that is not an object");
 		size_t end = 0, bad = 0;
 		int rc = pj_scan_object(p, (size_t)a, &r->members, &end, &bad);
 		if (rc == 0 && (size_t)a < want) /* the whole file is in the window */
-			return jw_fail(w, (size_t)a, "unexpected end of JSON");
+			return pt_jr_fail(w, (size_t)a, "unexpected end of JSON");
 		if (rc == 0)
 			continue;
 		if (rc < 0)
-			return jw_fail(w, rc == -1 ? bad : r->members.bad, "malformed trace event");
+			return pt_jr_fail(w, rc == -1 ? bad : r->members.bad,
+			                  "malformed trace event");
 		kev ev;
 		pick_members(&r->members, &ev);
 		r->seq++;
 		int kind = classify(r, &ev);
 		if (kind != K_SKIP && store(r, &ev, kind, p) < 0)
 			return -1;
-		jw_consume(w, end);
+		pt_jr_consume(w, end);
 		return 0;
 	}
 }

@@ -131,7 +131,7 @@ static void append(pt_trace *t, const kt_data *d, const attach *a, int64_t id, u
 }
 
 /* Room for n more nodes, exactly: doubling a million-node array would cost
- * hundreds of MB for nothing. */
+ * hundreds of MB for nothing (not ET_GROW: a one-time exact reserve). */
 static void reserve(pt_trace *t, uint32_t n)
 {
 	if (t->cap < t->n + n) {

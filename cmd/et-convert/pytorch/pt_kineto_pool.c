@@ -7,17 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void kt_grow(void **p, uint32_t *cap, uint32_t n, size_t sz)
-{
-	if (n < *cap)
-		return;
-	/* 2^31 records cannot come from a file we could read */
-	if (*cap >= UINT32_MAX / 2)
-		et_oom((size_t)*cap * 2 * sz);
-	*cap = *cap ? *cap * 2 : 1024;
-	*p = et_xrealloc(*p, (size_t)*cap * sz);
-}
-
 uint32_t kt_thread(kt_data *d, int64_t pid, int64_t tid)
 {
 	/* a new thread takes the next index: existing ones are all below it */

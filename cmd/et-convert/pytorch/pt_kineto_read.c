@@ -1,8 +1,8 @@
 /* Kineto trace JSON -> kt_data, one event object at a time: the document
  * ({"traceEvents": [...], ...} or the legacy profiler's bare event array) is
  * never held whole, only the current event's text. */
+#include "et-convert/pytorch/pt_jr.h"
 #include "et-convert/pytorch/pt_json.h"
-#include "et-convert/pytorch/pt_jw.h"
 #include "et-convert/pytorch/pt_kineto.h"
 #include "et_src.h"
 
@@ -15,18 +15,18 @@ static int one_event(void *ctx)
 
 static int read_events(krd *r)
 {
-	return jw_each(r->w, "traceEvents", "trace event", one_event, r);
+	return pt_jr_each(r->w, "traceEvents", "trace event", one_event, r);
 }
 
-static int skip_value(jw *w)
+static int skip_value(pt_jr *w)
 {
-	int ch = jw_peek(w);
+	int ch = pt_jr_peek(w);
 	if (ch < 0)
-		return ch == -1 ? -1 : jw_fail(w, 0, "unexpected end of JSON");
+		return ch == -1 ? -1 : pt_jr_fail(w, 0, "unexpected end of JSON");
 	pj_span v;
-	if (jw_value(w, &v) < 0)
+	if (pt_jr_value(w, &v) < 0)
 		return -1;
-	jw_consume(w, v.n);
+	pt_jr_consume(w, v.n);
 	return 0;
 }
 
@@ -47,7 +47,7 @@ static int doc_member(void *ctx, pj_span key)
 static int read_object(krd *r, const char *path)
 {
 	doc d = {r, false};
-	if (jw_members(r->w, doc_member, &d) < 0)
+	if (pt_jr_members(r->w, doc_member, &d) < 0)
 		return -1;
 	if (!d.found)
 		return et_fail(r->w->e, ET_EXIT_DATA,
@@ -57,8 +57,8 @@ static int read_object(krd *r, const char *path)
 
 static int read_doc(krd *r, const char *path)
 {
-	jw *w = r->w;
-	int ch = jw_peek(w);
+	pt_jr *w = r->w;
+	int ch = pt_jr_peek(w);
 	if (ch == -1)
 		return -1;
 	if (ch == '[') {
@@ -74,10 +74,10 @@ static int read_doc(krd *r, const char *path)
 		               "array of trace events",
 		               path);
 	}
-	ch = jw_peek(w);
+	ch = pt_jr_peek(w);
 	if (ch == -1)
 		return -1;
-	return ch == -2 ? 0 : jw_fail(w, 0, "unexpected data after the JSON document");
+	return ch == -2 ? 0 : pt_jr_fail(w, 0, "unexpected data after the JSON document");
 }
 
 int kt_read(kt_data *d, const char *path, et_error *e)
@@ -89,7 +89,7 @@ int kt_read(kt_data *d, const char *path, et_error *e)
 	int rc = et_src_sniff_container(src, &mode, e);
 	if (rc == 0) {
 		et_src_set_mode(src, mode == ET_SRC_SECTION ? ET_SRC_ZSTD : mode);
-		jw w = {src, path, 1, 0, e};
+		pt_jr w = {src, path, 1, 0, e};
 		krd r = {d, &w, {0}, false, 0, {0}};
 		rc = read_doc(&r, path);
 		et_buf_free(&r.s);

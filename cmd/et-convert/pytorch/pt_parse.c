@@ -1,9 +1,10 @@
 /* Host execution trace JSON -> pt_trace, one node object at a time: the
  * document is never held whole, only the current node's text. */
 #include "et-convert/pytorch/pt.h"
+#include "et-convert/pytorch/pt_jr.h"
 #include "et-convert/pytorch/pt_json.h"
-#include "et-convert/pytorch/pt_jw.h"
 #include "et_jsonscan.h"
+#include "et_mem.h"
 #include "et_pyrepr.h"
 #include "et_src.h"
 
@@ -312,10 +313,7 @@ static int node_member(pctx *c, pt_node *n, pj_span k, pj_span v, node_spans *sp
 
 static pt_node *new_node(pt_trace *t)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 1024;
-		t->nodes = et_xrealloc(t->nodes, (size_t)t->cap * sizeof *t->nodes);
-	}
+	ET_GROW(t->nodes, t->cap, (size_t)t->n + 1);
 	pt_node *n = &t->nodes[t->n];
 	memset(n, 0, sizeof *n);
 	n->id = PT_NO_ID;
@@ -331,7 +329,7 @@ static pt_node *new_node(pt_trace *t)
 
 /* The node whose members are in c->members; broken: the object syntax
  * broke at c->members.bad after those members. */
-static int parse_node(pctx *c, jw *w, bool broken)
+static int parse_node(pctx *c, pt_jr *w, bool broken)
 {
 	pt_node *n = new_node(c->t);
 	node_spans sp = {{NULL, 0}, {NULL, 0}};
@@ -343,16 +341,16 @@ static int parse_node(pctx *c, jw *w, bool broken)
 			char msg[160];
 			snprintf(msg, sizeof msg, "node key \"%.*s\": %s",
 			         (int)(k.n > 40 ? 40 : k.n), k.p, what);
-			return jw_fail(w, (size_t)(v.p - text), msg);
+			return pt_jr_fail(w, (size_t)(v.p - text), msg);
 		}
 	}
 	if (broken)
-		return jw_fail(w, c->members.bad, "malformed node object");
+		return pt_jr_fail(w, c->members.bad, "malformed node object");
 	if (n->id == PT_NO_ID || n->name == PT_NONE)
-		return jw_fail(w, 0,
-		               n->id == PT_NO_ID ? "node without \"id\"" : "node without \"name\"");
+		return pt_jr_fail(
+		    w, 0, n->id == PT_NO_ID ? "node without \"id\"" : "node without \"name\"");
 	if ((n->flags & PT_HAS_EXCL) && n->excl_dur < 0)
-		return jw_fail(w, 0, "negative exclusive_dur");
+		return pt_jr_fail(w, 0, "negative exclusive_dur");
 	const char *name = pt_str(c->t, n->name);
 	if (sp.in_vals.p && sp.in_types.p && comm_related(name, n->cat != PT_NONE))
 		n->comm_bytes = comm_bytes(c, n, sp.in_vals, sp.in_types);
@@ -362,27 +360,27 @@ static int parse_node(pctx *c, jw *w, bool broken)
 
 typedef struct node_ctx {
 	pctx *c;
-	jw *w;
+	pt_jr *w;
 } node_ctx;
 
 static int one_node(void *ctx)
 {
 	node_ctx *nc = ctx;
 	size_t end;
-	int r = jw_object(nc->w, &nc->c->members, &end);
+	int r = pt_jr_object(nc->w, &nc->c->members, &end);
 	if (r < 0 || parse_node(nc->c, nc->w, r == 1) < 0)
 		return -1;
-	jw_consume(nc->w, end);
+	pt_jr_consume(nc->w, end);
 	return 0;
 }
 
-static int parse_nodes(pctx *c, jw *w)
+static int parse_nodes(pctx *c, pt_jr *w)
 {
 	node_ctx nc = {c, w};
-	return jw_each(w, "nodes", "node", one_node, &nc);
+	return pt_jr_each(w, "nodes", "node", one_node, &nc);
 }
 
-static int check_schema(pctx *c, jw *w, const char *s)
+static int check_schema(pctx *c, pt_jr *w, const char *s)
 {
 	for (int i = 0; pt_schemas[i]; i++)
 		if (strcmp(s, pt_schemas[i]) == 0) {
@@ -400,16 +398,16 @@ static int check_schema(pctx *c, jw *w, const char *s)
 	               w->name, s);
 }
 
-static int top_member(pctx *c, jw *w, pj_span key)
+static int top_member(pctx *c, pt_jr *w, pj_span key)
 {
 	pt_trace *t = c->t;
 	if (pj_key_is(key, "nodes"))
 		return parse_nodes(c, w);
 	pj_span v;
-	int ch = jw_peek(w);
+	int ch = pt_jr_peek(w);
 	if (ch < 0)
-		return ch == -1 ? -1 : jw_fail(w, 0, "unexpected end of JSON");
-	if (jw_value(w, &v) < 0)
+		return ch == -1 ? -1 : pt_jr_fail(w, 0, "unexpected end of JSON");
+	if (pt_jr_value(w, &v) < 0)
 		return -1;
 	int64_t x;
 	bool ok = true;
@@ -441,9 +439,9 @@ static int top_member(pctx *c, jw *w, pj_span key)
 		char msg[96];
 		snprintf(msg, sizeof msg, "key \"%.*s\": a value of the wrong type", (int)key.n,
 		         key.p);
-		return jw_fail(w, 0, msg);
+		return pt_jr_fail(w, 0, msg);
 	}
-	jw_consume(w, v.n);
+	pt_jr_consume(w, v.n);
 	return 0;
 }
 
@@ -453,13 +451,13 @@ static int doc_member(void *ctx, pj_span key)
 	return top_member(nc->c, nc->w, key);
 }
 
-static int parse_doc(pctx *c, jw *w)
+static int parse_doc(pctx *c, pt_jr *w)
 {
 	node_ctx nc = {c, w};
-	if (jw_members(w, doc_member, &nc) < 0)
+	if (pt_jr_members(w, doc_member, &nc) < 0)
 		return -1;
-	if (jw_peek(w) != -2)
-		return jw_fail(w, 0, "unexpected data after the JSON document");
+	if (pt_jr_peek(w) != -2)
+		return pt_jr_fail(w, 0, "unexpected data after the JSON document");
 	if (!c->schema_ok)
 		return et_fail(w->e, ET_EXIT_DATA,
 		               "%s: no \"schema\" key: not a PyTorch execution trace", w->name);
@@ -477,7 +475,7 @@ int pt_parse(pt_trace *t, const char *path, const pt_opts *o, et_error *e)
 	int r = et_src_sniff_container(src, &mode, e);
 	if (r == 0) {
 		et_src_set_mode(src, mode == ET_SRC_SECTION ? ET_SRC_ZSTD : mode);
-		jw w = {src, path, 1, 0, e};
+		pt_jr w = {src, path, 1, 0, e};
 		pctx c = {t, o, {0}, {0}, {0}, {0}, false};
 		r = parse_doc(&c, &w);
 		et_buf_free(&c.s);

@@ -1,5 +1,6 @@
 #include "et-convert/pytorch/pt_run.h"
 #include "et-convert/pytorch/pt_kineto.h"
+#include "et_mem.h"
 #include "et_path.h"
 #include "et_src.h"
 
@@ -76,11 +77,12 @@ static int64_t name_number(const char *path)
 typedef struct flist {
 	char **v;
 	int n;
+	size_t cap;
 } flist;
 
 static void flist_add(flist *f, const char *s)
 {
-	f->v = et_xrealloc(f->v, (size_t)(f->n + 1) * sizeof *f->v);
+	ET_GROW(f->v, f->cap, (size_t)f->n + 1);
 	f->v[f->n++] = et_xstrdup(s);
 }
 

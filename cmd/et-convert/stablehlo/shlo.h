@@ -92,7 +92,6 @@ typedef struct shlo_opts {
 	uint64_t max_trip;  /* loop unrolling cap (0: none) */
 	uint64_t max_ops;   /* ops visited after unrolling, elided ones too (0: SHLO_MAX_OPS) */
 	bool quiet;         /* no warnings */
-	FILE *warn;         /* warnings as "warning: MESSAGE" lines here; NULL: et_warn */
 } shlo_opts;
 
 void shlo_opts_init(shlo_opts *o);

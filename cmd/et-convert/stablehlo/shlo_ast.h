@@ -123,7 +123,4 @@ static inline const uint32_t *shlo_block_ops(const shlo_prog *p, const shlo_bloc
 	return b->nop ? p->opl + b->op : NULL;
 }
 
-/* Room for `more` more elements in a growing array (et_xrealloc). */
-void shlo_reserve(void **v, size_t *cap, size_t n, size_t more, size_t size);
-
 #endif

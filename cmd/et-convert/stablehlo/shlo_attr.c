@@ -10,10 +10,7 @@
 
 void shlo_i64s_push(shlo_i64s *a, int64_t x)
 {
-	if (a->n == a->cap) {
-		a->cap = a->cap ? 2 * a->cap : 16;
-		a->v = et_xrealloc(a->v, a->cap * sizeof *a->v);
-	}
+	ET_GROW(a->v, a->cap, (size_t)a->n + 1);
 	a->v[a->n++] = x;
 }
 

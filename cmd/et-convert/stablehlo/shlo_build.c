@@ -9,8 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GROW(v, n, cap, more) shlo_reserve((void **)&(v), &(cap), (n), (more), sizeof *(v))
-
 int shlo_b_fail(shlo_b *b, size_t off, const char *fmt, ...)
 {
 	char what[512];
@@ -48,10 +46,7 @@ void shlo_b_warn(shlo_b *b, size_t off, const char *fmt, ...)
 	shlo_line_col(b->p->s, off, &line, &col);
 	snprintf(msg, sizeof msg, "%s: line %zu, column %zu: %s", b->p->name, line, col, what);
 	et_msg_one_line(msg);
-	if (b->o->warn)
-		fprintf(b->o->warn, "warning: %s\n", msg);
-	else
-		et_warn("%s", msg);
+	et_warn("%s", msg);
 }
 
 int shlo_b_init(shlo_b *b, xir *x, shlo_prog *p, uint32_t mod, const shlo_opts *o, et_error *e)
@@ -72,10 +67,10 @@ int shlo_b_init(shlo_b *b, xir *x, shlo_prog *p, uint32_t mod, const shlo_opts *
 	b->opcode = et_xcalloc(p->nop + 1, sizeof *b->opcode);
 	b->est_fn = et_xcalloc(p->nop + 1, sizeof *b->est_fn);
 	/* never null: offsets into them are taken even when nothing is there */
-	GROW(b->stk, 0, b->capstk, 16);
-	GROW(b->val, 0, b->capval, 16);
-	GROW(b->dep, 0, b->capdep, 16);
-	GROW(b->el, 0, b->capel, 16);
+	ET_GROW(b->stk, b->capstk, 16);
+	ET_GROW(b->val, b->capval, 16);
+	ET_GROW(b->dep, b->capdep, 16);
+	ET_GROW(b->el, b->capel, 16);
 	return shlo_lex_init(&b->l, p->name, p->s, p->len, e);
 }
 
@@ -118,7 +113,7 @@ shlo_scope shlo_b_mark(const shlo_b *b)
 
 uint32_t shlo_b_val_add(shlo_b *b, const shlo_val *v)
 {
-	GROW(b->val, b->nval, b->capval, 1);
+	ET_GROW(b->val, b->capval, (size_t)b->nval + 1);
 	b->val[b->nval] = *v;
 	return (uint32_t)b->nval++;
 }
@@ -131,7 +126,7 @@ uint32_t shlo_b_val(shlo_b *b)
 
 void shlo_b_bind(shlo_b *b, uint32_t sym, uint32_t first, uint32_t n)
 {
-	GROW(b->undo, b->nundo, b->capundo, 1);
+	ET_GROW(b->undo, b->capundo, (size_t)b->nundo + 1);
 	b->undo[b->nundo++] = (shlo_undo){sym, b->bind[sym], b->bindn[sym]};
 	b->bind[sym] = first;
 	b->bindn[sym] = n;
@@ -149,7 +144,7 @@ static void save_vals(shlo_b *b, shlo_scope m, const uint32_t *ids, uint32_t n)
 		size_t need = 5 + v->ndep + v->nel;
 		for (uint32_t k = 0; k < v->nel; k++)
 			need += b->el[v->el + k].ndep;
-		GROW(b->save, b->nsave, b->capsave, need);
+		ET_GROW(b->save, b->capsave, (size_t)b->nsave + need);
 		uint32_t *s = b->save + b->nsave;
 		*s++ = v->ndep;
 		*s++ = v->nel;
@@ -172,7 +167,7 @@ static void save_vals(shlo_b *b, shlo_scope m, const uint32_t *ids, uint32_t n)
 
 uint32_t shlo_b_deps_add(shlo_b *b, const uint32_t *d, uint32_t n)
 {
-	GROW(b->dep, b->ndep, b->capdep, n);
+	ET_GROW(b->dep, b->capdep, (size_t)b->ndep + n);
 	if (n)
 		memcpy(b->dep + b->ndep, d, n * sizeof *d);
 	b->ndep += n;
@@ -189,7 +184,7 @@ static const uint32_t *restore_val(shlo_b *b, const uint32_t *s, uint32_t *id)
 	s += 5;
 	v.dep = shlo_b_deps_add(b, s, v.ndep);
 	s += v.ndep;
-	GROW(b->el, b->nel, b->capel, v.nel);
+	ET_GROW(b->el, b->capel, (size_t)b->nel + v.nel);
 	v.el = (uint32_t)b->nel;
 	for (uint32_t k = 0; k < v.nel; k++) {
 		shlo_el el = {0, s[0]};
@@ -233,13 +228,13 @@ int shlo_b_use(shlo_b *b, const shlo_op *o, uint32_t i, uint32_t *vid)
 
 void shlo_b_push(shlo_b *b, uint32_t v)
 {
-	GROW(b->stk, b->nstk, b->capstk, 1);
+	ET_GROW(b->stk, b->capstk, (size_t)b->nstk + 1);
 	b->stk[b->nstk++] = v;
 }
 
 int shlo_b_push_uses(shlo_b *b, const shlo_op *o)
 {
-	GROW(b->stk, b->nstk, b->capstk, o->nuse);
+	ET_GROW(b->stk, b->capstk, (size_t)b->nstk + o->nuse);
 	for (uint32_t i = 0; i < o->nuse; i++)
 		if (shlo_b_use(b, o, i, &b->stk[b->nstk++]) < 0)
 			return -1;
@@ -300,7 +295,7 @@ int shlo_b_gather(shlo_b *b, const shlo_op *o, uint32_t from, uint32_t to)
 			                   (unsigned long long)b->max_deps);
 		if (v->ndep == 0)
 			continue;
-		GROW(b->tmp, b->ntmp, b->captmp, v->ndep);
+		ET_GROW(b->tmp, b->captmp, (size_t)b->ntmp + v->ndep);
 		memcpy(b->tmp + b->ntmp, b->dep + v->dep, v->ndep * sizeof *b->tmp);
 		b->ntmp += v->ndep;
 	}

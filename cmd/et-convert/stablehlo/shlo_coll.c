@@ -3,6 +3,7 @@
  * (replica * partitions + partition) (shlo.h). */
 #include "et-convert/stablehlo/shlo_build.h"
 #include "et-convert/stablehlo/shlo_ops.h"
+#include "et_mem.h"
 #include "et_sat.h"
 #include "et_types.h"
 
@@ -104,7 +105,7 @@ static int check_ids(shlo_b *b, const shlo_op *o, enum xir_gmode md, uint32_t n)
 static void ids_reserve(shlo_b *b, uint64_t n)
 {
 	b->nids = 0;
-	shlo_reserve((void **)&b->ids, &b->capids, 0, (size_t)n, sizeof *b->ids);
+	ET_GROW(b->ids, b->capids, (size_t)n);
 }
 
 /* The groups of b->m (rows x cols) under mode md, flattened into b->ids. */

@@ -8,11 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define GROW(v, n, cap, more) shlo_reserve((void **)&(v), &(cap), (n), (more), sizeof *(v))
-
 static void pfx_append(shlo_b *b, const char *s, size_t n)
 {
-	GROW(b->pfx, b->npfx, b->cappfx, n + 1);
+	ET_GROW(b->pfx, b->cappfx, (size_t)b->npfx + n + 1);
 	memcpy(b->pfx + b->npfx, s, n);
 	b->npfx += n;
 	b->pfx[b->npfx] = 0;
@@ -51,10 +49,7 @@ static void mnemonic(const shlo_b *b, const shlo_op *o, const char **s, size_t *
 
 static void nbuf_set(shlo_b *b, const char *s, size_t n, size_t at)
 {
-	if (at + n + 1 > b->capnbuf) {
-		b->capnbuf = 2 * (at + n + 1) + 64;
-		b->nbuf = et_xrealloc(b->nbuf, b->capnbuf);
-	}
+	ET_GROW(b->nbuf, b->capnbuf, at + n + 1);
 	memcpy(b->nbuf + at, s, n);
 	b->nbuf[at + n] = 0;
 }
@@ -80,7 +75,7 @@ const char *shlo_b_name(shlo_b *b, const shlo_op *o)
 		/* taken: BASE~N from the base's own counter */
 		uint32_t nb = et_strmap_count(&b->bases);
 		uint32_t base = et_strmap_intern(&b->bases, b->nbuf, len);
-		GROW(b->next_suffix, base, b->capsuffix, 1);
+		ET_GROW(b->next_suffix, b->capsuffix, (size_t)base + 1);
 		if (et_strmap_count(&b->bases) > nb)
 			b->next_suffix[base] = 2;
 		for (;;) {

@@ -20,7 +20,7 @@
 
 void shlo_ps_push_u32(uint32_t **v, size_t *n, size_t *cap, uint32_t x)
 {
-	shlo_reserve((void **)v, cap, *n, 1, sizeof **v);
+	ET_GROW(*v, *cap, (size_t)*n + 1);
 	(*v)[(*n)++] = x;
 }
 
@@ -100,7 +100,7 @@ static int add_use(shlo_ps *ps)
 	shlo_use u;
 	u.off = ps->l.cur.off;
 	u.sym = shlo_ps_sym(ps, &ps->l.cur, &u.idx);
-	shlo_reserve((void **)&ps->ustk, &ps->capustk, ps->nustk, 1, sizeof *ps->ustk);
+	ET_GROW(ps->ustk, ps->capustk, (size_t)ps->nustk + 1);
 	ps->ustk[ps->nustk++] = u;
 	return next(ps);
 }
@@ -112,7 +112,7 @@ static void add_attr(shlo_ps *ps, const shlo_tok *key, size_t val)
 		a.key++;
 		a.klen -= 2;
 	}
-	shlo_reserve((void **)&ps->astk, &ps->capastk, ps->nastk, 1, sizeof *ps->astk);
+	ET_GROW(ps->astk, ps->capastk, (size_t)ps->nastk + 1);
 	ps->astk[ps->nastk++] = a;
 }
 
@@ -256,7 +256,7 @@ static int one_type(shlo_ps *ps, bool dims)
 	if (shlo_type_parse(&ps->l, dims ? &ps->p->dims : NULL, &t) < 0)
 		return -1;
 	shlo_prog *p = ps->p;
-	shlo_reserve((void **)&p->ty, &p->capty, p->nty, 1, sizeof *p->ty);
+	ET_GROW(p->ty, p->capty, (size_t)p->nty + 1);
 	p->ty[p->nty++] = t;
 	return 0;
 }
@@ -458,7 +458,7 @@ static int results(shlo_ps *ps, shlo_op *o)
 		if (o->nval + r.n > MAX_RESULTS)
 			return shlo_fail(&ps->l, "more than %u results", MAX_RESULTS);
 		o->nval += r.n;
-		shlo_reserve((void **)&p->res, &p->capres, p->nres, 1, sizeof *p->res);
+		ET_GROW(p->res, p->capres, (size_t)p->nres + 1);
 		p->res[p->nres++] = r;
 		o->nres++;
 		if (!is(ps, ','))
@@ -491,9 +491,9 @@ static void finish(shlo_ps *ps, shlo_op *o, size_t ub, size_t ab, size_t rb, siz
 {
 	shlo_prog *p = ps->p;
 	size_t nu = ps->nustk - ub, na = ps->nastk - ab, nr = ps->nrstk - rb;
-	shlo_reserve((void **)&p->use, &p->capuse, p->nuse, nu, sizeof *p->use);
-	shlo_reserve((void **)&p->attr, &p->capattr, p->nattr, na, sizeof *p->attr);
-	shlo_reserve((void **)&p->regl, &p->capregl, p->nregl, nr, sizeof *p->regl);
+	ET_GROW(p->use, p->capuse, (size_t)p->nuse + nu);
+	ET_GROW(p->attr, p->capattr, (size_t)p->nattr + na);
+	ET_GROW(p->regl, p->capregl, (size_t)p->nregl + nr);
 	if (nu)
 		memcpy(p->use + p->nuse, ps->ustk + ub, nu * sizeof *p->use);
 	if (na)
@@ -564,7 +564,7 @@ int shlo_ps_stmt(shlo_ps *ps, uint32_t *id)
 	if (o.generic && (o.kind == SHLO_OP_MODULE || o.kind == SHLO_OP_FUNC))
 		generic_names(ps, &o);
 	o.end = ps->l.cur.off;
-	shlo_reserve((void **)&p->op, &p->capop, p->nop, 1, sizeof *p->op);
+	ET_GROW(p->op, p->capop, (size_t)p->nop + 1);
 	*id = (uint32_t)p->nop;
 	p->op[p->nop++] = o;
 	return 0;

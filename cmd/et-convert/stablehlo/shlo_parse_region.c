@@ -3,6 +3,7 @@
  * A block's ops and a region's blocks go on stacks while nested regions
  * are read, and are copied out contiguous when they end. */
 #include "et-convert/stablehlo/shlo_parse.h"
+#include "et_mem.h"
 
 #include <string.h>
 
@@ -57,14 +58,14 @@ static void close_block(shlo_ps *ps, shlo_block *b, size_t sb)
 {
 	shlo_prog *p = ps->p;
 	size_t n = ps->nstk - sb;
-	shlo_reserve((void **)&p->opl, &p->capopl, p->nopl, n, sizeof *p->opl);
+	ET_GROW(p->opl, p->capopl, (size_t)p->nopl + n);
 	if (n)
 		memcpy(p->opl + p->nopl, ps->stk + sb, n * sizeof *p->opl);
 	b->op = (uint32_t)p->nopl;
 	b->nop = (uint32_t)n;
 	p->nopl += n;
 	ps->nstk = sb;
-	shlo_reserve((void **)&ps->bstk, &ps->capbstk, ps->nbstk, 1, sizeof *ps->bstk);
+	ET_GROW(ps->bstk, ps->capbstk, (size_t)ps->nbstk + 1);
 	ps->bstk[ps->nbstk++] = *b;
 }
 
@@ -72,9 +73,9 @@ static void close_region(shlo_ps *ps, size_t bb, uint32_t *rid)
 {
 	shlo_prog *p = ps->p;
 	size_t n = ps->nbstk - bb;
-	shlo_reserve((void **)&p->blk, &p->capblk, p->nblk, n, sizeof *p->blk);
+	ET_GROW(p->blk, p->capblk, (size_t)p->nblk + n);
 	memcpy(p->blk + p->nblk, ps->bstk + bb, n * sizeof *p->blk);
-	shlo_reserve((void **)&p->reg, &p->capreg, p->nreg, 1, sizeof *p->reg);
+	ET_GROW(p->reg, p->capreg, (size_t)p->nreg + 1);
 	p->reg[p->nreg] = (shlo_region){(uint32_t)p->nblk, (uint32_t)n};
 	*rid = (uint32_t)p->nreg++;
 	p->nblk += n;

@@ -8,17 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void shlo_reserve(void **v, size_t *cap, size_t n, size_t more, size_t size)
-{
-	if (n + more <= *cap)
-		return;
-	size_t c = *cap ? *cap : 16;
-	while (c < n + more)
-		c *= 2;
-	*v = et_xrealloc(*v, c * size);
-	*cap = c;
-}
-
 static int next(shlo_ps *ps)
 {
 	return shlo_lex_next(&ps->l);
@@ -163,10 +152,10 @@ static int file(shlo_ps *ps)
 		shlo_ps_push_u32(&ps->stk, &ps->nstk, &ps->capstk, id);
 	}
 	/* the top-level block */
-	shlo_reserve((void **)&p->opl, &p->capopl, p->nopl, ps->nstk, sizeof *p->opl);
+	ET_GROW(p->opl, p->capopl, (size_t)p->nopl + ps->nstk);
 	if (ps->nstk)
 		memcpy(p->opl + p->nopl, ps->stk, ps->nstk * sizeof *p->opl);
-	shlo_reserve((void **)&p->blk, &p->capblk, p->nblk, 1, sizeof *p->blk);
+	ET_GROW(p->blk, p->capblk, (size_t)p->nblk + 1);
 	p->blk[p->nblk] = (shlo_block){(uint32_t)p->nu32, 0, (uint32_t)p->nopl, (uint32_t)ps->nstk};
 	p->top = (uint32_t)p->nblk++;
 	p->nopl += ps->nstk;

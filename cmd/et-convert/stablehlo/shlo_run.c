@@ -5,10 +5,9 @@
  * handed to shlo_ctl.c (shlo_build.h). */
 #include "et-convert/stablehlo/shlo_build.h"
 #include "et-convert/stablehlo/shlo_ops.h"
+#include "et_mem.h"
 
 #include <string.h>
-
-#define GROW(v, n, cap, more) shlo_reserve((void **)&(v), &(cap), (n), (more), sizeof *(v))
 
 static int constant(shlo_b *b, uint32_t id)
 {
@@ -31,7 +30,7 @@ static int tuple(shlo_b *b, const shlo_op *o)
 	shlo_val v = {0};
 	v.dep = shlo_b_deps_add(b, b->tmp, (uint32_t)b->ntmp);
 	v.ndep = (uint32_t)b->ntmp;
-	GROW(b->el, b->nel, b->capel, o->nuse);
+	ET_GROW(b->el, b->capel, (size_t)b->nel + o->nuse);
 	v.el = (uint32_t)b->nel;
 	v.nel = o->nuse;
 	for (uint32_t i = 0; i < o->nuse; i++) {
@@ -81,7 +80,7 @@ static int barrier(shlo_b *b, const shlo_op *o)
 {
 	if (o->nuse != o->nval)
 		return shlo_b_bind_union(b, o, 0, o->nuse);
-	GROW(b->stk, b->nstk, b->capstk, o->nuse);
+	ET_GROW(b->stk, b->capstk, (size_t)b->nstk + o->nuse);
 	size_t base = b->nstk;
 	if (shlo_b_push_uses(b, o) < 0)
 		return -1;

@@ -15,10 +15,7 @@ void shlo_dims_free(shlo_dims *d)
 
 static void dims_push(shlo_dims *d, uint64_t v)
 {
-	if (d->n == d->cap) {
-		d->cap = d->cap ? 2 * d->cap : 256;
-		d->v = et_xrealloc(d->v, d->cap * sizeof *d->v);
-	}
+	ET_GROW(d->v, d->cap, (size_t)d->n + 1);
 	d->v[d->n++] = v;
 }
 

@@ -34,22 +34,10 @@ const char *xir_str(xir *x, const char *s, size_t n)
 	return c;
 }
 
-/* Room for `more` elements in *v (elements of `sz` bytes, *cap of them). */
-static void grow(void **v, size_t *cap, size_t len, size_t more, size_t sz)
-{
-	if (len + more <= *cap)
-		return;
-	size_t c = *cap ? *cap : 64;
-	while (c < len + more)
-		c *= 2;
-	*v = et_xrealloc(*v, c * sz);
-	*cap = c;
-}
-
 uint32_t xir_add(xir *x, const xir_op *op, const uint32_t *deps, uint32_t n)
 {
-	grow((void **)&x->op, &x->capop, x->nop, 1, sizeof *x->op);
-	grow((void **)&x->deps, &x->capdeps, x->ndeps, n, sizeof *x->deps);
+	ET_GROW(x->op, x->capop, (size_t)x->nop + 1);
+	ET_GROW(x->deps, x->capdeps, (size_t)x->ndeps + n);
 	xir_op *o = &x->op[x->nop];
 	*o = *op;
 	o->dep_off = (uint32_t)x->ndeps;
@@ -95,12 +83,11 @@ static uint32_t add_set(xir *x, uint32_t n, uint32_t size, const uint32_t *ids)
 	if (found != UINT32_MAX)
 		return found;
 	size_t len = (size_t)n * size;
-	size_t cap = x->capset;
-	grow((void **)&x->set, &x->capset, x->nset, 1, sizeof *x->set);
-	if (x->capset != cap)
-		x->set_hash = et_xrealloc(x->set_hash, x->capset * sizeof *x->set_hash);
+	size_t cap = x->capset; /* set_hash is parallel to set: the same growth */
+	ET_GROW(x->set, x->capset, (size_t)x->nset + 1);
+	ET_GROW(x->set_hash, cap, (size_t)x->nset + 1);
 	x->set_hash[x->nset] = h;
-	grow((void **)&x->members, &x->capmem, x->nmem, len, sizeof *x->members);
+	ET_GROW(x->members, x->capmem, (size_t)x->nmem + len);
 	x->set[x->nset] = (xir_set){.n = n, .size = size, .off = (uint32_t)x->nmem};
 	if (len)
 		memcpy(x->members + x->nmem, ids, len * sizeof *ids);

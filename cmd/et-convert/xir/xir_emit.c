@@ -100,10 +100,7 @@ typedef struct build {
 
 static void pool_push(build *b, uint64_t id)
 {
-	if (b->npool == b->cappool) {
-		b->cappool = b->cappool ? b->cappool * 2 : 1024;
-		b->pool = et_xrealloc(b->pool, b->cappool * sizeof *b->pool);
-	}
+	ET_GROW(b->pool, b->cappool, (size_t)b->npool + 1);
 	b->pool[b->npool++] = id;
 }
 

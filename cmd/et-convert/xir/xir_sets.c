@@ -27,7 +27,7 @@ static uint64_t group_hash(const uint32_t *m, uint32_t n)
 typedef struct registry {
 	et_hmap ids; /* (hash, size) -> first id of that key + 1; chains via next */
 	uint32_t *next;
-	uint32_t cap;
+	size_t cap, capgmem; /* of next, goff and gsize; of gmem */
 } registry;
 
 /* The id of the sorted group m[0..n): 0 when it is every rank, else its
@@ -42,14 +42,12 @@ static int32_t group_id(xir_sets *t, registry *r, const uint32_t *m, uint32_t n)
 		if (memcmp(t->gmem + t->goff[id - 1], m, (size_t)n * sizeof *m) == 0)
 			return (int32_t)id;
 	uint32_t id = ++t->ngroups;
-	if (id > r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
-		r->next = et_xrealloc(r->next, r->cap * sizeof *r->next);
-		t->goff = et_xrealloc(t->goff, r->cap * sizeof *t->goff);
-		t->gsize = et_xrealloc(t->gsize, r->cap * sizeof *t->gsize);
-	}
+	size_t c = r->cap, c2 = r->cap; /* parallel arrays: the same growth */
+	ET_GROW(r->next, r->cap, id);
+	ET_GROW(t->goff, c, id);
+	ET_GROW(t->gsize, c2, id);
 	uint32_t off = id > 1 ? t->goff[id - 2] + t->gsize[id - 2] : 0;
-	t->gmem = et_xrealloc(t->gmem, ((size_t)off + n) * sizeof *t->gmem);
+	ET_GROW(t->gmem, r->capgmem, (size_t)off + n);
 	memcpy(t->gmem + off, m, (size_t)n * sizeof *m);
 	t->goff[id - 1] = off;
 	t->gsize[id - 1] = n;

@@ -1,0 +1,177 @@
+/* sim: set-up and the event loop. */
+#include "et-sim/workload/workload.h" /* sim_init builds every layer */
+#include "et_mem.h"
+#include "et_progress.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sim_fail(sim *s, int code, const char *fmt, ...)
+{
+	if (sim_stopped(s))
+		return;
+	char msg[sizeof s->err->msg];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	et_fail(s->err, code, "%s", msg);
+	s->failed = true;
+}
+
+void sim_overflow(sim *s, uint32_t rank, uint32_t node, const char *what)
+{
+	const sgraph *g = s->r[s->folded ? 0 : rank].g;
+	sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: %s exceeds " SIM_TMAX_TEXT, rank,
+	         (unsigned long long)g->id[node], what);
+}
+
+void sim_after_fail(sim *s, uint64_t dt, uint32_t rank, uint32_t node, const char *what)
+{
+	sim_overflow(s, rank, node, dt > SIM_TMAX ? what : "simulated time");
+}
+
+void sim_unfold(sim *s)
+{
+	if (!sim_stopped(s))
+		s->fold_failed = true;
+}
+
+static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
+{
+	r->rank = rank;
+	r->g = g;
+	r->pending = et_xcalloc(g->n, sizeof *r->pending);
+	r->start = et_xcalloc(g->n, sizeof *r->start);
+	r->end = et_xcalloc(g->n, sizeof *r->end);
+	memset(r->start, 0xff, (size_t)g->n * sizeof *r->start);
+	memset(r->end, 0xff, (size_t)g->n * sizeof *r->end);
+	if (s->op->record_cause) {
+		r->cause = et_xcalloc(g->n, sizeof *r->cause);
+		r->xcause = et_xcalloc(g->n, sizeof *r->xcause);
+		memset(r->xcause, 0xff, (size_t)g->n * sizeof *r->xcause);
+	}
+	for (int k = 0; k < RES_N; k++)
+		r->busy[k] = UINT32_MAX;
+	r->coll_seq = et_xcalloc((size_t)s->cf->ngroups + 1, sizeof *r->coll_seq);
+}
+
+void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs,
+              uint32_t world, bool folded)
+{
+	memset(s, 0, sizeof *s);
+	s->cf = cf;
+	s->op = op;
+	s->world = world;
+	s->folded = folded;
+	s->nranks = folded ? 1 : world;
+	s->net = net_backend_of(cf->net.backend);
+	s->net->init(s);
+	/* cfg_finish checked the dimensions: this cannot fail */
+	et_dims_init(&s->dims, cf->npus, cf->ndims, NULL);
+	s->r = et_xcalloc(s->nranks, sizeof *s->r);
+	for (uint32_t i = 0; i < s->nranks; i++)
+		rank_init(s, &s->r[i], i, graphs[i]);
+}
+
+static void stream_event(sim *s, const ev *e)
+{
+	stream *st = (stream *)(uintptr_t)e->a;
+	st->rc->pend--;
+	if (e->type == EV_PHASE_END)
+		coll_phase_end(s, st);
+	else
+		algo_event(s, st, (int)(e->b & 3), e->b >> 2);
+	coll_event_done(s, st);
+}
+
+void sim_dispatch(sim *s, const ev *e)
+{
+	switch (e->type) {
+	case EV_NODE_DONE:
+		wl_node_done(s, &s->r[s->folded ? 0 : e->rank], (uint32_t)e->a, e->b);
+		break;
+	case EV_ALGO:
+	case EV_PHASE_END:
+		stream_event(s, e);
+		break;
+	case EV_ARRIVE:
+		mbox_arrive(s, e->a, e->b);
+		break;
+	case EV_P2P_ARRIVE:
+		p2p_arrive(s, e->a);
+		break;
+	case EV_NET:
+		s->net->event(s, e);
+		break;
+	default:
+		break;
+	}
+}
+
+sim_end sim_run(sim *s, et_error *e)
+{
+	et_progress pr;
+	et_progress_init(&pr, s->op->progress, "events");
+	s->err = e;
+	wl_start(s);
+	ev next;
+	while (!sim_stopped(s) && evq_pop(&s->q, &next)) {
+		s->now = next.t;
+		et_progress_update(&pr, ++s->st.events);
+		sim_dispatch(s, &next);
+		if (s->graveyard)
+			coll_reap(s);
+	}
+	et_progress_done(&pr);
+	s->err = NULL;
+	if (s->failed)
+		return SIM_FAILED;
+	if (s->fold_failed)
+		return SIM_UNFOLD;
+	return SIM_DONE;
+}
+
+void sim_free(sim *s)
+{
+	for (uint32_t i = 0; s->r && i < s->nranks; i++) {
+		rank_st *r = &s->r[i];
+		free(r->pending);
+		free(r->start);
+		free(r->end);
+		free(r->cause);
+		free(r->xcause);
+		for (int k = 0; k < 4; k++)
+			free(r->ready[k].v);
+		free(r->coll_seq);
+	}
+	/* events left when the run stopped early still hold their collective */
+	ev e;
+	while (evq_pop(&s->q, &e))
+		if (e.type == EV_ALGO || e.type == EV_PHASE_END) {
+			stream *st = (stream *)(uintptr_t)e.a;
+			st->rc->pend--;
+			coll_event_done(s, st);
+		}
+	/* streams of collectives still running (a deadlock or an error) */
+	for (uint32_t i = 0; s->r && i < s->nranks; i++) {
+		rcoll *rc = s->r[i].active;
+		if (rc && !rc->reaped) {
+			rc->reaped = true;
+			rc->next_free = s->graveyard;
+			s->graveyard = rc;
+		}
+	}
+	coll_free_all(s);
+	free(s->r);
+	evq_free(&s->q);
+	et_hmap_free(&s->coll_map);
+	et_hmap_free(&s->scope_seq);
+	et_hmap_free(&s->mb);
+	p2p_free(s);
+	ring_free_all(s);
+	if (s->net)
+		s->net->free(s);
+	memset(s, 0, sizeof *s);
+}

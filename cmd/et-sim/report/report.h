@@ -1,0 +1,34 @@
+/* report: what a run produced, and how it is printed. */
+#ifndef ET_SIM_REPORT_REPORT_H
+#define ET_SIM_REPORT_REPORT_H
+#include "et-sim/workload/load.h"
+#include "et-sim/workload/workload.h"
+#include <stdio.h>
+
+typedef struct rank_res {
+	uint64_t finish, gpu_comp, cpu, comm, exposed, idle;
+	uint64_t busy[RES_N];
+} rank_res;
+
+typedef struct run_res {
+	uint32_t world;
+	rank_res *r;
+	uint64_t iter, fmin, fmed, fmax;
+} run_res;
+
+/* Per-rank results of a finished run (folded runs repeat rank 0). */
+void report_collect(const sim *s, run_res *out);
+void report_free(run_res *r);
+void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w);
+/* The JSON report without its closing brace (the caller may add fields). */
+void report_json(FILE *f, const sim *s, const run_res *rr, const workload *w);
+void report_astra(FILE *f, const run_res *rr);
+/* 0 if every rank finished; else -1 with e set (ET_EXIT_FOUND, "deadlock:
+ * N rank(s) blocked: ..." naming the first blocked ranks and their nodes). */
+int report_deadlock(const sim *s, et_error *e);
+/* v with thousands separators ("1,048,576") in buf (32 bytes). */
+const char *report_grp(uint64_t v, char *buf);
+/* The rank state to print for trace rank `rank` (folded: rank 0). */
+const rank_st *report_rank(const sim *s, uint32_t rank);
+
+#endif

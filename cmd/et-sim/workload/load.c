@@ -1,0 +1,126 @@
+/* load: et_load -> et_graph (one, reused for every rank) -> sgraph, keeping
+ * one sgraph per class of identical ranks so that a data-parallel job of
+ * 1,024 identical ranks holds one graph, not 1,024. Besides the graph, each
+ * node's GEMM shape, which et_graph does not keep, is taken from the decoded
+ * node. */
+#include "et-sim/workload/load.h"
+#include "et-sim/workload/gemm.h"
+#include "et_attr.h"
+#include "et_load.h"
+#include "et_mem.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct side {
+	uint64_t *gemm;
+	size_t cap;
+} side;
+
+typedef struct loading {
+	workload *w;
+	et_graph *g;
+	side sd;
+} loading;
+
+static void side_grow(side *s, uint32_t n)
+{
+	ET_GROW(s->gemm, s->cap, 3 * ((size_t)n + 1)); /* M, N, K per node */
+}
+
+static void place(workload *w, uint32_t rank, sgraph *s)
+{
+	for (uint32_t c = 0; c < w->ncls; c++)
+		if (sgraph_equal(w->cls[c], s)) {
+			w->rank_graph[rank] = w->cls[c];
+			sgraph_free(s);
+			return;
+		}
+	ET_GROW(w->cls, w->capcls, (size_t)w->ncls + 1);
+	w->cls[w->ncls++] = s;
+	w->rank_graph[rank] = s;
+}
+
+static void ensure_rank(workload *w, uint32_t rank)
+{
+	if (rank < w->world)
+		return;
+	uint32_t nw = rank + 1;
+	ET_GROW(w->rank_graph, w->caprank, (size_t)nw);
+	for (uint32_t i = w->world; i < nw; i++)
+		w->rank_graph[i] = NULL;
+	w->world = nw;
+}
+
+static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error *e)
+{
+	(void)ri;
+	(void)e;
+	*g = ((loading *)ctx)->g;
+	return 0;
+}
+
+static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_error *e)
+{
+	(void)g;
+	(void)e;
+	side *sd = &((loading *)ctx)->sd;
+	side_grow(sd, i);
+	gemm_dims(n, &sd->gemm[(size_t)i * 3]);
+	return 0;
+}
+
+/* et_input rejects a rank seen twice, so the rank's place is free. */
+static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
+{
+	(void)e;
+	loading *l = ctx;
+	workload *w = l->w;
+	side_grow(&l->sd, g->n);
+	ensure_rank(w, r->ri.rank);
+	if (r->ri.world_size > w->said_world)
+		w->said_world = r->ri.world_size;
+	if (!w->name[0])
+		snprintf(w->name, sizeof w->name, "%s", r->ri.name);
+	place(w, r->ri.rank, sgraph_from(g, l->sd.gemm));
+	w->nodes += g->n;
+	return 0;
+}
+
+static int check_complete(workload *w, et_error *e)
+{
+	if (w->world == 0)
+		return et_fail(e, ET_EXIT_DATA, "no ranks in the input");
+	for (uint32_t i = 0; i < w->world; i++)
+		if (!w->rank_graph[i])
+			return et_fail(e, ET_EXIT_DATA,
+			               "rank %u is missing from the input (ranks 0..%u expected)",
+			               i, w->world - 1);
+	return 0;
+}
+
+int load_workload(workload *w, int argc, char *const argv[], const et_input_opts *o, int progress,
+                  et_error *e)
+{
+	memset(w, 0, sizeof *w);
+	snprintf(w->input, sizeof w->input, "%s",
+	         argc > 0 && strcmp(argv[0], "-") ? argv[0] : "<stdin>");
+	loading l = {w, et_graph_new(), {0}};
+	et_load_hooks h = {&l, begin_rank, NULL, add_node, end_rank};
+	et_load_opts lo = {true, progress};
+	int rc = et_load_args(argc, argv, o, &lo, &h, NULL, e);
+	free(l.sd.gemm);
+	et_graph_free(l.g);
+	if (rc == 0)
+		rc = check_complete(w, e);
+	return rc;
+}
+
+void workload_free(workload *w)
+{
+	for (uint32_t c = 0; c < w->ncls; c++)
+		sgraph_free(w->cls[c]);
+	free(w->cls);
+	free(w->rank_graph);
+	memset(w, 0, sizeof *w);
+}

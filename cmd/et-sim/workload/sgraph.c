@@ -1,0 +1,168 @@
+/* sgraph: copy an et_graph into the simulator's compact arrays. Parents are
+ * de-duplicated (a node listing the same parent as data and ctrl dependency
+ * waits for it once, as ASTRA-sim's dependency resolver does). */
+#include "et-sim/workload/sgraph.h"
+#include "et_mem.h"
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static void copy_nodes(sgraph *s, const et_graph *g)
+{
+	for (uint32_t i = 0; i < g->n; i++) {
+		s->id[i] = g->id[i];
+		s->type[i] = g->type[i];
+		s->flags[i] = (g->flags[i] & ET_GF_CPU) ? SG_CPU : 0;
+		s->dur_us[i] = g->duration_micros[i];
+		const et_graph_comm *c = et_graph_comm_at(g, i);
+		s->comm_type[i] = (g->flags[i] & ET_GF_COMM_TYPE) ? c->type : -1;
+		s->comm_size[i] = c->size;
+		/* a RECV's source, a SEND's destination: their own ends are
+		 * their rank, whatever they say (et_graph_p2p_peer) */
+		s->src[i] = g->type[i] == ET_NODE_RECV ? et_graph_p2p_peer(g, i) : -1;
+		s->dst[i] = g->type[i] == ET_NODE_SEND ? et_graph_p2p_peer(g, i) : -1;
+		s->tag[i] = c->tag;
+		s->pg[i] = (int32_t)c->pg_name;
+		s->involved[i] = et_graph_involved(g, i);
+		s->num_ops[i] = g->num_ops[i];
+		s->tensor_size[i] = g->tensor_size[i];
+		s->name[i] = g->name[i];
+	}
+}
+
+/* Unique parents of node i, written to buf; returns the count. */
+static uint32_t parents(const et_graph *g, uint32_t i, uint32_t *buf)
+{
+	uint32_t k = 0;
+	for (uint32_t j = g->data_off[i]; j < g->data_off[i + 1]; j++)
+		buf[k++] = g->data_dep[j];
+	for (uint32_t j = g->ctrl_off[i]; j < g->ctrl_off[i + 1]; j++)
+		buf[k++] = g->ctrl_dep[j];
+	uint32_t u = 0;
+	for (uint32_t a = 0; a < k; a++) {
+		bool dup = false;
+		for (uint32_t b = 0; b < u && !dup; b++)
+			dup = buf[b] == buf[a];
+		if (!dup)
+			buf[u++] = buf[a];
+	}
+	return u;
+}
+
+static void build_edges(sgraph *s, const et_graph *g)
+{
+	uint32_t maxp = 0;
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t k = et_graph_ndeps(g, i);
+		maxp = k > maxp ? k : maxp;
+	}
+	uint32_t *buf = et_xcalloc(maxp + 1, sizeof *buf);
+	uint64_t total = 0;
+	for (uint32_t i = 0; i < g->n; i++) {
+		s->ndeps[i] = parents(g, i, buf);
+		for (uint32_t j = 0; j < s->ndeps[i]; j++)
+			s->out_off[buf[j] + 1]++;
+		total += s->ndeps[i];
+	}
+	for (uint32_t i = 0; i < g->n; i++)
+		s->out_off[i + 1] += s->out_off[i];
+	s->out = et_xcalloc(total, sizeof *s->out);
+	uint32_t *fill = et_xcalloc(g->n + 1, sizeof *fill);
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint32_t k = parents(g, i, buf);
+		for (uint32_t j = 0; j < k; j++)
+			s->out[s->out_off[buf[j]] + fill[buf[j]]++] = i;
+	}
+	free(fill);
+	free(buf);
+}
+
+static void hash_graph(sgraph *s)
+{
+	uint64_t h = s->n;
+	for (uint32_t i = 0; i < s->n; i++) {
+		h = mix(h, s->id[i]);
+		h = mix(h, s->type[i] | (uint64_t)s->flags[i] << 8 | (uint64_t)s->ndeps[i] << 16);
+		h = mix(h, s->dur_us[i] ^ (uint64_t)s->comm_size[i]);
+		h = mix(h, (uint64_t)(uint32_t)s->comm_type[i] << 32 | (uint32_t)s->tag[i]);
+	}
+	s->hash = h;
+}
+
+sgraph *sgraph_from(const et_graph *g, const uint64_t *gemm)
+{
+	sgraph *s = et_xcalloc(1, sizeof *s);
+	uint32_t n = g->n;
+	s->n = n;
+	s->id = et_xcalloc(n, 8);
+	s->type = et_xcalloc(n, 1);
+	s->flags = et_xcalloc(n, 1);
+	s->dur_us = et_xcalloc(n, 8);
+	s->comm_type = et_xcalloc(n, 4);
+	s->comm_size = et_xcalloc(n, 8);
+	s->src = et_xcalloc(n, 4);
+	s->dst = et_xcalloc(n, 4);
+	s->tag = et_xcalloc(n, 4);
+	s->pg = et_xcalloc(n, 4);
+	s->num_ops = et_xcalloc(n, 8);
+	s->tensor_size = et_xcalloc(n, 8);
+	s->gemm = et_xcalloc((size_t)n * 3, 8);
+	s->involved = et_xcalloc(n, 1);
+	s->name = et_xcalloc(n, 4);
+	s->ndeps = et_xcalloc(n, 4);
+	s->out_off = et_xcalloc(n + 1, 4);
+	copy_nodes(s, g);
+	memcpy(s->gemm, gemm, (size_t)n * 3 * 8);
+	build_edges(s, g);
+	s->names_len = g->names_len;
+	s->names = et_xcalloc(g->names_len + 1, 1);
+	memcpy(s->names, g->names, g->names_len);
+	s->n_dangling = g->n_dangling;
+	s->n_cycle_nodes = g->n - g->n_ordered;
+	hash_graph(s);
+	return s;
+}
+
+#define EQ(f, sz) (memcmp(a->f, b->f, (size_t)a->n * (sz)) == 0)
+bool sgraph_equal(const sgraph *a, const sgraph *b)
+{
+	if (a->n != b->n || a->hash != b->hash || a->names_len != b->names_len)
+		return false;
+	return EQ(id, 8) && EQ(type, 1) && EQ(flags, 1) && EQ(dur_us, 8) && EQ(comm_type, 4) &&
+	       EQ(comm_size, 8) && EQ(src, 4) && EQ(dst, 4) && EQ(tag, 4) && EQ(pg, 4) &&
+	       EQ(num_ops, 8) && EQ(tensor_size, 8) && EQ(gemm, 24) && EQ(involved, 1) &&
+	       EQ(name, 4) && EQ(ndeps, 4) && memcmp(a->out_off, b->out_off, (a->n + 1) * 4) == 0 &&
+	       memcmp(a->out, b->out, (size_t)a->out_off[a->n] * 4) == 0 &&
+	       memcmp(a->names, b->names, a->names_len) == 0;
+}
+
+void sgraph_free(sgraph *s)
+{
+	if (!s)
+		return;
+	free(s->id);
+	free(s->type);
+	free(s->flags);
+	free(s->dur_us);
+	free(s->comm_type);
+	free(s->comm_size);
+	free(s->src);
+	free(s->dst);
+	free(s->tag);
+	free(s->pg);
+	free(s->num_ops);
+	free(s->tensor_size);
+	free(s->gemm);
+	free(s->involved);
+	free(s->name);
+	free(s->ndeps);
+	free(s->out_off);
+	free(s->out);
+	free(s->names);
+	free(s);
+}

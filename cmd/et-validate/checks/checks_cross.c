@@ -1,0 +1,327 @@
+/* Cross-rank checks over the per-rank summaries: group membership, the
+ * sequence of collectives per communicator group, send/receive pairing. */
+#include "et-validate/checks/pgroups.h"
+#include "et-validate/report/summary.h"
+#include "et_buf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *quoted_group(const vctx *v, uint32_t gid)
+{
+	return json_quote(groups_name(v->grp, gid));
+}
+
+/* Present members of a group: all ranks for group 0, the defined ranks
+ * that are in the input; undefined groups already hold their users. */
+static void members(vctx *v, uint32_t gid, xgroup *xg)
+{
+	xsum *xs = v->xs;
+	const group *g = groups_get(v->grp, gid);
+	if (!g->defined && !g->all)
+		return;
+	xg->slots = et_xmalloc((xs->n + 1) * sizeof *xg->slots);
+	if (g->all) {
+		for (uint32_t s = 0; s < xs->n; s++)
+			xg->slots[xg->n_members++] = s;
+		return;
+	}
+	for (size_t k = 0; k < g->n_ranks; k++) {
+		uint32_t s = xsum_slot(xs, g->ranks[k]);
+		if (s == ET_GRAPH_NONE)
+			xg->n_absent++;
+		else
+			xg->slots[xg->n_members++] = s;
+	}
+}
+
+static void not_member(vctx *v, const rank_sum *r, coll_ent *c)
+{
+	const group *g = groups_get(v->grp, c->gid);
+	char rl[128];
+	fmt_ranks(rl, sizeof rl, g->ranks, g->n_ranks);
+	finding *f = find_add(&v->fs, C_COLL_NOT_MEMBER, r->rank, ET_GRAPH_NONE);
+	if (f) {
+		find_set(f, true, c->node_id, xsum_name(v->xs, c->name),
+		         "%s on process group \"%.60s\" (ranks %s), which rank %u is not in",
+		         coll_name(c->type), groups_name(v->grp, c->gid), rl, r->rank);
+		char *q = quoted_group(v, c->gid);
+		find_extra(f, "\"group\": %s", q);
+		free(q);
+	}
+	c->gid = GID_NONE;
+}
+
+/* Pass 1: membership findings, counts per group, users of undefined
+ * groups (slots come in ascending order, so "last" dedupes). */
+static void count_entries(vctx *v, uint32_t *cnt)
+{
+	xsum *xs = v->xs;
+	size_t ng = xs->n_xg;
+	uint32_t *last = et_xmalloc(ng * sizeof *last);
+	memset(last, 0xff, ng * sizeof *last);
+	for (uint32_t s = 0; s < xs->n; s++)
+		for (uint32_t k = 0; k < xs->r[s].n_coll; k++) {
+			coll_ent *c = &xs->r[s].coll[k];
+			if (c->gid == GID_NONE) /* runs on no dimension: alone */
+				continue;
+			const group *g = groups_get(v->grp, c->gid);
+			if (g->defined && !g->all && !groups_has_rank(g, xs->r[s].rank)) {
+				not_member(v, &xs->r[s], c);
+				continue;
+			}
+			cnt[c->gid]++;
+			xgroup *xg = &xs->xg[c->gid];
+			if (!g->defined && last[c->gid] != s) {
+				last[c->gid] = s;
+				if (!xg->slots)
+					xg->slots = et_xmalloc((xs->n + 1) * sizeof *xg->slots);
+				xg->slots[xg->n_members++] = s;
+			}
+		}
+	free(last);
+}
+
+/* Pass 2: a counting sort of every collective into its group, members in
+ * slot order, each member's entries in file order (= position order). */
+static void build_groups(vctx *v)
+{
+	xsum *xs = v->xs;
+	size_t ng = groups_count(v->grp);
+	xs->xg = et_xcalloc(ng, sizeof *xs->xg);
+	xs->n_xg = ng;
+	uint32_t *cnt = et_xcalloc(ng, sizeof *cnt);
+	uint32_t *w = et_xcalloc(ng, sizeof *w), *mp = et_xcalloc(ng, sizeof *mp);
+	count_entries(v, cnt);
+	for (uint32_t gid = 0; gid < ng; gid++) {
+		xgroup *xg = &xs->xg[gid];
+		members(v, gid, xg);
+		xg->off = et_xcalloc((size_t)xg->n_members + 1, sizeof *xg->off);
+		xg->ents = et_xmalloc(((size_t)cnt[gid] + 1) * sizeof *xg->ents);
+	}
+	for (uint32_t s = 0; s < xs->n; s++)
+		for (uint32_t k = 0; k < xs->r[s].n_coll; k++) {
+			uint32_t gid = xs->r[s].coll[k].gid;
+			if (gid == GID_NONE)
+				continue;
+			xgroup *xg = &xs->xg[gid];
+			while (xg->slots[mp[gid]] != s) /* close members before s */
+				xg->off[++mp[gid]] = w[gid];
+			xg->ents[w[gid]++] = k;
+		}
+	for (uint32_t gid = 0; gid < ng; gid++) {
+		xgroup *xg = &xs->xg[gid];
+		while (mp[gid] < xg->n_members)
+			xg->off[++mp[gid]] = w[gid];
+		for (uint32_t m = 0; m < xg->n_members; m++)
+			if (xg->off[m + 1] - xg->off[m] > xg->max_len)
+				xg->max_len = xg->off[m + 1] - xg->off[m];
+	}
+	free(cnt);
+	free(w);
+	free(mp);
+}
+
+/* What member m issues at position p: NULL if it issues nothing there. */
+static const coll_ent *at(const xsum *xs, const xgroup *xg, uint32_t m, uint32_t p)
+{
+	if (xg->off[m] + p >= xg->off[m + 1])
+		return NULL;
+	return &xs->r[xg->slots[m]].coll[xg->ents[xg->off[m] + p]];
+}
+
+static bool same(const coll_ent *a, const coll_ent *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->type == b->type && a->size == b->size;
+}
+
+typedef struct vote {
+	const coll_ent *c;
+	uint32_t m;
+} vote;
+
+static int cmp_vote(const void *x, const void *y)
+{
+	const vote *a = x, *b = y;
+	int ha = a->c != NULL, hb = b->c != NULL;
+	if (ha != hb)
+		return hb - ha;
+	if (ha && a->c->type != b->c->type)
+		return a->c->type < b->c->type ? -1 : 1;
+	if (ha && a->c->size != b->c->size)
+		return a->c->size < b->c->size ? -1 : 1;
+	return a->m < b->m ? -1 : a->m > b->m;
+}
+
+static void describe(char *buf, size_t cap, const xsum *xs, const coll_ent *c)
+{
+	if (!c)
+		snprintf(buf, cap, "nothing");
+	else
+		snprintf(buf, cap, "%s of %lld B (node %llu \"%.60s\")", coll_name(c->type),
+		         (long long)c->size, (unsigned long long)c->node_id,
+		         xsum_name(xs, c->name));
+}
+
+/* The most common value at position p (ties: the smallest after sorting). */
+static const coll_ent *majority(const xsum *xs, const xgroup *xg, uint32_t p)
+{
+	vote *vt = et_xmalloc(xg->n_members * sizeof *vt);
+	for (uint32_t m = 0; m < xg->n_members; m++)
+		vt[m] = (vote){at(xs, xg, m, p), m};
+	qsort(vt, xg->n_members, sizeof *vt, cmp_vote);
+	uint32_t best = 0, best_len = 0;
+	for (uint32_t a = 0, b; a < xg->n_members; a = b) {
+		for (b = a + 1; b < xg->n_members && same(vt[a].c, vt[b].c);)
+			b++;
+		if (b - a > best_len)
+			best = a, best_len = b - a;
+	}
+	const coll_ent *want = vt[best].c;
+	free(vt);
+	return want;
+}
+
+/* The members that agree with the majority at p, and those that do not. */
+typedef struct split {
+	const coll_ent *want, *got; /* majority value; the first odd member's */
+	uint32_t *agree, *odd, na, no;
+	uint32_t first_odd; /* member index */
+} split;
+
+static void split_members(const xsum *xs, const xgroup *xg, uint32_t p, split *sp)
+{
+	sp->want = majority(xs, xg, p);
+	sp->agree = et_xmalloc(xg->n_members * sizeof *sp->agree);
+	sp->odd = et_xmalloc(xg->n_members * sizeof *sp->odd);
+	sp->na = sp->no = 0;
+	sp->first_odd = ET_GRAPH_NONE;
+	for (uint32_t m = 0; m < xg->n_members; m++) {
+		uint32_t rank = xs->r[xg->slots[m]].rank;
+		if (same(at(xs, xg, m, p), sp->want)) {
+			sp->agree[sp->na++] = rank;
+			continue;
+		}
+		sp->odd[sp->no++] = rank;
+		if (sp->first_odd == ET_GRAPH_NONE)
+			sp->first_odd = m;
+	}
+	sp->got = at(xs, xg, sp->first_odd, p);
+}
+
+static void mismatch_text(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_t ndiff,
+                          const split *sp)
+{
+	const xsum *xs = v->xs;
+	const xgroup *xg = &xs->xg[gid];
+	char ra[256], ro[256], dw[160], dg[160];
+	fmt_ranks(ra, sizeof ra, sp->agree, sp->na);
+	fmt_ranks(ro, sizeof ro, sp->odd, sp->no);
+	describe(dw, sizeof dw, xs, sp->want);
+	describe(dg, sizeof dg, xs, sp->got);
+	uint32_t len = xg->off[sp->first_odd + 1] - xg->off[sp->first_odd];
+	bool many_odd = sp->no > 1, many_agree = sp->na > 1;
+	find_set(f, sp->got != NULL, sp->got ? sp->got->node_id : 0,
+	         sp->got ? xsum_name(xs, sp->got->name) : NULL,
+	         "group \"%.60s\" (%u ranks), collective #%u: rank%s %s issue%s %s where "
+	         "rank%s %s issue%s %s; %u of %u positions differ, rank %u issues %u "
+	         "collective%s in the group",
+	         gid ? groups_name(v->grp, gid) : "0", xg->n_members, p, many_odd ? "s" : "", ro,
+	         many_odd ? "" : "s", dg, many_agree ? "s" : "", ra, many_agree ? "" : "s", dw,
+	         ndiff, xg->max_len, xs->r[xg->slots[sp->first_odd]].rank, len,
+	         len == 1 ? "" : "s");
+}
+
+static void mismatch_json(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_t ndiff,
+                          const split *sp)
+{
+	char *q = quoted_group(v, gid);
+	et_buf x = {0};
+	et_buf_printf(&x, "\"group\": %s, \"position\": %u, \"ranks\": [", q, p);
+	for (uint32_t k = 0; k < sp->no; k++)
+		et_buf_printf(&x, "%s%u", k ? ", " : "", sp->odd[k]);
+	et_buf_printf(&x, "], \"agreeing_ranks\": %u, \"differing_positions\": %u", sp->na, ndiff);
+	if (sp->want)
+		et_buf_printf(&x, ", \"expected\": {\"comm_type\": \"%s\", \"comm_size\": %lld}",
+		              coll_name(sp->want->type), (long long)sp->want->size);
+	et_buf_putc(&x, '\0');
+	f->extra = (char *)x.data;
+	free(q);
+}
+
+/* One finding per group: the first position that differs, the majority
+ * value there and the ranks that differ from it. */
+static void report_mismatch(vctx *v, uint32_t gid, uint32_t p, uint32_t ndiff)
+{
+	const xsum *xs = v->xs;
+	const xgroup *xg = &xs->xg[gid];
+	split sp;
+	split_members(xs, xg, p, &sp);
+	uint32_t rank = xs->r[xg->slots[sp.first_odd]].rank;
+	finding *f = find_add(&v->fs, C_COLL_MISMATCH, rank, ET_GRAPH_NONE);
+	if (f) {
+		mismatch_text(v, f, gid, p, ndiff, &sp);
+		mismatch_json(v, f, gid, p, ndiff, &sp);
+	}
+	free(sp.agree);
+	free(sp.odd);
+}
+
+static void check_sequences(vctx *v)
+{
+	const xsum *xs = v->xs;
+	for (uint32_t gid = 0; gid < xs->n_xg; gid++) {
+		const xgroup *xg = &xs->xg[gid];
+		uint32_t first = ET_GRAPH_NONE, ndiff = 0;
+		if (xg->n_members < 2)
+			continue;
+		for (uint32_t p = 0; p < xg->max_len; p++) {
+			const coll_ent *ref = at(xs, xg, 0, p);
+			for (uint32_t m = 1; m < xg->n_members; m++)
+				if (!same(at(xs, xg, m, p), ref)) {
+					ndiff++;
+					if (first == ET_GRAPH_NONE)
+						first = p;
+					break;
+				}
+		}
+		if (first != ET_GRAPH_NONE)
+			report_mismatch(v, gid, first, ndiff);
+	}
+}
+
+static void check_partial(vctx *v)
+{
+	const xsum *xs = v->xs;
+	if (v->max_world > xs->n) {
+		finding *f = find_add(&v->fs, C_PARTIAL_INPUT, -1, ET_GRAPH_NONE);
+		if (f)
+			find_set(f, false, 0, NULL,
+			         "world size is %u but the input has %zu rank%s: collectives and "
+			         "sends to absent ranks are not checked",
+			         v->max_world, xs->n, xs->n == 1 ? "" : "s");
+	}
+	for (uint32_t gid = 1; gid < xs->n_xg; gid++) {
+		if (!xs->xg[gid].n_absent)
+			continue;
+		finding *f = find_add(&v->fs, C_PARTIAL_INPUT, -1, ET_GRAPH_NONE);
+		if (f)
+			find_set(f, false, 0, NULL,
+			         "process group \"%.60s\": %u of its ranks are not in the input",
+			         groups_name(v->grp, gid), xs->xg[gid].n_absent);
+	}
+}
+
+void p2p_match(vctx *v); /* checks_p2p.c */
+
+void check_cross(vctx *v)
+{
+	xsum_seal(v->xs);
+	build_groups(v);
+	check_partial(v);
+	check_sequences(v);
+	p2p_match(v);
+}
