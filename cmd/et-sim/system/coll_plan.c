@@ -52,6 +52,8 @@ static void add(coll *c, int type, const ldims *ld, int d, uint64_t *size, bool 
 	p->anticlockwise = anti;
 	p->size = *size;
 	uint64_t n = ld->size[d];
+	if (algo_row_of(p->impl)->caps & ALGO_CAP_TREE)
+		return;
 	/* saturated (et_sat.h) when it does not fit: its transfers then do not
 	 * either, and the run refuses them (sim_after) */
 	if (type == CT_RS)
@@ -155,6 +157,11 @@ int coll_plan(sim *s, coll *c, const rank_st *r, uint32_t node, int ct)
 	c->nphase = 0;
 	uint8_t inv = c->group >= 0 ? 0xff : g->involved[node];
 	uint64_t end = plan_phases(c, ct, &ld, inv, s->cf->lba);
+	for (uint32_t k = 0; k < c->nphase; k++)
+		if (algo_row_of(c->ph[k].impl)->caps & ALGO_CAP_TREE) {
+			topo_count(s, c, r->rank, coll_impl_list(ct));
+			break;
+		}
 	if (c->nphase == 0)
 		c->nchunks = 0;
 	if (check_sizes(s, c, r, node, end) < 0)

@@ -33,6 +33,7 @@ typedef struct ringset {
 	size_t cap;
 	const ring **groups; /* per comm group */
 	const ring *one;     /* all ranks */
+	uint8_t *made;       /* [rank * CI_N + list]: bit d = parity of phases made on d */
 } ringset;
 
 static void keep(sim *s, ring *rg)
@@ -99,6 +100,33 @@ const ring *ring_group(sim *s, int group)
 	return rs->groups[group];
 }
 
+/* ASTRA-sim's logical topologies count, per rank, implementation list and
+ * dimension, the phases made on them; a tree alternates its two trees by
+ * that count (doc/astra-sim.md D.21). c's phases learn the parity their
+ * first chunk starts from (the first issuer's: members of one collective
+ * agree), then every member counts c's phases: chunks x visits. A group's
+ * collective keeps its own count, from 0. */
+void topo_count(sim *s, coll *c, uint32_t first, int list)
+{
+	if (c->group >= 0)
+		return;
+	ensure_set(s);
+	ringset *rs = s->rs;
+	if (!rs->made)
+		rs->made = et_xcalloc((size_t)s->world * CI_N, 1);
+	uint8_t flip = 0;
+	for (uint32_t k = 0; k < c->nphase; k++) {
+		phase_plan *p = &c->ph[k];
+		p->seq = rs->made[(size_t)first * CI_N + list] >> p->dim & 1;
+		if (c->nchunks & 1)
+			flip ^= (uint8_t)(1u << p->dim);
+	}
+	for (uint32_t m = 0; m < c->nmem; m++) {
+		uint32_t rank = c->mem ? c->mem[m] : m;
+		rs->made[(size_t)rank * CI_N + list] ^= flip;
+	}
+}
+
 uint32_t ring_index(const ring *rg, uint32_t rank)
 {
 	size_t k = et_pg_ranks_find(rg->rank, rg->n, rank);
@@ -115,6 +143,7 @@ void ring_free_all(sim *s)
 	}
 	free(s->rs->v);
 	free(s->rs->groups);
+	free(s->rs->made);
 	free(s->rs);
 	free(s->world_rings);
 	s->rs = NULL;

@@ -25,6 +25,8 @@ typedef struct phase_plan {
 	uint8_t anticlockwise;
 	int window;    /* direct window, -1 = all peers */
 	uint64_t size; /* input size of the phase */
+	uint8_t seq;   /* parity of the phases made on its logical topology before
+	                * this collective's (doc/astra-sim.md D.21) */
 } phase_plan;
 
 /* One collective across its members (created by the first member to issue). */
@@ -75,6 +77,9 @@ typedef struct algo {
 	int rank_offset, mult_up;    /* HD: offset, multiplier 2 (up) or 0.5 */
 	uint32_t recv_idx, send_idx; /* current receiver/sender ring index */
 	uint64_t d;                  /* endpoint delay of this phase */
+	/* a tree (double_binary_tree.c): its step, which tree, reductions done */
+	uint8_t tree_state, tree_reduced;
+	bool tree_min;
 	pkt *q;
 	uint32_t qh, qn, qcap;
 } algo;
@@ -147,5 +152,7 @@ const ring *ring_world(sim *s, uint32_t dim, uint32_t rank);
 const ring *ring_group(sim *s, int group);
 void ring_free_all(sim *s);
 uint32_t ring_index(const ring *rg, uint32_t rank);
+/* A tree row's count of the phases made per dimension (ring_topology.c). */
+void topo_count(sim *s, coll *c, uint32_t first, int list);
 
 #endif

@@ -20,6 +20,11 @@ enum {
 	/* a sub-group ("local") ring keeps its closed form: the form does not
 	 * assume the fixed 10 ns endpoint delay away */
 	ALGO_CAP_CF_LOCAL = 8,
+	/* a tree over the whole input: a phase's output is its input whatever
+	 * its type (it all-reduces even as a reduce-scatter or all-gather
+	 * phase), and its phases take turns between two trees by the count of
+	 * phases made on their dimension (phase_plan.seq, topo_count) */
+	ALGO_CAP_TREE = 16,
 };
 
 /* The phase types (CT_*) a row implements, as a mask. */
