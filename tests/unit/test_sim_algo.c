@@ -4,7 +4,10 @@
  * forms on spec E's network (Ring, 50 GB/s, 500 ns, local-mem-bw 1600,
  * endpoint 10): T(m) = floor(h*500 + m/53.6870912), p(m) = 3*floor(m/1600). */
 #include "et-sim/system/algo/algo.h"
+#include "et-sim/workload/load.h"
+#include "et-sim/workload/workload.h"
 #include "sim_fixture.h"
+#include "tmpdir.h"
 #include <stdlib.h>
 
 enum { S = 262144, MAXSTEP = 64 }; /* spec E's chunk: 1 MiB in 4 splits */
@@ -166,11 +169,68 @@ static void test_closed_forms(void)
 	CHECK(closed("halvingDoubling", 8, CT_AR, S, &ok) == 15792 && ok);
 }
 
+/* doubleBinaryTree, doc/astra-sim.md D's worked example: 8 ranks on spec
+ * E's ring, one 1 MiB all-reduce in one chunk, tree MAX (7 -> 3; 3 -> 1, 5;
+ * 1 -> 0, 2; 5 -> 4, 6). T = 20031, 20531, 21531 for 1, 2, 4 hops, p =
+ * 1965: leaves send at 10; 1 and 5 reduce both children by 22016; 3 by
+ * 44522; the top 7 gets it at 66053 and sends back at 68028; 3 at 91534;
+ * 1 and 5 at 114040; the leaves get it at 134071 and end at 134081. */
+static void test_dbt_run(void)
+{
+	const char *path = tmpdir_path("dbt.jsonl");
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	for (uint32_t r = 0; f && r < 8; r++)
+		fprintf(
+		    f,
+		    "{\"rank\":%u,\"world_size\":8,\"name\":\"t\",\"metadata\":{\"version\":"
+		    "\"0.0.4\"}}\n{\"rank\":%u,\"id\":1,\"name\":\"c\",\"type\":\"COMM_COLL_NODE\","
+		    "\"attr\":[{\"name\":\"is_cpu_op\",\"boolVal\":false},{\"name\":\"comm_type\","
+		    "\"int64Val\":0},{\"name\":\"comm_size\",\"int64Val\":1048576}]}\n",
+		    r, r);
+	if (f)
+		fclose(f);
+	const char *const sets[] = {"topology=Ring",
+	                            "npus-count=8",
+	                            "bandwidth=50",
+	                            "latency=500",
+	                            "local-mem-bw=1600",
+	                            "preferred-dataset-splits=1",
+	                            "all-reduce-implementation=doubleBinaryTree",
+	                            NULL};
+	cfg c;
+	CHECK(fx_cfg(&c, sets) == 0);
+	char *argv[] = {(char *)path};
+	et_input_opts io;
+	et_input_opts_init(&io);
+	workload w;
+	et_error e = {0};
+	CHECK(load_workload(&w, 1, argv, &io, -1, &e) == 0);
+	sim_opts op = {.closed_form = false, .progress = -1};
+	sim s;
+	sim_init(&s, &c, &op, w.rank_graph, w.world, false);
+	CHECK(sim_run(&s, &e) == SIM_DONE);
+	const uint64_t want[8] = {134081, 114040, 134081, 91534, 134081, 114040, 134081, 68028};
+	for (uint32_t r = 0; r < 8; r++) {
+		if (!s.r[r].finished || s.r[r].finish != want[r])
+			fprintf(stderr, "doubleBinaryTree rank %u: %llu, want %llu\n", r,
+			        (unsigned long long)s.r[r].finish, (unsigned long long)want[r]);
+		CHECK(s.r[r].finished && s.r[r].finish == want[r]);
+	}
+	sim_free(&s);
+	workload_free(&w);
+	cfg_free(&c);
+	const algo_row *row = row_named("doubleBinaryTree");
+	CHECK((row->caps & ALGO_CAP_POW2) && (row->caps & ALGO_CAP_TREE) && !row->closed);
+	CHECK(!(row->types & ALGO_TYPE(CT_A2A)));
+}
+
 int main(void)
 {
 	test_ring_steps();
 	test_direct_steps();
 	test_hd_steps();
 	test_closed_forms();
+	test_dbt_run();
 	return check_failures();
 }

@@ -7,15 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const algo_row algo_ring, algo_direct, algo_halving_doubling;
-
-/* ASTRA-sim's doubleBinaryTree: named by the system configuration, not
- * simulated yet (types 0: coll_plan refuses it, as et-sim(1) says). */
-static const algo_row algo_double_binary_tree = {
-    .name = "doubleBinaryTree",
-    .caps = 0,
-    .types = 0,
-};
+extern const algo_row algo_ring, algo_direct, algo_halving_doubling, algo_double_binary_tree;
 
 /* In this order: ALGO_DEFAULT first, and the order of the names in
  * messages (algo_names). */
