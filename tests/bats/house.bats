@@ -260,3 +260,18 @@ opt_table_compiles() { # TYPE KIND: compile a table binding a TYPE variable with
 			-lprotobuf-c -lzstd -lz -lcjson -lm -lpthread || { echo "$src does not build"; false; }
 	done
 }
+
+# README's architecture table names each tool's folders: they exist, and
+# every folder a tool has is named there.
+@test "README's architecture table and the tools' folders agree" {
+	cd "$REPO"
+	bad=$(awk -F'|' '/^## Architecture/ { on = 1 } /^## / && !/Architecture/ { on = 0 }
+		on && /^\| (et-|layerdag)/ { t = $2; gsub(/ /, "", t)
+			n = split($3, w, "`")
+			for (i = 2; i <= n; i += 2) if (w[i] ~ /^[a-z-]+(\/[a-z-]+)*\/$/) print t "/" w[i] }' README.md |
+		sort -u >"$T/named.txt"
+		find cmd -mindepth 2 -type d | sed 's|^cmd/||; s|$|/|' | sort -u >"$T/have.txt"
+		comm -3 "$T/named.txt" "$T/have.txt")
+	[ -s "$T/named.txt" ]
+	[ -z "$bad" ] || { echo "named but missing, or present but not named: $bad"; false; }
+}

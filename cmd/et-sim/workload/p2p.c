@@ -77,37 +77,51 @@ static int check_peer(sim *s, rank_st *r, uint32_t node, int32_t peer, const cha
 	return 0;
 }
 
-void p2p_send(sim *s, rank_st *r, uint32_t node)
+/* The table entry of node's message, the peer checked; NULL after a
+ * failure. The sender's side names the destination, the receiver's the
+ * source. */
+static pentry *node_entry(sim *s, rank_st *r, uint32_t node, bool send, uint32_t *peer,
+                          uint64_t *size, uint64_t *idx)
 {
 	const sgraph *g = r->g;
-	if (check_peer(s, r, node, g->dst[node], "comm_dst") < 0)
-		return;
-	p2p *p = get(s);
-	uint32_t dst = (uint32_t)g->dst[node];
-	uint64_t size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0);
+	int32_t pr = send ? g->dst[node] : g->src[node];
+	if (check_peer(s, r, node, pr, send ? "comm_dst" : "comm_src") < 0)
+		return NULL;
+	*peer = (uint32_t)pr;
+	*size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0);
 	uint64_t tag = (uint32_t)g->tag[node];
-	uint64_t idx;
-	pentry *e = entry(p, tag, r->rank, dst, size, true, &idx);
-	e->send_node = node;
-	net_done done = {EV_P2P_ARRIVE, r->rank, idx, 0};
-	s->net->send(s, r->rank, dst, size, &done, node, "transfer time");
+	return entry(get(s), tag, send ? r->rank : *peer, send ? *peer : r->rank, *size, send, idx);
+}
+
+/* Posts node's send or receive: a send goes to the network, a receive
+ * completes at once when its message has arrived. */
+static void post(sim *s, rank_st *r, uint32_t node, bool send)
+{
+	uint32_t peer;
+	uint64_t size, idx;
+	pentry *e = node_entry(s, r, node, send, &peer, &size, &idx);
+	if (!e)
+		return;
+	if (send) {
+		e->send_node = node;
+		net_done done = {EV_P2P_ARRIVE, r->rank, idx, 0};
+		s->net->send(s, r->rank, peer, size, &done, node, "transfer time");
+		return;
+	}
+	e->recv_node = node;
+	if (e->arrived)
+		evq_push(&s->q, s->now, EV_NODE_DONE, r->rank, node,
+		         (uint64_t)peer << 32 | e->send_node);
+}
+
+void p2p_send(sim *s, rank_st *r, uint32_t node)
+{
+	post(s, r, node, true);
 }
 
 void p2p_recv(sim *s, rank_st *r, uint32_t node)
 {
-	const sgraph *g = r->g;
-	if (check_peer(s, r, node, g->src[node], "comm_src") < 0)
-		return;
-	p2p *p = get(s);
-	uint32_t src = (uint32_t)g->src[node];
-	uint64_t size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0);
-	uint64_t tag = (uint32_t)g->tag[node];
-	uint64_t idx;
-	pentry *e = entry(p, tag, src, r->rank, size, false, &idx);
-	e->recv_node = node;
-	if (e->arrived)
-		evq_push(&s->q, s->now, EV_NODE_DONE, r->rank, node,
-		         (uint64_t)src << 32 | e->send_node);
+	post(s, r, node, false);
 }
 
 void p2p_arrive(sim *s, uint64_t idx)
