@@ -16,14 +16,19 @@ void et_msg_one_line(char *msg)
 			*p = '?';
 }
 
+void et_msg_vformat(char *msg, size_t n, const char *fmt, va_list ap)
+{
+	vsnprintf(msg, n, fmt, ap);
+	et_msg_one_line(msg);
+}
+
 int et_fail(et_error *e, int code, const char *fmt, ...)
 {
 	if (e) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		et_msg_vformat(e->msg, sizeof e->msg, fmt, ap);
 		va_end(ap);
-		et_msg_one_line(e->msg);
 		e->code = code;
 	}
 	return -1;
@@ -97,8 +102,7 @@ void et_warn(const char *fmt, ...)
 	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	et_msg_vformat(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	et_msg_one_line(msg);
 	warn_sink(msg);
 }

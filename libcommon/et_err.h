@@ -33,6 +33,9 @@ int et_fail(et_error *e, int code, const char *fmt, ...) __attribute__((format(p
  * quotes their text: this keeps it one line. For tools that build messages
  * in their own buffers. */
 void et_msg_one_line(char *msg);
+/* vsnprintf into msg (n bytes, cut to fit), then et_msg_one_line: how
+ * every message of the suite is formatted. */
+void et_msg_vformat(char *msg, size_t n, const char *fmt, va_list ap);
 
 /* s as a JSON string literal (quotes and escapes, so a name from the input
  * cannot break the one-line message), cut to fit cap bytes ("..." inside the

@@ -26,9 +26,8 @@ void et_warn_as(const char *prog, const char *fmt, ...)
 	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	et_msg_vformat(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	et_msg_one_line(msg);
 	print_warning(prog, msg);
 }
 
@@ -53,9 +52,8 @@ void et_die(int code, const char *fmt, ...)
 	char msg[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	et_msg_vformat(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	et_msg_one_line(msg);
 	fprintf(stderr, "%s: %s\n", et_err_prog(), msg);
 	et_output_abort_all();
 	exit(code);

@@ -116,18 +116,27 @@ static int parse_par(astxt *t, astxt_lex *x, astxt_tok tok, et_error *e)
 	                      astxt_lex_quote(tok, q, sizeof q));
 }
 
-/* Line 1: the parallelism, for HYBRID_DLRM* the last bottom layer too. */
-static int read_par_line(astxt *t, astxt_lex *x, et_error *e)
+/* The tokens (at most max) of header line `line`; a missing line is the
+ * error `missing`. */
+static int header_tokens(astxt_lex *x, unsigned line, const char *missing, astxt_tok *tok,
+                         size_t max, size_t *nt, et_error *e)
 {
 	const char *s;
 	size_t n;
 	int k = astxt_lex_line(x, &s, &n, e);
 	if (k <= 0)
-		return k < 0 ? -1
-		             : astxt_lex_fail(x, 1, e,
-		                              "the input is empty; expected the parallelism");
+		return k < 0 ? -1 : astxt_lex_fail(x, line, e, "%s", missing);
+	*nt = astxt_lex_split(s, n, tok, max);
+	return 0;
+}
+
+/* Line 1: the parallelism, for HYBRID_DLRM* the last bottom layer too. */
+static int read_par_line(astxt *t, astxt_lex *x, et_error *e)
+{
 	astxt_tok tok[3];
-	size_t nt = astxt_lex_split(s, n, tok, 3);
+	size_t nt;
+	if (header_tokens(x, 1, "the input is empty; expected the parallelism", tok, 3, &nt, e) < 0)
+		return -1;
 	if (nt == 0)
 		return astxt_lex_fail(x, 1, e, "blank; expected the parallelism");
 	if (parse_par(t, x, tok[0], e) < 0)
@@ -156,15 +165,11 @@ static int read_par_line(astxt *t, astxt_lex *x, et_error *e)
 /* Line 2: the number of layers, alone. */
 static int read_count(astxt_lex *x, uint32_t *count, et_error *e)
 {
-	const char *s;
-	size_t n;
-	int k = astxt_lex_line(x, &s, &n, e);
-	if (k <= 0)
-		return k < 0 ? -1
-		             : astxt_lex_fail(x, 2, e,
-		                              "the input ends; expected the number of layers");
 	astxt_tok tok[2];
-	size_t nt = astxt_lex_split(s, n, tok, 2);
+	size_t nt;
+	if (header_tokens(x, 2, "the input ends; expected the number of layers", tok, 2, &nt, e) <
+	    0)
+		return -1;
 	char q[160];
 	uint64_t v;
 	if (nt != 1 || astxt_lex_u64(tok[0], ASTXT_MAX_LAYERS, &v) < 0)

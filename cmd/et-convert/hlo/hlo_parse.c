@@ -110,8 +110,7 @@ int hlo_p_skip_value(hlo_parser *p)
 	}
 }
 
-/* The name at the current token (a word, its % dropped) as an id. */
-static int name_id(hlo_parser *p, uint32_t *id, const char *what)
+int hlo_p_name(hlo_parser *p, uint32_t *id, const char *what)
 {
 	const char *s = p->lx.s + p->t.off;
 	size_t n = p->t.len;
@@ -132,7 +131,7 @@ static int parse_operand(hlo_parser *p)
 	uint32_t shape, id;
 	if (hlo_p_at_shape(p) && hlo_p_shape(p, &shape) < 0)
 		return -1;
-	if (name_id(p, &id, "an operand name") < 0)
+	if (hlo_p_name(p, &id, "an operand name") < 0)
 		return -1;
 	hlo_tok after = hlo_p_peek(p);
 	if (after.kind == HLO_T_LPAREN)
@@ -219,7 +218,7 @@ static int parse_instruction(hlo_parser *p, uint32_t *root)
 		return -1;
 	uint32_t i = new_inst(m), id;
 	m->inst[i].pos = (uint32_t)p->t.off;
-	if (name_id(p, &id, "an instruction name") < 0 || hlo_p_next(p) < 0 ||
+	if (hlo_p_name(p, &id, "an instruction name") < 0 || hlo_p_next(p) < 0 ||
 	    hlo_p_eat(p, HLO_T_EQ, "'=' after the instruction name") < 0)
 		return -1;
 	m->inst[i].name = id;
@@ -286,7 +285,7 @@ static int parse_computation(hlo_parser *p, bool *has_entry)
 	uint32_t id;
 	if (entry && hlo_p_next(p) < 0)
 		return -1;
-	if (name_id(p, &id, "a computation name") < 0)
+	if (hlo_p_name(p, &id, "a computation name") < 0)
 		return -1;
 	uint64_t *slot = et_hmap_put(&m->scope, 0, id, HLO_NONE);
 	if (*slot != HLO_NONE)

@@ -26,6 +26,9 @@ int hlo_p_next(hlo_parser *p);
 hlo_tok hlo_p_peek(const hlo_parser *p);
 /* Fails with "expected WHAT, found TOKEN" at the current token. */
 int hlo_p_expected(hlo_parser *p, const char *what);
+/* The name at the current token (a word, its % dropped) interned as *id;
+ * hlo_p_expected(what) when the token is not one. */
+int hlo_p_name(hlo_parser *p, uint32_t *id, const char *what);
 /* Consumes a token of kind k or fails saying what was expected. */
 int hlo_p_eat(hlo_parser *p, uint8_t k, const char *what);
 /* Between list elements: a ',' (consumed) or `close` (left at cur), else

@@ -40,16 +40,11 @@ static int parse_bool(hlo_parser *p, bool *v)
 static int parse_ref(hlo_parser *p)
 {
 	hlo_module *m = p->m;
-	const char *s = p->lx.s + p->t.off;
-	size_t n = p->t.len;
-	if (p->t.kind == HLO_T_WORD && n && *s == '%') {
-		s++;
-		n--;
-	}
-	if (p->t.kind != HLO_T_WORD || n == 0)
-		return hlo_p_expected(p, "a computation name");
+	uint32_t id;
+	if (hlo_p_name(p, &id, "a computation name") < 0)
+		return -1;
 	ET_GROW(m->refs, m->caprefs, (size_t)m->nrefs + 1);
-	m->refs[m->nrefs++] = (hlo_ref){et_strmap_intern(&m->names, s, n), (uint32_t)p->t.off};
+	m->refs[m->nrefs++] = (hlo_ref){id, (uint32_t)p->t.off};
 	return hlo_p_next(p);
 }
 

@@ -261,10 +261,11 @@ static int one_type(shlo_ps *ps, bool dims)
 	return 0;
 }
 
-/* Types separated by commas up to a ')' (not consumed). */
-static int type_list(shlo_ps *ps, bool dims)
+/* Types separated by commas, up to a ')' (not consumed) when in_parens,
+ * else up to the first token after a type that is not a comma. */
+static int type_list(shlo_ps *ps, bool dims, bool in_parens)
 {
-	while (!is(ps, ')')) {
+	while (!in_parens || !is(ps, ')')) {
 		if (one_type(ps, dims) < 0)
 			return -1;
 		if (!is(ps, ','))
@@ -283,7 +284,7 @@ static int signature(shlo_ps *ps, shlo_op *o)
 	if (next(ps) < 0)
 		return -1;
 	if (is(ps, '(')) {
-		if (next(ps) < 0 || type_list(ps, dims) < 0 || shlo_expect(&ps->l, ')') < 0)
+		if (next(ps) < 0 || type_list(ps, dims, true) < 0 || shlo_expect(&ps->l, ')') < 0)
 			return -1;
 		o->nin = (uint32_t)(ps->p->nty - o->ty);
 		if (ps->l.cur.kind != SHLO_T_ARROW)
@@ -291,21 +292,16 @@ static int signature(shlo_ps *ps, shlo_op *o)
 		if (next(ps) < 0)
 			return -1;
 		if (is(ps, '(')) {
-			if (next(ps) < 0 || type_list(ps, dims) < 0 || shlo_expect(&ps->l, ')') < 0)
+			if (next(ps) < 0 || type_list(ps, dims, true) < 0 ||
+			    shlo_expect(&ps->l, ')') < 0)
 				return -1;
 		} else if (one_type(ps, dims) < 0) {
 			return -1;
 		}
 	} else {
 		o->list_sig = true;
-		for (;;) {
-			if (one_type(ps, dims) < 0)
-				return -1;
-			if (!is(ps, ','))
-				break;
-			if (next(ps) < 0)
-				return -1;
-		}
+		if (type_list(ps, dims, false) < 0)
+			return -1;
 		o->nin = (uint32_t)(ps->p->nty - o->ty);
 	}
 	o->nty = (uint32_t)(ps->p->nty - o->ty);

@@ -217,6 +217,15 @@ static int set_bool(const char *v, bool *out)
 	return 0;
 }
 
+/* The index of v in the NULL-terminated list m; -1 when it is not there. */
+static int choice_of(const char *v, const char *const *m)
+{
+	for (int i = 0; m[i]; i++)
+		if (strcmp(v, m[i]) == 0)
+			return i;
+	return -1;
+}
+
 /* set_choice, set_number: 0, -1 with e set, or 1 when k is none of their keys. */
 static int set_choice(cfg *c, const char *k, const char *v, et_error *e)
 {
@@ -234,23 +243,20 @@ static int set_choice(cfg *c, const char *k, const char *v, et_error *e)
 			    v);
 		c->lba = strcmp(v, "localBWAware") == 0;
 	} else if (strcmp(k, "compute-model") == 0) {
-		const char *m[] = {"replay", "roofline", "systolic"};
-		for (int i = 0; i < 3; i++)
-			if (strcmp(v, m[i]) == 0) {
-				c->compute_model = i;
-				return 0;
-			}
-		return et_fail(e, ET_EXIT_USAGE,
-		               "compute-model: expected replay, roofline or systolic, got '%s'", v);
+		static const char *const m[] = {"replay", "roofline", "systolic", NULL};
+		int i = choice_of(v, m);
+		if (i < 0)
+			return et_fail(
+			    e, ET_EXIT_USAGE,
+			    "compute-model: expected replay, roofline or systolic, got '%s'", v);
+		c->compute_model = i;
 	} else if (strcmp(k, "systolic-dataflow") == 0) {
-		const char *m[] = {"os", "ws", "is"};
-		for (int i = 0; i < 3; i++)
-			if (strcmp(v, m[i]) == 0) {
-				c->sys_dataflow = i;
-				return 0;
-			}
-		return et_fail(e, ET_EXIT_USAGE,
-		               "systolic-dataflow: expected os, ws or is, got '%s'", v);
+		static const char *const m[] = {"os", "ws", "is", NULL};
+		int i = choice_of(v, m);
+		if (i < 0)
+			return et_fail(e, ET_EXIT_USAGE,
+			               "systolic-dataflow: expected os, ws or is, got '%s'", v);
+		c->sys_dataflow = i;
 	} else {
 		return 1;
 	}

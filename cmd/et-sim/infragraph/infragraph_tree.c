@@ -144,46 +144,40 @@ static int y_scalar(ybuild *b, yaml_event_t *ev, ig_val *v)
 	return r;
 }
 
-/* The items of a sequence whose start event was read. */
-static int y_seq(ybuild *b, ig_val *v, int depth)
+/* A mapping key: the scalar event ev (which this deletes) as a string. */
+static int y_key(ybuild *b, yaml_event_t *ev, const char **key)
 {
-	ig_val *last = NULL;
-	for (;;) {
-		yaml_event_t ev;
-		if (y_next(b, &ev) < 0)
-			return -1;
-		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&ev);
-			return 0;
-		}
-		if (y_node(b, &ev, child(b->c, v, &last, NULL), depth + 1) < 0)
-			return -1;
-	}
+	unsigned long line = (unsigned long)ev->start_mark.line + 1;
+	bool ok = ev->type == YAML_SCALAR_EVENT &&
+	          !memchr(ev->data.scalar.value, 0, ev->data.scalar.length);
+	*key = ok ? et_arena_strdup(b->c->a, (const char *)ev->data.scalar.value) : NULL;
+	yaml_event_delete(ev);
+	if (!ok)
+		return et_fail(b->c->e, ET_EXIT_DATA,
+		               "%s: line %lu: a mapping key that is not a string", b->c->name,
+		               line);
+	return 0;
 }
 
-/* The members of a mapping whose start event was read. */
-static int y_map(ybuild *b, ig_val *v, int depth)
+/* The items of a sequence or the members of a mapping (v->kind says which)
+ * whose start event was read. */
+static int y_items(ybuild *b, ig_val *v, int depth)
 {
+	bool map = v->kind == IG_MAP;
+	yaml_event_type_t end = map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT;
 	ig_val *last = NULL;
 	for (;;) {
 		yaml_event_t ev;
 		if (y_next(b, &ev) < 0)
 			return -1;
-		if (ev.type == YAML_MAPPING_END_EVENT) {
+		if (ev.type == end) {
 			yaml_event_delete(&ev);
 			return 0;
 		}
-		unsigned long line = (unsigned long)ev.start_mark.line + 1;
-		bool ok = ev.type == YAML_SCALAR_EVENT &&
-		          !memchr(ev.data.scalar.value, 0, ev.data.scalar.length);
-		const char *key =
-		    ok ? et_arena_strdup(b->c->a, (const char *)ev.data.scalar.value) : NULL;
-		yaml_event_delete(&ev);
-		if (!ok)
-			return et_fail(b->c->e, ET_EXIT_DATA,
-			               "%s: line %lu: a mapping key that is not a string",
-			               b->c->name, line);
-		if (y_next(b, &ev) < 0 || y_node(b, &ev, child(b->c, v, &last, key), depth + 1) < 0)
+		const char *key = NULL;
+		if (map && (y_key(b, &ev, &key) < 0 || y_next(b, &ev) < 0))
+			return -1;
+		if (y_node(b, &ev, child(b->c, v, &last, key), depth + 1) < 0)
 			return -1;
 	}
 }
@@ -201,9 +195,9 @@ static int y_node(ybuild *b, yaml_event_t *ev, ig_val *v, int depth)
 	if (depth >= IG_MAX_TREE_DEPTH)
 		return ig_fail(b->c, v, "nested deeper than %d levels", IG_MAX_TREE_DEPTH);
 	if (t == YAML_SEQUENCE_START_EVENT)
-		return v->kind = IG_SEQ, y_seq(b, v, depth);
+		return v->kind = IG_SEQ, y_items(b, v, depth);
 	if (t == YAML_MAPPING_START_EVENT)
-		return v->kind = IG_MAP, y_map(b, v, depth);
+		return v->kind = IG_MAP, y_items(b, v, depth);
 	return ig_fail(b->c, v, "unexpected YAML event %d", (int)t);
 }
 

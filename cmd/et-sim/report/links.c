@@ -23,22 +23,6 @@ static double util(const net_link_stat *l, uint64_t end)
 	return end ? (double)l->busy_ns / (double)end : 0;
 }
 
-/* A CSV cell: names may hold commas (InfraGraph's names are free text). */
-static void cell(FILE *f, const char *v)
-{
-	if (!strpbrk(v, ",\"\n")) {
-		fputs(v, f);
-		return;
-	}
-	putc('"', f);
-	for (; *v; v++) {
-		if (*v == '"')
-			putc('"', f);
-		putc(*v, f);
-	}
-	putc('"', f);
-}
-
 int links_write_csv(FILE *f, const sim *s)
 {
 	fputs("from,to,bytes,busy_ns,utilization,max_queue,chunks\n", f);
@@ -48,9 +32,9 @@ int links_write_csv(FILE *f, const sim *s)
 	size_t n = s->net->link_stats(s, &v);
 	uint64_t end = run_end(s);
 	for (size_t i = 0; i < n; i++) {
-		cell(f, v[i].from);
+		report_csv_cell(f, v[i].from);
 		putc(',', f);
-		cell(f, v[i].to);
+		report_csv_cell(f, v[i].to);
 		fprintf(f, ",%llu,%llu,%.6f,%u,%llu\n", (unsigned long long)v[i].bytes,
 		        (unsigned long long)v[i].busy_ns, util(&v[i], end), v[i].max_queue,
 		        (unsigned long long)v[i].chunks);

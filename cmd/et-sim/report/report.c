@@ -270,3 +270,18 @@ void report_json(FILE *f, const sim *s, const run_res *rr, const workload *w)
 	        (unsigned long long)s->st.events, (unsigned long long)s->st.messages,
 	        (unsigned long long)s->st.closed_phases);
 }
+
+void report_csv_cell(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			putc('"', f);
+		putc(*s, f);
+	}
+	putc('"', f);
+}

@@ -31,4 +31,9 @@ const char *report_grp(uint64_t v, char *buf);
 /* The rank state to print for trace rank `rank` (folded: rank 0). */
 const rank_st *report_rank(const sim *s, uint32_t rank);
 
+/* One CSV cell (RFC 4180): as it is, or quoted with its quotes doubled when
+ * it holds a comma, a quote or a newline (InfraGraph's names and error
+ * messages are free text). */
+void report_csv_cell(FILE *f, const char *s);
+
 #endif

@@ -57,26 +57,11 @@ static void axes_free(axis *ax, int n)
 	free(ax);
 }
 
-static void csv_cell(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\n")) {
-		putc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				putc('"', f);
-			putc(*s, f);
-		}
-		putc('"', f);
-	} else {
-		fputs(s, f);
-	}
-}
-
 /* A point that cannot run: its row holds the message. */
 static void failed_row(FILE *f, const et_error *e)
 {
 	fputs(",,,,", f);
-	csv_cell(f, e->msg);
+	report_csv_cell(f, e->msg);
 	putc('\n', f);
 }
 
@@ -121,7 +106,7 @@ static void sweep_all(FILE *f, run_conf *c, axis *ax, int na, const workload *w)
 		for (int a = 0; a < na; a++) {
 			snprintf(kv[a], sizeof kv[a], "%s=%s", ax[a].key, ax[a].val[idx[a]]);
 			sets[c->nsets + a] = kv[a];
-			csv_cell(f, ax[a].val[idx[a]]);
+			report_csv_cell(f, ax[a].val[idx[a]]);
 			putc(',', f);
 		}
 		run_point(f, &pc, w, w->world);
@@ -191,7 +176,7 @@ int sweep_run(run_conf *c, const workload *w, et_error *e)
 	}
 	FILE *f = et_output_file(o);
 	for (int i = 0; i < c->nsweeps; i++) {
-		csv_cell(f, ax[i].key);
+		report_csv_cell(f, ax[i].key);
 		putc(',', f);
 	}
 	fputs("iteration_ns,finish_min_ns,finish_median_ns,exposed_comm_max_ns,status\n", f);
