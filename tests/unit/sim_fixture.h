@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "et-sim/engine/sim.h"
+#include "et-sim/workload/load.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +24,23 @@ static inline int fx_cfg(cfg *c, const char *const *sets)
 		fprintf(stderr, "cfg_finish: %s\n", e.msg);
 		return -1;
 	}
+	return 0;
+}
+
+/* The workload of the ET at path and an engine over it, message by message
+ * (no closed forms): 0, or -1 when the file does not load. */
+static inline int fx_sim_open(sim *s, const cfg *c, const sim_opts *op, workload *w,
+                              const char *path)
+{
+	char *argv[] = {(char *)path};
+	et_input_opts io;
+	et_input_opts_init(&io);
+	et_error e = {0};
+	if (load_workload(w, 1, argv, &io, -1, &e) < 0) {
+		fprintf(stderr, "%s: %s\n", path, e.msg);
+		return -1;
+	}
+	sim_init(s, c, op, w->rank_graph, w->world, false);
 	return 0;
 }
 

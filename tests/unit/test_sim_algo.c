@@ -200,15 +200,11 @@ static void test_dbt_run(void)
 	                            NULL};
 	cfg c;
 	CHECK(fx_cfg(&c, sets) == 0);
-	char *argv[] = {(char *)path};
-	et_input_opts io;
-	et_input_opts_init(&io);
 	workload w;
-	et_error e = {0};
-	CHECK(load_workload(&w, 1, argv, &io, -1, &e) == 0);
 	sim_opts op = {.closed_form = false, .progress = -1};
 	sim s;
-	sim_init(&s, &c, &op, w.rank_graph, w.world, false);
+	CHECK(fx_sim_open(&s, &c, &op, &w, path) == 0);
+	et_error e = {0};
 	CHECK(sim_run(&s, &e) == SIM_DONE);
 	const uint64_t want[8] = {134081, 114040, 134081, 91534, 134081, 114040, 134081, 68028};
 	for (uint32_t r = 0; r < 8; r++) {

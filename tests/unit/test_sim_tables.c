@@ -70,19 +70,15 @@ static uint64_t run_coll(const char *impl, uint32_t n, int k)
 	                            NULL};
 	cfg c;
 	CHECK(fx_cfg(&c, sets) == 0);
-	char *argv[] = {(char *)write_coll(n, kinds[k].chakra)};
-	et_input_opts io;
-	et_input_opts_init(&io);
 	workload w;
-	et_error e = {0};
-	CHECK(load_workload(&w, 1, argv, &io, -1, &e) == 0);
 	sim_opts op = {.closed_form = false, .progress = -1};
 	sim s;
-	sim_init(&s, &c, &op, w.rank_graph, w.world, false);
+	CHECK(fx_sim_open(&s, &c, &op, &w, write_coll(n, kinds[k].chakra)) == 0);
 	counting = *net_backend_of(NET_DEFAULT);
 	counting.send = count_send;
 	s.net = &counting;
 	sent_bytes = sent_msgs = 0;
+	et_error e = {0};
 	bool ok = sim_run(&s, &e) == SIM_DONE;
 	for (uint32_t r = 0; r < n; r++)
 		ok = ok && s.r[r].finished;
