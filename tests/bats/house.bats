@@ -275,3 +275,29 @@ opt_table_compiles() { # TYPE KIND: compile a table binding a TYPE variable with
 	[ -s "$T/named.txt" ]
 	[ -z "$bad" ] || { echo "named but missing, or present but not named: $bad"; false; }
 }
+
+# et-sim's layers: a network backend (net/) and the InfraGraph reader
+# (infragraph/) see only the backend interface (net/net.h: net_env), never
+# the engine, the system layer or the workload above them. The includes
+# under ROOT/net and ROOT/infragraph of a header of those layers.
+upward_includes() { # ROOT (cmd/et-sim or a copy)
+	grep -rn --include='*.[ch]' -E \
+		'^[[:space:]]*#[[:space:]]*include[[:space:]]+"et-sim/(engine|system|workload)/' \
+		"$1/net" "$1/infragraph"
+}
+
+@test "et-sim's network backends and InfraGraph include nothing of the engine, system or workload" {
+	[ -d "$REPO/cmd/et-sim/net" ] && [ -d "$REPO/cmd/et-sim/infragraph" ]
+	bad=$(upward_includes "$REPO/cmd/et-sim" || true)
+	[ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+# The check above can fail: a backend that includes the engine is found.
+@test "the layering check finds a backend that includes the engine" {
+	mkdir -p x/net x/infragraph
+	printf '#include "et-sim/net/net.h"\n#include "et-sim/engine/sim.h"\n' >x/net/net_foo.c
+	printf '#include  "et-sim/system/system.h"\n' >x/infragraph/ig.h
+	run upward_includes x
+	assert_output --partial 'x/net/net_foo.c:2:'
+	assert_output --partial 'x/infragraph/ig.h:1:'
+}

@@ -53,13 +53,13 @@ static inline void fx_net_open(sim *s, const cfg *c, int which)
 	memset(s, 0, sizeof *s);
 	s->cf = c;
 	s->net = net_backend_of(which);
-	s->net->init(s);
+	sim_net_init(s);
 }
 
 static inline void fx_send(sim *s, uint32_t src, uint32_t dst, uint64_t bytes)
 {
 	net_done done = {FX_DONE, dst, 0, 0};
-	s->net->send(s, src, dst, bytes, &done, 0, "communication time");
+	s->net->send(&s->nenv, src, dst, bytes, &done, 0, "communication time");
 }
 
 /* Runs the backend's events until none is left: the tick of the last one,
@@ -71,14 +71,14 @@ static inline uint64_t fx_quiet(sim *s)
 	while (evq_pop(&s->q, &e)) {
 		s->now = last = e.t;
 		if (e.type == EV_NET)
-			s->net->event(s, &e);
+			s->net->event(&s->nenv, e.a, e.b);
 	}
 	return last;
 }
 
 static inline void fx_net_close(sim *s)
 {
-	s->net->free(s);
+	s->net->free(&s->nenv);
 	evq_free(&s->q);
 }
 

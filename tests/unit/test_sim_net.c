@@ -25,14 +25,14 @@ static void test_unaware_ring(void)
 	sim s;
 	fx_net_open(&s, &c, u);
 	/* 3 hops either way round: floor(1500 + 19531.25) */
-	CHECK(s.net->delay(&s, 0, 3, MIB) == 21031);
-	CHECK(s.net->delay(&s, 0, 5, MIB) == 21031);
+	CHECK(s.net->delay(&s.nenv, 0, 3, MIB) == 21031);
+	CHECK(s.net->delay(&s.nenv, 0, 5, MIB) == 21031);
 	/* 1 hop: floor(500 + 19531.25); 0 bytes: the latency alone */
-	CHECK(s.net->delay(&s, 1, 0, MIB) == 20031);
-	CHECK(s.net->delay(&s, 0, 1, 0) == 500);
+	CHECK(s.net->delay(&s.nenv, 1, 0, MIB) == 20031);
+	CHECK(s.net->delay(&s.nenv, 0, 1, 0) == 500);
 	/* 32 KiB: floor(500 + 610.3515625), spec E's T for 8 ranks */
-	CHECK(s.net->delay(&s, 0, 1, 32768) == 1110);
-	CHECK(s.net->delay(&s, 4, 4, MIB) == 0);
+	CHECK(s.net->delay(&s.nenv, 0, 1, 32768) == 1110);
+	CHECK(s.net->delay(&s.nenv, 4, 4, MIB) == 0);
 	fx_net_close(&s);
 	/* sent: arrives at the delay, whatever else is in flight */
 	CHECK(fx_alone(&c, u, 0, 3, MIB) == 21031);
@@ -63,9 +63,9 @@ static void test_unaware_dims(void)
 	sim s;
 	fx_net_open(&s, &c, net_backend_parse("unaware"));
 	/* floor(2 * 1000 + 9765.625) */
-	CHECK(s.net->delay(&s, 0, 4, MIB) == 11765);
+	CHECK(s.net->delay(&s.nenv, 0, 4, MIB) == 11765);
 	/* 1 and 6 differ in dimension 0 first: 1 hop there, floor(500 + 19531.25) */
-	CHECK(s.net->delay(&s, 1, 6, MIB) == 20031);
+	CHECK(s.net->delay(&s.nenv, 1, 6, MIB) == 20031);
 	fx_net_close(&s);
 	cfg_free(&c);
 }

@@ -16,12 +16,12 @@ enum { SIZE = 1048576 };
 static net_backend counting;
 static uint64_t sent_bytes, sent_msgs;
 
-static void count_send(sim *s, uint32_t src, uint32_t dst, uint64_t bytes, const net_done *done,
-                       uint32_t node, const char *what)
+static void count_send(net_env *env, uint32_t src, uint32_t dst, uint64_t bytes,
+                       const net_done *done, uint32_t node, const char *what)
 {
 	sent_bytes += bytes;
 	sent_msgs++;
-	net_backend_of(NET_DEFAULT)->send(s, src, dst, bytes, done, node, what);
+	net_backend_of(NET_DEFAULT)->send(env, src, dst, bytes, done, node, what);
 }
 
 /* n ranks, one collective of Chakra type ct and SIZE bytes each. */
@@ -150,7 +150,7 @@ static void test_backend_row(int i, const cfg *ring8)
 			if (b->delay) {
 				sim s;
 				fx_net_open(&s, ring8, i);
-				CHECK(b->delay(&s, 0, dst, sizes[k]) == t);
+				CHECK(b->delay(&s.nenv, 0, dst, sizes[k]) == t);
 				fx_net_close(&s);
 			}
 		}

@@ -32,6 +32,44 @@ void sim_after_fail(sim *s, uint64_t dt, uint32_t rank, uint32_t node, const cha
 	sim_overflow(s, rank, node, dt > SIM_TMAX ? what : "simulated time");
 }
 
+/* The engine's side of net_env (net.h): what a backend may ask of it. */
+static void eng_done_at(void *eng, uint64_t t, const net_done *d)
+{
+	sim *s = eng;
+	evq_push(&s->q, t, d->type, d->rank, d->a, d->b);
+}
+
+static void eng_dispatch(void *eng, const net_done *d)
+{
+	sim *s = eng;
+	ev e = {.t = s->now, .type = d->type, .rank = d->rank, .a = d->a, .b = d->b};
+	sim_dispatch(s, &e);
+}
+
+static void eng_own_at(void *eng, uint64_t t, uint32_t rank, uint64_t a, uint64_t b)
+{
+	sim *s = eng;
+	evq_push(&s->q, t, EV_NET, rank, a, b);
+}
+
+static void eng_after_fail(void *eng, uint64_t dt, uint32_t rank, uint32_t node, const char *what)
+{
+	sim_after_fail(eng, dt, rank, node, what);
+}
+
+void sim_net_init(sim *s)
+{
+	s->nenv = (net_env){.cf = s->cf,
+	                    .now = &s->now,
+	                    .tmax = SIM_TMAX,
+	                    .eng = s,
+	                    .done_at = eng_done_at,
+	                    .dispatch = eng_dispatch,
+	                    .own_at = eng_own_at,
+	                    .after_fail = eng_after_fail};
+	s->net->init(&s->nenv);
+}
+
 void sim_unfold(sim *s)
 {
 	if (!sim_stopped(s))
@@ -67,7 +105,7 @@ void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *gr
 	s->folded = folded;
 	s->nranks = folded ? 1 : world;
 	s->net = net_backend_of(cf->net.backend);
-	s->net->init(s);
+	sim_net_init(s);
 	/* cfg_finish checked the dimensions: this cannot fail */
 	et_dims_init(&s->dims, cf->npus, cf->ndims, NULL);
 	s->r = et_xcalloc(s->nranks, sizeof *s->r);
@@ -103,7 +141,7 @@ void sim_dispatch(sim *s, const ev *e)
 		p2p_arrive(s, e->a);
 		break;
 	case EV_NET:
-		s->net->event(s, e);
+		s->net->event(&s->nenv, e->a, e->b);
 		break;
 	default:
 		break;
@@ -172,6 +210,6 @@ void sim_free(sim *s)
 	p2p_free(s);
 	ring_free_all(s);
 	if (s->net)
-		s->net->free(s);
+		s->net->free(&s->nenv);
 	memset(s, 0, sizeof *s);
 }

@@ -39,7 +39,7 @@ struct sim {
 	const cfg *cf;
 	const sim_opts *op;
 	const net_backend *net; /* cf->net.backend's */
-	void *net_st;           /* its state */
+	net_env nenv;           /* all it sees of the engine, its state (sim_net_init) */
 	uint32_t nranks;        /* simulated ranks (1 when folded) */
 	uint32_t world;         /* ranks of the trace */
 	bool folded;
@@ -82,6 +82,9 @@ typedef enum sim_end {
  * 0's stands for all). cf, op and graphs must outlive s. */
 void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs,
               uint32_t world, bool folded);
+/* Builds s->net (set, as s->cf) over s->nenv: the engine's side of the
+ * backend interface (net.h). sim_init calls it; a test may, on a bare sim. */
+void sim_net_init(sim *s);
 /* Runs once; the results (times, stats) stay in s until sim_free. */
 sim_end sim_run(sim *s, et_error *e);
 /* Frees everything of s, whatever sim_run ended with (or if it never ran). */

@@ -7,7 +7,7 @@
  * route (store-and-forward); at its destination the event it completes is
  * dispatched in line. Links are made when a route first uses them (a
  * FullyConnected dimension of 4,096 NPUs has 16 M possible links). */
-#include "et-sim/engine/sim.h"
+#include "et-sim/config/cfg.h"
 #include "et-sim/infragraph/netgraph.h"
 #include "et-sim/net/net.h"
 #include "et-sim/net/net_route.h"
@@ -81,14 +81,14 @@ static void graph_links(aware *w, const netgraph *g)
 	}
 }
 
-static void aware_init(sim *s)
+static void aware_init(net_env *env)
 {
 	aware *w = et_xcalloc(1, sizeof *w);
-	net_route_init(&w->rt, s->cf);
-	if (s->cf->net.graph)
-		graph_links(w, s->cf->net.graph);
+	net_route_init(&w->rt, env->cf);
+	if (env->cf->net.graph)
+		graph_links(w, env->cf->net.graph);
 	w->free_head = UINT32_MAX;
-	s->net_st = w;
+	env->st = w;
 }
 
 static uint32_t chunk_new(aware *w)
@@ -109,20 +109,20 @@ static uint64_t ticks(double x)
 }
 
 /* Chunk ci starts on its (free) link now. */
-static void start(sim *s, aware *w, uint32_t ci)
+static void start(net_env *env, aware *w, uint32_t ci)
 {
 	aw_chunk *c = &w->c[ci];
 	aw_link *l = &w->l[c->link];
 	double ser = l->bpns > 0 ? (double)c->bytes / l->bpns : 0;
-	uint64_t arrive = sim_after(s, ticks(l->lat + ser), c->src, c->node, c->what);
+	uint64_t arrive = net_after(env, ticks(l->lat + ser), c->src, c->node, c->what);
 	uint64_t busy = ticks(ser);
-	uint64_t release = sim_after(s, busy, c->src, c->node, c->what);
+	uint64_t release = net_after(env, busy, c->src, c->node, c->what);
 	l->busy = true;
 	l->bytes = et_sat_add(l->bytes, c->bytes);
 	l->busy_ns = et_sat_add(l->busy_ns, busy);
 	l->chunks++;
-	evq_push(&s->q, arrive, EV_NET, c->src, ci, AW_ARRIVE);
-	evq_push(&s->q, release, EV_NET, c->src, c->link, AW_FREE);
+	env->own_at(env->eng, arrive, c->src, ci, AW_ARRIVE);
+	env->own_at(env->eng, release, c->src, c->link, AW_FREE);
 }
 
 static void q_push(aw_link *l, uint32_t ci)
@@ -140,7 +140,7 @@ static void q_push(aw_link *l, uint32_t ci)
 }
 
 /* Chunk ci goes on to the next link of its route. */
-static void forward(sim *s, aware *w, uint32_t ci)
+static void forward(net_env *env, aware *w, uint32_t ci)
 {
 	aw_chunk *c = &w->c[ci];
 	uint32_t next = net_route_next(&w->rt, c->at, c->src, c->dst);
@@ -149,17 +149,17 @@ static void forward(sim *s, aware *w, uint32_t ci)
 	if (w->l[li].busy)
 		q_push(&w->l[li], ci);
 	else
-		start(s, w, ci);
+		start(env, w, ci);
 }
 
-static void aware_send(sim *s, uint32_t src, uint32_t dst, uint64_t bytes, const net_done *done,
-                       uint32_t node, const char *what)
+static void aware_send(net_env *env, uint32_t src, uint32_t dst, uint64_t bytes,
+                       const net_done *done, uint32_t node, const char *what)
 {
 	if (src == dst) { /* no hop: arrived at once, as in the unaware model */
-		evq_push(&s->q, s->now, done->type, done->rank, done->a, done->b);
+		env->done_at(env->eng, *env->now, done);
 		return;
 	}
-	aware *w = s->net_st;
+	aware *w = env->st;
 	uint32_t ci = chunk_new(w);
 	w->c[ci] = (aw_chunk){.at = src,
 	                      .src = src,
@@ -168,28 +168,26 @@ static void aware_send(sim *s, uint32_t src, uint32_t dst, uint64_t bytes, const
 	                      .done = *done,
 	                      .node = node,
 	                      .what = what};
-	forward(s, w, ci);
+	forward(env, w, ci);
 }
 
-static void arrive(sim *s, aware *w, uint32_t ci)
+static void arrive(net_env *env, aware *w, uint32_t ci)
 {
 	aw_chunk *c = &w->c[ci];
 	c->at = w->l[c->link].to;
 	if (c->at != c->dst) {
-		forward(s, w, ci);
+		forward(env, w, ci);
 		return;
 	}
-	ev e = {.t = s->now,
-	        .type = c->done.type,
-	        .rank = c->done.rank,
-	        .a = c->done.a,
-	        .b = c->done.b};
+	/* a copy: the chunk is free again, and what the event starts may
+	 * reuse it or move the array */
+	net_done d = c->done;
 	c->next_free = w->free_head;
 	w->free_head = ci;
-	sim_dispatch(s, &e);
+	env->dispatch(env->eng, &d);
 }
 
-static void release(sim *s, aware *w, uint32_t li)
+static void release(net_env *env, aware *w, uint32_t li)
 {
 	aw_link *l = &w->l[li];
 	l->busy = false;
@@ -198,21 +196,21 @@ static void release(sim *s, aware *w, uint32_t li)
 	uint32_t ci = l->q[l->qh];
 	l->qh = (l->qh + 1) % l->qcap;
 	l->qn--;
-	start(s, w, ci);
+	start(env, w, ci);
 }
 
-static void aware_event(sim *s, const ev *e)
+static void aware_event(net_env *env, uint64_t a, uint64_t b)
 {
-	aware *w = s->net_st;
-	if (e->b == AW_ARRIVE)
-		arrive(s, w, (uint32_t)e->a);
+	aware *w = env->st;
+	if (b == AW_ARRIVE)
+		arrive(env, w, (uint32_t)a);
 	else
-		release(s, w, (uint32_t)e->a);
+		release(env, w, (uint32_t)a);
 }
 
-static size_t aware_link_stats(const sim *s, net_link_stat **out)
+static size_t aware_link_stats(const net_env *env, net_link_stat **out)
 {
-	const aware *w = s->net_st;
+	const aware *w = env->st;
 	net_link_stat *v = et_xcalloc((size_t)w->nl + 1, sizeof *v);
 	for (uint32_t i = 0; i < w->nl; i++) {
 		const aw_link *l = &w->l[i];
@@ -227,9 +225,9 @@ static size_t aware_link_stats(const sim *s, net_link_stat **out)
 	return w->nl;
 }
 
-static void aware_free(sim *s)
+static void aware_free(net_env *env)
 {
-	aware *w = s->net_st;
+	aware *w = env->st;
 	if (!w)
 		return;
 	for (uint32_t i = 0; i < w->nl; i++)
@@ -239,7 +237,7 @@ static void aware_free(sim *s)
 	et_hmap_free(&w->lmap);
 	net_route_free(&w->rt);
 	free(w);
-	s->net_st = NULL;
+	env->st = NULL;
 }
 
 const net_backend net_aware = {

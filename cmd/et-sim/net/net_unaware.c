@@ -2,14 +2,13 @@
  * A.1-A.3): a message takes floor(hops·latency + bytes/bandwidth) in the
  * first dimension where its ends differ, whatever else is in flight (the
  * dimensions' geometry is net_dims.h). */
-#include "et-sim/engine/sim.h"
 #include "et-sim/net/net.h"
 #include "et-sim/net/net_dims.h"
 #include "et_sat.h"
 
-uint64_t net_delay(sim *s, uint32_t src, uint32_t dst, uint64_t bytes)
+uint64_t net_delay(const net_env *env, uint32_t src, uint32_t dst, uint64_t bytes)
 {
-	const cfg *cf = s->cf;
+	const cfg *cf = env->cf;
 	int d = net_first_dim(cf, src, dst);
 	if (d < 0)
 		return 0;
@@ -20,27 +19,27 @@ uint64_t net_delay(sim *s, uint32_t src, uint32_t dst, uint64_t bytes)
 	return et_sat_from_double(link + ser);
 }
 
-static void unaware_init(sim *s)
+static void unaware_init(net_env *env)
 {
-	(void)s;
+	(void)env;
 }
 
 /* The arrival is scheduled now, at its closed-form time. */
-static void unaware_send(sim *s, uint32_t src, uint32_t dst, uint64_t bytes, const net_done *done,
-                         uint32_t node, const char *what)
+static void unaware_send(net_env *env, uint32_t src, uint32_t dst, uint64_t bytes,
+                         const net_done *done, uint32_t node, const char *what)
 {
-	uint64_t t = sim_after(s, net_delay(s, src, dst, bytes), src, node, what);
-	evq_push(&s->q, t, done->type, done->rank, done->a, done->b);
+	uint64_t t = net_after(env, net_delay(env, src, dst, bytes), src, node, what);
+	env->done_at(env->eng, t, done);
 }
 
-static void unaware_event(sim *s, const ev *e)
+static void unaware_event(net_env *env, uint64_t a, uint64_t b)
 {
-	(void)s, (void)e;
+	(void)env, (void)a, (void)b;
 }
 
-static void unaware_free(sim *s)
+static void unaware_free(net_env *env)
 {
-	(void)s;
+	(void)env;
 }
 
 const net_backend net_unaware = {

@@ -29,7 +29,7 @@ int links_write_csv(FILE *f, const sim *s)
 	if (!s->net->link_stats)
 		return 0;
 	net_link_stat *v;
-	size_t n = s->net->link_stats(s, &v);
+	size_t n = s->net->link_stats(&s->nenv, &v);
 	uint64_t end = run_end(s);
 	for (size_t i = 0; i < n; i++) {
 		report_csv_cell(f, v[i].from);
@@ -48,7 +48,7 @@ void links_report_top(FILE *f, const sim *s)
 	if (!s->net->link_stats)
 		return;
 	net_link_stat *v;
-	size_t n = s->net->link_stats(s, &v);
+	size_t n = s->net->link_stats(&s->nenv, &v);
 	uint64_t end = run_end(s);
 	size_t top[3];
 	int k = 0;

@@ -14,7 +14,7 @@
 
 uint64_t algo_cf_delay(sim *s, const ring *rg, uint32_t a, uint32_t b, uint64_t m)
 {
-	return s->net->delay(s, rg->rank[a], rg->rank[b], m);
+	return s->net->delay(&s->nenv, rg->rank[a], rg->rank[b], m);
 }
 
 uint64_t algo_cf_tmax(sim *s, const ring *rg, uint32_t idx, uint64_t m, bool *uniform)

@@ -105,7 +105,7 @@ static void post(sim *s, rank_st *r, uint32_t node, bool send)
 	if (send) {
 		e->send_node = node;
 		net_done done = {EV_P2P_ARRIVE, r->rank, idx, 0};
-		s->net->send(s, r->rank, peer, size, &done, node, "transfer time");
+		s->net->send(&s->nenv, r->rank, peer, size, &done, node, "transfer time");
 		return;
 	}
 	e->recv_node = node;

@@ -80,7 +80,7 @@ static inline void algo_send(sim *s, stream *st, uint32_t dst, uint64_t bytes)
 	uint32_t me = st->rc->rank;
 	net_done done = {EV_ARRIVE, dst, msg_key(st), msg_ends(me, dst)};
 	s->st.messages++;
-	s->net->send(s, me, dst, bytes, &done, st->rc->node, "communication time");
+	s->net->send(&s->nenv, me, dst, bytes, &done, st->rc->node, "communication time");
 }
 static inline void algo_expect(sim *s, stream *st, uint32_t src)
 {
