@@ -92,10 +92,119 @@ static void test_aware(void)
 	cfg_free(&c);
 }
 
+/* A backend needs nothing but its net_env: here a hand-made one, no
+ * engine, whose callbacks record what the backend asks for in a small
+ * queue (earliest first, then in order of scheduling, as evq). */
+typedef struct mini_ev {
+	uint64_t t;
+	bool own;
+	net_done d;
+} mini_ev;
+
+typedef struct mini {
+	uint64_t now;
+	mini_ev q[16];
+	int n, fails;
+	net_done last;    /* the last completion run */
+	uint64_t last_at; /* and when */
+	uint64_t fail_dt;
+	uint32_t fail_rank, fail_node;
+	const char *fail_what;
+} mini;
+
+static void mini_push(mini *m, uint64_t t, bool own, net_done d)
+{
+	CHECK(m->n < 16 && (t >= m->now || m->fails)); /* after a failure t is not used */
+	if (m->n < 16)
+		m->q[m->n++] = (mini_ev){t, own, d};
+}
+
+static void mini_done_at(void *eng, uint64_t t, const net_done *d)
+{
+	mini_push(eng, t, false, *d);
+}
+
+static void mini_own_at(void *eng, uint64_t t, uint32_t rank, uint64_t a, uint64_t b)
+{
+	mini_push(eng, t, true, (net_done){0, rank, a, b});
+}
+
+static void mini_dispatch(void *eng, const net_done *d)
+{
+	mini *m = eng;
+	m->last = *d;
+	m->last_at = m->now;
+}
+
+static void mini_fail(void *eng, uint64_t dt, uint32_t rank, uint32_t node, const char *what)
+{
+	mini *m = eng;
+	if (!m->fails++) /* the first: a backend may ask again before the engine stops */
+		m->fail_dt = dt, m->fail_rank = rank, m->fail_node = node, m->fail_what = what;
+}
+
+/* Pops until the queue is empty (the backend's own events to it). */
+static void mini_run(mini *m, const net_backend *b, net_env *env)
+{
+	while (m->n) {
+		int k = 0;
+		for (int i = 1; i < m->n; i++)
+			k = m->q[i].t < m->q[k].t ? i : k;
+		mini_ev e = m->q[k];
+		memmove(&m->q[k], &m->q[k + 1], (size_t)(m->n - k - 1) * sizeof m->q[0]);
+		m->n--;
+		m->now = e.t;
+		if (e.own)
+			b->event(env, e.d.a, e.d.b);
+		else
+			mini_dispatch(m, &e.d);
+	}
+}
+
+static void test_env_alone(void)
+{
+	cfg c;
+	CHECK(fx_cfg(&c, ring8) == 0);
+	/* 0 -> 3 is 3 hops: unaware floor(1500 + 19531.25), aware 3 * floor(500 + 19531.25) */
+	const struct {
+		const char *name;
+		uint64_t t;
+	} want[] = {{"unaware", 21031}, {"aware", 60093}};
+	for (int k = 0; k < 2; k++) {
+		const net_backend *b = net_backend_of(net_backend_parse(want[k].name));
+		mini m = {0};
+		net_env env = {.cf = &c,
+		               .now = &m.now,
+		               .tmax = UINT64_MAX - 1,
+		               .eng = &m,
+		               .done_at = mini_done_at,
+		               .dispatch = mini_dispatch,
+		               .own_at = mini_own_at,
+		               .after_fail = mini_fail};
+		b->init(&env);
+		net_done done = {0xfe, 3, 42, 43};
+		b->send(&env, 0, 3, MIB, &done, 7, "communication time");
+		mini_run(&m, b, &env);
+		CHECK(m.fails == 0 && m.last_at == want[k].t);
+		CHECK(m.last.type == 0xfe && m.last.rank == 3 && m.last.a == 42 && m.last.b == 43);
+		/* a time beyond the env's tmax (not beyond 2^64): the env's failure,
+		 * with the sending rank and node, and the step's delay (which itself
+		 * fits) */
+		env.tmax = 1000000;
+		m.now = env.tmax - 100;
+		b->send(&env, 1, 2, MIB, &done, 7, "communication time");
+		CHECK(m.fails >= 1 && m.fail_dt == 20031 && m.fail_rank == 1 && m.fail_node == 7 &&
+		      m.fail_what && strcmp(m.fail_what, "communication time") == 0);
+		b->free(&env);
+	}
+	cfg_free(&c);
+}
+
 int main(void)
 {
 	test_unaware_ring();
 	test_unaware_dims();
 	test_aware();
+	test_env_alone();
 	return check_failures();
 }
