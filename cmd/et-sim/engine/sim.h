@@ -149,8 +149,8 @@ enum {
 	EV_FIRE,       /* rank: initial issue */
 	EV_NET,        /* the network backend's own (net.h) */
 };
-/* Runs event e now, as if it had been popped: how a backend completes a
- * message in line. */
+/* Runs event e now, as if it had been popped: the event loop's, and how
+ * a backend's completion in line (net_env's dispatch) runs. */
 void sim_dispatch(sim *s, const ev *e);
 
 #endif
