@@ -40,6 +40,11 @@ void et_jsonw_set_lines(et_jsonw *w, bool on)
 	w->lines = on;
 }
 
+void et_jsonw_set_str_flags(et_jsonw *w, unsigned str_flags)
+{
+	w->str_flags = str_flags;
+}
+
 void et_jsonw_set_indent(et_jsonw *w, unsigned n)
 {
 	w->indent = n;

@@ -57,6 +57,8 @@ typedef struct et_jsonw {
 void et_jsonw_init(et_jsonw *w, FILE *f, et_buf *b, et_jsonw_style style, unsigned str_flags);
 /* JSONL: each top-level value is followed by "\n". */
 void et_jsonw_set_lines(et_jsonw *w, bool on);
+/* et_json_str's flags for the strings from now on. */
+void et_jsonw_set_str_flags(et_jsonw *w, unsigned str_flags);
 /* ET_JSONW_INDENT's spaces a level (default 2). */
 void et_jsonw_set_indent(et_jsonw *w, unsigned n);
 /* Frees the writer's memory (not b, not f). Returns 0, or -1 if it was
