@@ -40,6 +40,11 @@ void et_jsonw_set_lines(et_jsonw *w, bool on)
 	w->lines = on;
 }
 
+void et_jsonw_set_tree_ints(et_jsonw *w, bool on)
+{
+	w->tree_ints = on;
+}
+
 void et_jsonw_set_str_flags(et_jsonw *w, unsigned str_flags)
 {
 	w->str_flags = str_flags;
@@ -364,7 +369,13 @@ void et_jsonw_cjson(et_jsonw *w, const cJSON *j)
 	} else if (cJSON_IsString(j)) {
 		et_jsonw_str(w, j->valuestring);
 	} else if (cJSON_IsNumber(j)) {
-		et_jsonw_cjnum(w, j->valuedouble);
+		double v = j->valuedouble;
+		if (w->tree_ints && v == floor(v) && fabs(v) < 9e15) {
+			char t[24];
+			scalar(w, t, (size_t)snprintf(t, sizeof t, "%.0f", v));
+		} else {
+			et_jsonw_cjnum(w, v);
+		}
 	} else if (cJSON_IsBool(j)) {
 		et_jsonw_bool(w, cJSON_IsTrue(j));
 	} else if (cJSON_IsRaw(j) && j->valuestring) {

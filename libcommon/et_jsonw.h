@@ -44,6 +44,7 @@ typedef struct et_jsonw {
 	unsigned str_flags; /* et_json_str's flags for every string */
 	unsigned indent;    /* ET_JSONW_INDENT: spaces a level */
 	bool lines;         /* JSONL: a newline after each top-level value */
+	bool tree_ints;     /* et_jsonw_cjson: integral numbers as integers */
 	bool first;         /* the open container has no item yet */
 	bool after_key;     /* a key is written, its value is due */
 	bool bad;           /* misused (see above) */
@@ -57,6 +58,10 @@ typedef struct et_jsonw {
 void et_jsonw_init(et_jsonw *w, FILE *f, et_buf *b, et_jsonw_style style, unsigned str_flags);
 /* JSONL: each top-level value is followed by "\n". */
 void et_jsonw_set_lines(et_jsonw *w, bool on);
+/* et_jsonw_cjson's numbers: integral ones below 9e15 in magnitude as
+ * integers ("%.0f", as Python's json.dumps writes an int), the others as
+ * et_jsonw_cjnum. */
+void et_jsonw_set_tree_ints(et_jsonw *w, bool on);
 /* et_json_str's flags for the strings from now on. */
 void et_jsonw_set_str_flags(et_jsonw *w, unsigned str_flags);
 /* ET_JSONW_INDENT's spaces a level (default 2). */
