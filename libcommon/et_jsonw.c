@@ -325,6 +325,19 @@ void et_jsonw_us3(et_jsonw *w, uint64_t ns)
 	scalar(w, t, (size_t)n);
 }
 
+void et_jsonw_members(et_jsonw *w, const char *obj)
+{
+	size_t n = obj ? strlen(obj) : 0;
+	if (w->bad || !in_obj(w) || w->after_key || n < 2 || obj[0] != '{' || obj[n - 1] != '}') {
+		w->bad = true;
+		return;
+	}
+	if (n == 2)
+		return;
+	sep(w);
+	put(w, obj + 1, n - 2);
+}
+
 void et_jsonw_nl(et_jsonw *w)
 {
 	w->nl++;

@@ -92,6 +92,11 @@ void et_jsonw_cjnum(et_jsonw *w, double x);
 void et_jsonw_us3(et_jsonw *w, uint64_t ns);
 /* A value already JSON, written as it is. */
 void et_jsonw_raw(et_jsonw *w, const char *json, size_t n);
+/* The members of obj, an object's text as an et_jsonw of the same style
+ * wrote it ("{" members "}"), as members of the open object (nothing for
+ * "{}"). For members made before the object they go in (et-validate's
+ * findings keep theirs until the report). */
+void et_jsonw_members(et_jsonw *w, const char *obj);
 /* A line break at the next separator: after the comma before the next item
  * (before the item if it is the first), or before the next closing bracket.
  * Several add up. For layouts with hand-placed lines (et-sim's report). */
