@@ -55,6 +55,14 @@ void et_jsonw_set_indent(et_jsonw *w, unsigned n)
 	w->indent = n;
 }
 
+void et_jsonw_release(et_jsonw *w)
+{
+	free(w->open);
+	et_buf_free(&w->tmp);
+	w->open = NULL;
+	w->depth = w->cap = 0;
+}
+
 int et_jsonw_done(et_jsonw *w)
 {
 	bool bad = w->bad || w->depth || w->after_key;
@@ -208,15 +216,12 @@ void et_jsonw_end(et_jsonw *w)
 
 void et_jsonw_strn(et_jsonw *w, const char *s, size_t n)
 {
-	/* et_json_str reads a C string: a copy when s is not one */
-	char *z = NULL;
-	if (s && s[n]) {
-		z = et_xmalloc(n + 1);
+	/* et_json_str reads a C string */
+	char *z = et_xmalloc(n + 1);
+	if (n)
 		memcpy(z, s, n);
-		z[n] = 0;
-		s = z;
-	}
-	et_jsonw_str(w, s);
+	z[n] = 0;
+	et_jsonw_str(w, z);
 	free(z);
 }
 

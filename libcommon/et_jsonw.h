@@ -70,6 +70,11 @@ void et_jsonw_set_indent(et_jsonw *w, unsigned n);
  * misused (errno EINVAL) or f has an error (ferror; errno as it was left). */
 int et_jsonw_done(et_jsonw *w);
 
+/* Frees the writer's memory and hands its open containers to the caller,
+ * who closes them by other means: et_writer's JSON document, whose node
+ * list et-convert's ET -> JSON hot loop writes (et_json_write.c). */
+void et_jsonw_release(et_jsonw *w);
+
 void et_jsonw_obj(et_jsonw *w);
 void et_jsonw_arr(et_jsonw *w);
 void et_jsonw_end(et_jsonw *w); /* closes the innermost object or array */
@@ -93,7 +98,7 @@ void et_jsonw_us3(et_jsonw *w, uint64_t ns);
 /* A value already JSON, written as it is. */
 void et_jsonw_raw(et_jsonw *w, const char *json, size_t n);
 /* The members of obj, an object's text as an et_jsonw of the same style
- * wrote it ("{" members "}"), as members of the open object (nothing for
+ * (compact or spaced) wrote it ("{" members "}"), as members of the open object (nothing for
  * "{}"). For members made before the object they go in (et-validate's
  * findings keep theirs until the report). */
 void et_jsonw_members(et_jsonw *w, const char *obj);

@@ -277,11 +277,12 @@ static void json_header(et_writer *w, const et_meta *m)
 	if (w->c.format == ET_WRITER_JSON) {
 		et_jsonw_key(&j, "nodes");
 		et_jsonw_arr(&j);
-	} else {
-		et_jsonw_end(&j);
-		et_buf_putc(&w->buf, '\n');
+		et_jsonw_release(&j); /* the node loop goes on, then closes both */
+		return;
 	}
-	et_jsonw_done(&j); /* JSON: left open on purpose */
+	et_jsonw_end(&j);
+	et_buf_putc(&w->buf, '\n');
+	et_jsonw_done(&j);
 }
 
 static int text_meta(et_writer *w, const et_msg *m, et_error *e)

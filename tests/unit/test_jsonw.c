@@ -129,6 +129,36 @@ static void strings(void)
 	CHECK(got("\"\\u00e9\\r\""));
 }
 
+/* members made earlier, spliced into an object; and a writer released
+ * with its containers open (the caller closes them) */
+static void splice(void)
+{
+	start(ET_JSONW_SPACED, 0);
+	et_jsonw_obj(&w);
+	et_jsonw_kint(&w, "a", 1);
+	et_jsonw_members(&w, "{\"b\": 2, \"c\": [3]}");
+	et_jsonw_members(&w, "{}");
+	et_jsonw_kint(&w, "d", 4);
+	et_jsonw_end(&w);
+	CHECK(got("{\"a\": 1, \"b\": 2, \"c\": [3], \"d\": 4}"));
+	start(ET_JSONW_SPACED, 0);
+	et_jsonw_obj(&w);
+	et_jsonw_members(&w, "{\"b\": 2}");
+	et_jsonw_end(&w);
+	CHECK(got("{\"b\": 2}"));
+	start(ET_JSONW_COMPACT, 0);
+	et_jsonw_arr(&w);
+	et_jsonw_members(&w, "{\"b\":2}");
+	CHECK(et_jsonw_done(&w) == -1);
+	start(ET_JSONW_COMPACT, 0);
+	et_jsonw_obj(&w);
+	et_jsonw_key(&w, "n");
+	et_jsonw_arr(&w);
+	et_jsonw_release(&w);
+	et_buf_putc(&out, '\0');
+	CHECK(strcmp((const char *)out.data, "{\"n\":[") == 0);
+}
+
 static void numbers(void)
 {
 	start(ET_JSONW_SPACED, 0);
@@ -254,6 +284,7 @@ int main(void)
 	styles();
 	lines();
 	strings();
+	splice();
 	numbers();
 	cjson_trees();
 	misuse();
