@@ -19,10 +19,15 @@ static void put(et_jsonw *w, const char *s, size_t n)
 		et_buf_append(w->b, s, n);
 }
 
+/* n copies of c (indentation): in blocks, not a byte at a time. */
 static void put_n(et_jsonw *w, char c, size_t n)
 {
-	while (n--)
-		put(w, &c, 1);
+	char t[64];
+	memset(t, c, n < sizeof t ? n : sizeof t);
+	for (size_t k; n; n -= k) {
+		k = n < sizeof t ? n : sizeof t;
+		put(w, t, k);
+	}
 }
 
 void et_jsonw_init(et_jsonw *w, FILE *f, et_buf *b, et_jsonw_style style, unsigned str_flags)
