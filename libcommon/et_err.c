@@ -1,6 +1,6 @@
 #include "et_err.h"
+#include "et_json_str.h"
 
-#include <cjson/cJSON.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +34,8 @@ int et_fail(et_error *e, int code, const char *fmt, ...)
 	return -1;
 }
 
-/* The first m bytes of s quoted by cJSON (malloc'ed), or NULL. */
+/* The first m bytes of s as a JSON string, by the one escaper (malloc'ed),
+ * or NULL. */
 static char *quote_prefix(const char *s, size_t m)
 {
 	char *t = malloc(m + 1);
@@ -42,10 +43,11 @@ static char *quote_prefix(const char *s, size_t m)
 		return NULL;
 	memcpy(t, s, m);
 	t[m] = '\0';
-	cJSON str = {.type = cJSON_String, .valuestring = t};
-	char *p = cJSON_PrintUnformatted(&str);
+	et_buf b = {0};
+	et_json_str(&b, t, 0);
+	et_buf_putc(&b, '\0');
 	free(t);
-	return p;
+	return (char *)b.data;
 }
 
 const char *et_quote(const char *s, char *buf, size_t cap)

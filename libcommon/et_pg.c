@@ -3,6 +3,7 @@
 #include "et_buf.h"
 #include "et_hmap.h"
 #include "et_jsonfile.h"
+#include "et_jsonw.h"
 #include "et_mem.h"
 #include "et_output.h"
 
@@ -181,32 +182,15 @@ bool et_pg_whole_world(const uint32_t *ranks, size_t n, uint32_t world)
 	return ok;
 }
 
-/* json.dumps layout of a cJSON value. */
+/* json.dumps layout of a cJSON value (integers as integers, not with
+ * cJSON's exponent forms). */
 static void dump(const cJSON *v, et_buf *b)
 {
-	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
-		bool obj = cJSON_IsObject(v);
-		et_buf_putc(b, obj ? '{' : '[');
-		for (const cJSON *c = v->child; c; c = c->next) {
-			if (c != v->child)
-				et_buf_puts(b, ", ");
-			if (obj) {
-				cJSON key = {.type = cJSON_String, .valuestring = c->string};
-				dump(&key, b);
-				et_buf_puts(b, ": ");
-			}
-			dump(c, b);
-		}
-		et_buf_putc(b, obj ? '}' : ']');
-	} else if (cJSON_IsNumber(v) && v->valuedouble == floor(v->valuedouble) &&
-	           fabs(v->valuedouble) < 9e15) {
-		/* json.dumps writes integers without cJSON's exponent forms */
-		et_buf_printf(b, "%.0f", v->valuedouble);
-	} else {
-		char *s = cJSON_PrintUnformatted(v);
-		et_buf_puts(b, s ? s : "null");
-		free(s);
-	}
+	et_jsonw j;
+	et_jsonw_init(&j, NULL, b, ET_JSONW_SPACED, 0);
+	et_jsonw_set_tree_ints(&j, true);
+	et_jsonw_cjson(&j, v);
+	et_jsonw_done(&j);
 }
 
 static void set_number(cJSON *o, const char *key, double v)
@@ -227,12 +211,12 @@ static char *rewrap(char *text, et_pg_form form)
 		et_buf_puts(&b, text);
 		et_buf_puts(&b, "']");
 	} else {
-		cJSON *list = cJSON_CreateArray();
-		cJSON_AddItemToArray(list, cJSON_CreateString(text));
-		char *s = cJSON_PrintUnformatted(list);
-		et_buf_puts(&b, s);
-		free(s);
-		cJSON_Delete(list);
+		et_jsonw j;
+		et_jsonw_init(&j, NULL, &b, ET_JSONW_COMPACT, 0);
+		et_jsonw_arr(&j);
+		et_jsonw_str(&j, text);
+		et_jsonw_end(&j);
+		et_jsonw_done(&j);
 	}
 	et_buf_putc(&b, 0);
 	free(text);
@@ -429,15 +413,21 @@ int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_err
 	et_output *o;
 	if (et_output_open(&o, path, false, e) < 0)
 		return -1;
-	FILE *f = et_output_file(o);
-	fputc('{', f);
+	et_jsonw j;
+	et_jsonw_init(&j, et_output_file(o), NULL, ET_JSONW_SPACED, 0);
+	et_jsonw_set_lines(&j, true);
+	et_jsonw_obj(&j);
 	for (uint32_t id = 0; id < world / g; id++) {
-		fprintf(f, "%s\"%u\": [", id ? ", " : "", id + 1);
+		char key[16];
+		snprintf(key, sizeof key, "%u", id + 1);
+		et_jsonw_key(&j, key);
+		et_jsonw_arr(&j);
 		for (uint32_t k = 0; k < g; k++)
-			fprintf(f, "%s%u", k ? ", " : "", id * g + k);
-		fputc(']', f);
+			et_jsonw_uint(&j, id * g + k);
+		et_jsonw_end(&j);
 	}
-	fputs("}\n", f);
+	et_jsonw_end(&j);
+	et_jsonw_done(&j); /* f's errors: et_output_close_deferred's */
 	return et_output_close_deferred(o, e);
 }
 

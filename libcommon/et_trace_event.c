@@ -1,75 +1,87 @@
 #include "et_trace_event.h"
 #include "et_json_str.h"
 
-void et_te_str(FILE *f, const char *s)
+void et_te_open(et_te *w, FILE *f)
 {
-	et_buf b = {0};
-	et_json_str(&b, s ? s : "", ET_JSTR_CTRL_NT);
-	fwrite(b.data, 1, b.len, f);
-	et_buf_free(&b);
-}
-
-void et_te_open(et_te *w, FILE *f, const char *head)
-{
-	w->f = f;
+	et_jsonw_init(&w->j, f, NULL, ET_JSONW_COMPACT, ET_JSTR_CTRL_NT);
+	et_jsonw_set_lines(&w->j, true);
 	w->n = 0;
-	fprintf(f, "{%s\"traceEvents\":[\n", head ? head : "");
+	et_jsonw_obj(&w->j);
 }
 
-static void next(et_te *w)
+void et_te_begin(et_te *w)
+{
+	et_jsonw_key(&w->j, "traceEvents");
+	et_jsonw_arr(&w->j);
+	et_jsonw_nl(&w->j);
+}
+
+/* Starts an event object: one a line. */
+static void next(et_te *w, const char *ph, uint32_t pid)
 {
 	if (w->n++)
-		fputs(",\n", w->f);
-}
-
-/* Nanoseconds as microseconds, exactly. */
-static void put_us(FILE *f, uint64_t ns)
-{
-	fprintf(f, "%llu.%03llu", (unsigned long long)(ns / 1000), (unsigned long long)(ns % 1000));
+		et_jsonw_nl(&w->j);
+	et_jsonw_obj(&w->j);
+	et_jsonw_kstr(&w->j, "ph", ph);
+	et_jsonw_kuint(&w->j, "pid", pid);
 }
 
 void et_te_complete(et_te *w, const et_te_event *e)
 {
-	FILE *f = w->f;
-	next(w);
-	fprintf(f, "{\"ph\":\"X\",\"pid\":%u,\"tid\":", e->pid);
+	et_jsonw *j = &w->j;
+	next(w, "X", e->pid);
+	et_jsonw_key(j, "tid");
 	if (e->tid_name)
-		et_te_str(f, e->tid_name);
+		et_jsonw_str(j, e->tid_name);
 	else
-		fprintf(f, "%u", e->tid);
-	fputs(",\"ts\":", f);
-	put_us(f, e->ts_ns);
-	fputs(",\"dur\":", f);
-	put_us(f, e->dur_ns);
-	fputs(",\"name\":", f);
-	et_te_str(f, e->name);
-	if (e->cat) {
-		fputs(",\"cat\":", f);
-		et_te_str(f, e->cat);
+		et_jsonw_uint(j, e->tid);
+	et_jsonw_key(j, "ts");
+	et_jsonw_us3(j, e->ts_ns);
+	et_jsonw_key(j, "dur");
+	et_jsonw_us3(j, e->dur_ns);
+	et_jsonw_kstr(j, "name", e->name);
+	if (e->cat)
+		et_jsonw_kstr(j, "cat", e->cat);
+	if (e->args) {
+		et_jsonw_key(j, "args");
+		et_jsonw_obj(j);
+		return;
 	}
-	if (e->args)
-		fprintf(f, ",\"args\":{%s}", e->args);
-	putc('}', f);
+	et_jsonw_end(j);
+}
+
+void et_te_end_args(et_te *w)
+{
+	et_jsonw_end(&w->j);
+	et_jsonw_end(&w->j);
 }
 
 void et_te_meta(et_te *w, uint32_t pid, uint32_t tid, const char *name, const char *key,
                 const char *val, long long num)
 {
-	FILE *f = w->f;
-	next(w);
-	fprintf(f, "{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"ts\":0,\"name\":", pid, tid);
-	et_te_str(f, name);
-	fputs(",\"args\":{", f);
-	et_te_str(f, key);
-	putc(':', f);
+	et_jsonw *j = &w->j;
+	next(w, "M", pid);
+	et_jsonw_kuint(j, "tid", tid);
+	et_jsonw_kint(j, "ts", 0);
+	et_jsonw_kstr(j, "name", name);
+	et_jsonw_key(j, "args");
+	et_jsonw_obj(j);
 	if (val)
-		et_te_str(f, val);
+		et_jsonw_kstr(j, key, val);
 	else
-		fprintf(f, "%lld", num);
-	fputs("}}", f);
+		et_jsonw_kint(j, key, num);
+	et_jsonw_end(j);
+	et_jsonw_end(j);
 }
 
-void et_te_close(et_te *w, const char *tail)
+void et_te_end(et_te *w)
 {
-	fprintf(w->f, "\n]%s}\n", tail ? tail : "");
+	et_jsonw_nl(&w->j);
+	et_jsonw_end(&w->j);
+}
+
+int et_te_close(et_te *w)
+{
+	et_jsonw_end(&w->j);
+	return et_jsonw_done(&w->j);
 }

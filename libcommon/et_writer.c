@@ -1,12 +1,12 @@
 #include "et_writer.h"
 #include "et_arena.h"
 #include "et_json.h"
+#include "et_jsonw.h"
 #include "et_mem.h"
 #include "et_output.h"
 #include "et_progress.h"
 #include "et_stream.h"
 
-#include <cjson/cJSON.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -258,20 +258,31 @@ int et_writer_rank_begin(et_writer *w, const et_rank_info *ri, et_error *e)
 
 /* --- the text outputs ------------------------------------------------------- */
 
-/* The JSON/JSONL rank header: rank, world_size, name, metadata. */
+/* The JSON/JSONL rank header: rank, world_size, name, metadata, and for
+ * JSON the start of the node list (whose punctuation the node loop writes:
+ * et_json_write.c's hot path). */
 static void json_header(et_writer *w, const et_meta *m)
 {
-	cJSON *h = cJSON_CreateObject();
-	cJSON_AddNumberToObject(h, "rank", w->rank);
-	cJSON_AddNumberToObject(h, "world_size", w->world);
-	cJSON_AddStringToObject(h, "name", w->name);
-	char *txt = cJSON_PrintUnformatted(h);
-	cJSON_Delete(h);
-	size_t n = strlen(txt);
-	et_buf_append(&w->buf, txt, n - 1); /* without the closing brace */
-	free(txt);
-	et_buf_puts(&w->buf, ",\"metadata\":");
-	et_json_meta_write(m, &w->buf);
+	et_jsonw j;
+	et_jsonw_init(&j, NULL, &w->buf, ET_JSONW_COMPACT, 0);
+	et_jsonw_obj(&j);
+	et_jsonw_kuint(&j, "rank", w->rank);
+	et_jsonw_kuint(&j, "world_size", w->world);
+	et_jsonw_kstr(&j, "name", w->name);
+	et_jsonw_key(&j, "metadata");
+	et_buf meta = {0};
+	et_json_meta_write(m, &meta);
+	et_jsonw_raw(&j, (const char *)meta.data, meta.len);
+	et_buf_free(&meta);
+	if (w->c.format == ET_WRITER_JSON) {
+		et_jsonw_key(&j, "nodes");
+		et_jsonw_arr(&j);
+		et_jsonw_release(&j); /* the node loop goes on, then closes both */
+		return;
+	}
+	et_jsonw_end(&j);
+	et_buf_putc(&w->buf, '\n');
+	et_jsonw_done(&j);
 }
 
 static int text_meta(et_writer *w, const et_msg *m, et_error *e)
@@ -290,7 +301,6 @@ static int text_meta(et_writer *w, const et_msg *m, et_error *e)
 		return 0;
 	}
 	json_header(w, meta);
-	et_buf_puts(&w->buf, w->c.format == ET_WRITER_JSON ? ",\"nodes\":[" : "}\n");
 	return 0;
 }
 

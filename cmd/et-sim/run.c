@@ -10,6 +10,7 @@
 #include "et-sim/report/sweep.h"
 #include "et-sim/workload/load.h"
 #include "et_err.h"
+#include "et_json_str.h"
 #include "et_output.h"
 #include "et_pg.h"
 #include "et_types.h"
@@ -211,18 +212,23 @@ static int report(const run_conf *c, const sim *s, const workload *w, et_error *
 	FILE *f = et_output_file(o);
 	run_res rr;
 	report_collect(s, &rr);
-	if (c->astra)
+	if (c->astra) {
 		report_astra(f, &rr);
-	else if (c->json)
-		report_json(f, s, &rr, w);
-	else
+	} else if (c->json) {
+		et_jsonw j;
+		et_jsonw_init(&j, f, NULL, ET_JSONW_COMPACT, ET_JSTR_CTRL_NT);
+		et_jsonw_set_lines(&j, true);
+		report_json(&j, s, &rr, w);
+		if (c->crit)
+			crit_json(&j, s);
+		et_jsonw_end(&j);
+		et_jsonw_done(&j); /* f's errors: et_output_close_deferred's */
+	} else {
 		report_text(f, s, &rr, w);
-	if (!c->astra && !c->json)
 		links_report_top(f, s);
-	if (c->crit && !c->astra)
-		crit_print(f, s, c->json);
-	if (c->json && !c->astra)
-		fputs("}\n", f);
+		if (c->crit)
+			crit_print(f, s);
+	}
 	report_free(&rr);
 	return et_output_close_deferred(o, e);
 }

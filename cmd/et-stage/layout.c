@@ -9,6 +9,7 @@
  * groups follow the other coordinates, pp first (outermost), then the other
  * spatial dimensions in order. */
 #include "et-stage/stage.h"
+#include "et_jsonw.h"
 #include "et_output.h"
 
 #include <inttypes.h>
@@ -89,19 +90,24 @@ static uint64_t group_first(const stage_layout *l, int dim, uint64_t idx)
 /* Python's json.dump layout, which STAGE writes: {"1": [0, 1], "2": [2]}. */
 static void write_groups(const stage_layout *l, FILE *f)
 {
-	fputc('{', f);
+	et_jsonw j; /* no newline at the end, as json.dump */
+	et_jsonw_init(&j, f, NULL, ET_JSONW_SPACED, 0);
+	et_jsonw_obj(&j);
 	for (int d = 0; d < n_spatial(l); d++) {
 		uint64_t n = l->world / l->size[d];
 		for (uint64_t g = 0; g < n; g++) {
 			uint64_t r = group_first(l, d, g);
-			fprintf(f, "%s\"%" PRIu64 "\": [", d || g ? ", " : "",
-			        l->group_base[d] + g);
+			char key[24];
+			snprintf(key, sizeof key, "%" PRIu64, l->group_base[d] + g);
+			et_jsonw_key(&j, key);
+			et_jsonw_arr(&j);
 			for (uint32_t x = 0; x < l->size[d]; x++)
-				fprintf(f, x ? ", %" PRIu64 : "%" PRIu64, r + x * l->stride[d]);
-			fputc(']', f);
+				et_jsonw_uint(&j, r + x * l->stride[d]);
+			et_jsonw_end(&j);
 		}
 	}
-	fputs("}", f);
+	et_jsonw_end(&j);
+	et_jsonw_done(&j); /* f's errors: the caller's et_output_close_deferred */
 }
 
 int stage_write_groups(const stage_layout *l, const char *path, et_output **o, et_error *e)

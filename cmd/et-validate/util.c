@@ -2,7 +2,6 @@
 #include "et-validate/validate.h"
 #include "et_attr.h"
 #include "et_buf.h"
-#include "et_json_str.h"
 #include "et_types.h"
 
 #include <stdio.h>
@@ -41,14 +40,4 @@ void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n)
 		len += (size_t)w;
 		i = j + 1;
 	}
-}
-
-/* Names come from untrusted bytes: written by the one escaper (controls
- * all as \u00XX here), invalid UTF-8 as it is. */
-char *json_quote(const char *s)
-{
-	et_buf b = {0};
-	et_json_str(&b, s ? s : "", ET_JSTR_CTRL_HEX);
-	et_buf_putc(&b, '\0');
-	return (char *)b.data;
 }

@@ -8,6 +8,7 @@
 #include "et_dims.h"
 #include "et_graph.h"
 #include "et_input.h"
+#include "et_jsonw.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,7 +71,7 @@ typedef struct finding {
 	bool has_node;
 	char *name;  /* node name, or NULL */
 	char *msg;   /* one line, no trailing newline */
-	char *extra; /* JSON members ("\"k\": v, ...") or NULL */
+	char *extra; /* JSON object of extra members (find_x_close), or NULL */
 } finding;
 
 typedef struct findings {
@@ -93,7 +94,18 @@ sev find_sev(const findings *fs, code c);
 finding *find_add(findings *fs, code c, int64_t rank, uint32_t node_key);
 void find_set(finding *f, bool has_node, uint64_t node_id, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
-void find_extra(finding *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A finding's extra members for the JSON report: find_x_open returns a
+ * writer (json.dumps layout, controls as \u00XX) with their object open;
+ * the caller writes the members; find_x_close stores them in f (replacing
+ * any), or drops them when f is NULL. */
+typedef struct find_x {
+	et_jsonw w;
+	et_buf b;
+} find_x;
+et_jsonw *find_x_open(find_x *x);
+void find_x_close(find_x *x, finding *f);
+/* The common one: {"group": name}. */
+void find_x_group(finding *f, const char *group);
 uint64_t find_total(const findings *fs, sev s);
 
 /* Shorthand for a finding about node i of graph g. */
@@ -183,6 +195,5 @@ const char *coll_name(int64_t t); /* "ALL_REDUCE", or "comm_type 42" style */
 /* "0-2,4,7" into buf. */
 void fmt_ranks(char *buf, size_t cap, const uint32_t *r, size_t n);
 /* JSON string body escaping into a malloc'ed string with quotes. */
-char *json_quote(const char *s);
 
 #endif

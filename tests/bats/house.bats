@@ -300,4 +300,54 @@ upward_includes() { # ROOT (cmd/et-sim or a copy)
 	run upward_includes x
 	assert_output --partial 'x/net/net_foo.c:2:'
 	assert_output --partial 'x/infragraph/ig.h:1:'
+
+# One JSON writer: every JSON a tool writes is laid out by libcommon's
+# et_jsonw (strings by et_json_str), so no other file writes JSON
+# punctuation by hand or prints a cJSON tree (cJSON stays the reader).
+# Found in each file, comments left out, one statement at a time: a call of
+# an output function (printf, fputs, fwrite, et_buf_puts/printf/append ...)
+# whose string literals hold a key's quote and colon (\":), an object
+# opening on a key ({\") or an array of strings ([\"); a '{' or '[' put
+# by putc, fputc or et_buf_putc; and any cJSON_Print.
+json_by_hand() { # ROOT: prints "FILE: statement" for each site
+	local f
+	(cd "$1" && find cmd libcommon -name '*.[ch]' | LC_ALL=C sort) | while read -r f; do
+		case "$f" in libcommon/et_jsonw.c | libcommon/et_json_str.c) continue ;; esac
+		cc -fpreprocessed -dD -E -P "$1/$f" 2>/dev/null | tr '\n' ' ' |
+			awk -v f="$f" 'BEGIN { RS = ";" }
+				/cJSON_Print/ { print f ": " substr($0, 1, 160); next }
+				/(^|[^A-Za-z0-9_])(printf|fprintf|vfprintf|fputs|puts|fwrite|et_buf_puts|et_buf_printf|et_buf_append|ET_JW_LIT|KEY)[ \t]*\(/ &&
+				/\{\\"|\\":|\[\\"/ { gsub(/[ \t]+/, " "); print f ": " substr($0, 1, 160); next }
+				/(^|[^A-Za-z0-9_])(putc|fputc|et_buf_putc)[ \t]*\([^;]*\047[{[]\047/ { gsub(/[ \t]+/, " "); print f ": " substr($0, 1, 160) }'
+	done |
+		# The allowed ones:
+		# - et_json_write.c is et-convert's ET -> JSON node and metadata
+		#   writer, the hot path: its literal keys keep their punctuation
+		#   for speed (strings and reals still go through et_json_str and
+		#   et_json_fmt_real);
+		# - et_writer.c's "{\"ranks\": [" is that document's frame, around
+		#   the same hot node loop;
+		# - checks_node.c's is a message that shows the expected JSON form;
+		# - et_pyrepr.c writes Python's str() of a value, which is not JSON.
+		grep -vE '^libcommon/et_json_write\.c: |^libcommon/et_pyrepr\.c: |^libcommon/et_writer\.c: .*\{\\"ranks\\": \[|^cmd/et-validate/checks/checks_node\.c: .*definition \[\{\\"pg_name' || true
+}
+
+@test "one JSON writer: no JSON punctuation written by hand, no cJSON_Print" {
+	bad=$(json_by_hand "$REPO")
+	[ -z "$bad" ] || { echo "$bad"; false; }
+}
+
+# The check above can fail: a hand-written JSON report and a printed cJSON
+# tree are found, the allowed files aside.
+@test "the JSON-writer check finds a hand-written JSON site" {
+	mkdir -p x/cmd/et-foo x/libcommon
+	printf 'void f(FILE *f, int n)\n{\n\tfprintf(f,\n\t        "{\\"n\\":%%d}", n);\n}\n' >x/cmd/et-foo/rep.c
+	printf 'void g(cJSON *j)\n{\n\tchar *s = cJSON_PrintUnformatted(j);\n}\n' >x/libcommon/et_foo.c
+	printf 'void h(et_buf *b)\n{\n\tet_buf_puts(b, "{\\"a\\":1}");\n}\n' >x/libcommon/et_jsonw.c
+	printf "void k(FILE *f)\\n{\\n\\tputc('[', f);\\n}\\n" >x/cmd/et-foo/arr.c
+	run json_by_hand x
+	assert_output --partial 'cmd/et-foo/rep.c: '
+	assert_output --partial 'libcommon/et_foo.c: '
+	assert_output --partial 'cmd/et-foo/arr.c: '
+	refute_output --partial 'et_jsonw.c'
 }

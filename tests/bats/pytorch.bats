@@ -112,6 +112,10 @@ c10d_calls() {
 JSON
 	et-convert --write-comm-groups groups.json pg.json -o pg.etz
 	assert_equal "$(jq -c . groups.json)" '{"1":[0,2],"2":[1,3]}'
+	# byte for byte, in the layout it has always had (cJSON_Print's: a tab a
+	# level, a tab after the colon, lists on one line)
+	printf '{\n\t"1":\t[0, 2],\n\t"2":\t[1, 3]\n}\n' >want.json
+	cmp groups.json want.json
 }
 
 @test "malformed JSON: exit 3 with line and column, no output file" {

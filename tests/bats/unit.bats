@@ -105,6 +105,10 @@ unit_test() {
 	unit_test test_jsonizer
 }
 
+@test "unit: test_jsonw" {
+	unit_test test_jsonw
+}
+
 @test "unit: test_jsonscan" {
 	unit_test test_jsonscan
 }

@@ -5,7 +5,6 @@
  * argv[1]: the tests/data folder (default: tests/data). */
 #include "check.h"
 #include "et-convert/json/jsonizer.h"
-#include "et-convert/json/jsonizer_py.h"
 #include "et_attr.h"
 
 #include <stdlib.h>

@@ -14,7 +14,9 @@ static void document(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	et_te w;
-	et_te_open(&w, f, "\"a\":1,");
+	et_te_open(&w, f);
+	et_jsonw_kint(&w.j, "a", 1);
+	et_te_begin(&w);
 	et_te_meta(&w, 3, 1, "thread_name", "name", "comm \"x\"", 0);
 	et_te_meta(&w, 3, 1, "thread_sort_index", "sort_index", NULL, -2);
 	et_te_complete(&w, &(et_te_event){.pid = 3,
@@ -23,14 +25,18 @@ static void document(void)
 	                                  .dur_ns = 5,
 	                                  .name = "a\"b\\c\nd\te\001f\377g",
 	                                  .cat = "COMP_NODE",
-	                                  .args = "\"id\":7"});
+	                                  .args = true});
+	et_jsonw_kint(&w.j, "id", 7);
+	et_te_end_args(&w);
 	/* 2^53 + 1 ns: a double of the microseconds would lose the last digit */
 	et_te_complete(&w, &(et_te_event){.pid = 0,
 	                                  .tid_name = "comm",
 	                                  .ts_ns = 9007199254740993ull,
 	                                  .dur_ns = 18446744073709551615ull,
 	                                  .name = ""});
-	et_te_close(&w, ",\"z\":2");
+	et_te_end(&w);
+	et_jsonw_kint(&w.j, "z", 2);
+	CHECK(et_te_close(&w) == 0);
 	fclose(f);
 	const char *want =
 	    "{\"a\":1,\"traceEvents\":[\n"
@@ -54,8 +60,10 @@ static void empty(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	et_te w;
-	et_te_open(&w, f, NULL);
-	et_te_close(&w, NULL);
+	et_te_open(&w, f);
+	et_te_begin(&w);
+	et_te_end(&w);
+	CHECK(et_te_close(&w) == 0);
 	fclose(f);
 	CHECK(strcmp(buf, "{\"traceEvents\":[\n\n]}\n") == 0);
 	free(buf);

@@ -1,6 +1,7 @@
 #include "et-convert/pytorch/pt_emit.h"
 #include "et-convert/pytorch/pt_fix.h"
 #include "et_attr.h"
+#include "et_jsonw.h"
 #include "et_output.h"
 
 #include <cjson/cJSON.h>
@@ -86,7 +87,14 @@ static cJSON *process_groups(const pt_trace *t)
  * ranks ("0" and empty rank lists are all ranks, which needs no entry). */
 static int write_groups(const pt_trace *t, const char *path, et_error *e)
 {
-	cJSON *pgs = process_groups(t), *out = cJSON_CreateObject();
+	cJSON *pgs = process_groups(t);
+	/* cJSON_Print's layout, the file's since it was first written; in
+	 * memory first, so the warnings come before any output error */
+	et_buf b = {0};
+	et_jsonw j;
+	et_jsonw_init(&j, NULL, &b, ET_JSONW_CJSON, 0);
+	et_jsonw_set_lines(&j, true);
+	et_jsonw_obj(&j);
 	const cJSON *g;
 	cJSON_ArrayForEach(g, pgs)
 	{
@@ -103,18 +111,19 @@ static int write_groups(const pt_trace *t, const char *path, et_error *e)
 			        t->input, name->valuestring);
 			continue;
 		}
-		cJSON_AddItemToObject(out, name->valuestring, cJSON_Duplicate(ranks, 1));
+		et_jsonw_key(&j, name->valuestring);
+		et_jsonw_cjson(&j, ranks);
 	}
-	char *txt = cJSON_Print(out);
+	et_jsonw_end(&j);
+	et_jsonw_done(&j);
+	cJSON_Delete(pgs);
 	et_output *o;
 	int r = et_output_open(&o, path, false, e);
 	if (r == 0) {
-		fprintf(et_output_file(o), "%s\n", txt);
+		fwrite(b.data, 1, b.len, et_output_file(o));
 		r = et_output_close_deferred(o, e); /* put in place with the output */
 	}
-	free(txt);
-	cJSON_Delete(out);
-	cJSON_Delete(pgs);
+	et_buf_free(&b);
 	return r;
 }
 

@@ -1,6 +1,7 @@
 /* xir_sets: per-rank group ids and peers of a program's sets (xir_sets.h). */
 #include "et-convert/xir/xir_sets.h"
 #include "et_hmap.h"
+#include "et_jsonw.h"
 #include "et_mem.h"
 #include "et_output.h"
 
@@ -171,14 +172,20 @@ int xir_sets_write_groups(const xir_sets *t, const char *path, et_error *e)
 	et_output *o;
 	if (et_output_open(&o, path, false, e) < 0)
 		return -1;
-	FILE *f = et_output_file(o);
-	putc('{', f);
+	et_jsonw j; /* json.dumps layout, as ASTRA-sim's comm-group files */
+	et_jsonw_init(&j, et_output_file(o), NULL, ET_JSONW_SPACED, 0);
+	et_jsonw_set_lines(&j, true);
+	et_jsonw_obj(&j);
 	for (uint32_t g = 0; g < t->ngroups; g++) {
-		fprintf(f, "%s\"%u\": [", g ? ", " : "", g + 1);
+		char key[16];
+		snprintf(key, sizeof key, "%u", g + 1);
+		et_jsonw_key(&j, key);
+		et_jsonw_arr(&j);
 		for (uint32_t k = 0; k < t->gsize[g]; k++)
-			fprintf(f, "%s%u", k ? ", " : "", t->gmem[t->goff[g] + k]);
-		putc(']', f);
+			et_jsonw_uint(&j, t->gmem[t->goff[g] + k]);
+		et_jsonw_end(&j);
 	}
-	fputs("}\n", f);
+	et_jsonw_end(&j);
+	et_jsonw_done(&j);                     /* f's errors: et_output_close_deferred's */
 	return et_output_close_deferred(o, e); /* put in place with the output */
 }

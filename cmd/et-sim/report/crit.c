@@ -3,7 +3,6 @@
  * its resource); a collective ended when its last member joined, a receive
  * when its send arrived (xcause[]), which is where the path crosses ranks. */
 #include "et-sim/report/crit.h"
-#include "et-sim/report/jsonw.h"
 #include "et-sim/report/report.h"
 #include "et_attr.h"
 #include "et_mem.h"
@@ -50,11 +49,13 @@ static bool prev(const sim *s, hop *h)
 	return true;
 }
 
-void crit_print(FILE *f, const sim *s, bool json)
+/* The critical path, first to last; returns its length (0: nothing ran). */
+static uint64_t crit_path(const sim *s, hop **out)
 {
 	hop h;
+	*out = NULL;
 	if (!last_node(s, &h))
-		return;
+		return 0;
 	uint64_t total = 0;
 	for (uint32_t k = 0; k < s->nranks; k++)
 		total += s->r[k].g->n;
@@ -63,28 +64,51 @@ void crit_print(FILE *f, const sim *s, bool json)
 	do
 		path[n++] = h;
 	while (n <= total && prev(s, &h));
-	if (json)
-		fputs(",\n\"critical_path\":[\n", f);
-	else
-		fprintf(f, "critical path (%llu nodes, first to last):\n", (unsigned long long)n);
+	*out = path;
+	return n;
+}
+
+void crit_print(FILE *f, const sim *s)
+{
+	hop *path;
+	uint64_t n = crit_path(s, &path);
+	if (!n)
+		return;
+	fprintf(f, "critical path (%llu nodes, first to last):\n", (unsigned long long)n);
 	for (uint64_t k = n; k-- > 0;) {
 		const rank_st *r = &s->r[path[k].rank];
 		uint32_t i = path[k].node;
 		const char *tn = et_node_type_name(r->g->type[i]);
-		if (json) {
-			fprintf(f, "{\"rank\":%u,\"id\":%llu,\"name\":", r->rank,
-			        (unsigned long long)r->g->id[i]);
-			jsonw_str(f, sg_name(r->g, i));
-			fprintf(f, ",\"start_ns\":%llu,\"end_ns\":%llu}%s\n",
-			        (unsigned long long)r->start[i], (unsigned long long)r->end[i],
-			        k ? "," : "");
-		} else {
-			fprintf(f, "  rank %u node %llu %s %s [%llu, %llu] ns\n", r->rank,
-			        (unsigned long long)r->g->id[i], tn ? tn : "?", sg_name(r->g, i),
-			        (unsigned long long)r->start[i], (unsigned long long)r->end[i]);
-		}
+		fprintf(f, "  rank %u node %llu %s %s [%llu, %llu] ns\n", r->rank,
+		        (unsigned long long)r->g->id[i], tn ? tn : "?", sg_name(r->g, i),
+		        (unsigned long long)r->start[i], (unsigned long long)r->end[i]);
 	}
-	if (json)
-		fputs("]", f);
+	free(path);
+}
+
+void crit_json(et_jsonw *j, const sim *s)
+{
+	hop *path;
+	uint64_t n = crit_path(s, &path);
+	if (!n)
+		return;
+	/* one node a line */
+	et_jsonw_nl(j);
+	et_jsonw_key(j, "critical_path");
+	et_jsonw_arr(j);
+	for (uint64_t k = n; k-- > 0;) {
+		const rank_st *r = &s->r[path[k].rank];
+		uint32_t i = path[k].node;
+		et_jsonw_nl(j);
+		et_jsonw_obj(j);
+		et_jsonw_kuint(j, "rank", r->rank);
+		et_jsonw_kuint(j, "id", r->g->id[i]);
+		et_jsonw_kstr(j, "name", sg_name(r->g, i));
+		et_jsonw_kuint(j, "start_ns", r->start[i]);
+		et_jsonw_kuint(j, "end_ns", r->end[i]);
+		et_jsonw_end(j);
+	}
+	et_jsonw_nl(j);
+	et_jsonw_end(j);
 	free(path);
 }

@@ -3,9 +3,12 @@
 #ifndef ET_SIM_REPORT_CRIT_H
 #define ET_SIM_REPORT_CRIT_H
 #include "et-sim/workload/workload.h"
-#include <stdbool.h>
+#include "et_jsonw.h"
 #include <stdio.h>
 
-void crit_print(FILE *f, const sim *s, bool json);
+/* As text lines. */
+void crit_print(FILE *f, const sim *s);
+/* As the JSON report's "critical_path" member (nothing if no node ran). */
+void crit_json(et_jsonw *j, const sim *s);
 
 #endif

@@ -1,7 +1,6 @@
 /* report: per-rank numbers, the human summary, the JSON report and
  * ASTRA-sim's log lines. */
 #include "et-sim/report/report.h"
-#include "et-sim/report/jsonw.h"
 #include "et_mem.h"
 #include "et_types.h"
 #include <stdlib.h>
@@ -204,28 +203,35 @@ void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w)
 	top_collectives(f, report_rank(s, slow));
 }
 
-static void json_rank(FILE *f, uint32_t k, const rank_res *x)
+static void json_rank(et_jsonw *j, uint32_t k, const rank_res *x)
 {
-	fprintf(f,
-	        "{\"rank\":%u,\"finish_ns\":%llu,\"exposed_comm_ns\":%llu,\"gpu_compute_ns\":%llu,"
-	        "\"comm_ns\":%llu,\"idle_ns\":%llu,\"busy_ns\":{\"cpu\":%llu,\"comp\":%llu,"
-	        "\"comm\":%llu}}",
-	        k, (unsigned long long)x->finish, (unsigned long long)x->exposed,
-	        (unsigned long long)x->gpu_comp, (unsigned long long)x->comm,
-	        (unsigned long long)x->idle, (unsigned long long)x->busy[RES_CPU],
-	        (unsigned long long)x->busy[RES_COMP], (unsigned long long)x->busy[RES_COMM]);
+	et_jsonw_obj(j);
+	et_jsonw_kuint(j, "rank", k);
+	et_jsonw_kuint(j, "finish_ns", x->finish);
+	et_jsonw_kuint(j, "exposed_comm_ns", x->exposed);
+	et_jsonw_kuint(j, "gpu_compute_ns", x->gpu_comp);
+	et_jsonw_kuint(j, "comm_ns", x->comm);
+	et_jsonw_kuint(j, "idle_ns", x->idle);
+	et_jsonw_key(j, "busy_ns");
+	et_jsonw_obj(j);
+	et_jsonw_kuint(j, "cpu", x->busy[RES_CPU]);
+	et_jsonw_kuint(j, "comp", x->busy[RES_COMP]);
+	et_jsonw_kuint(j, "comm", x->busy[RES_COMM]);
+	et_jsonw_end(j);
+	et_jsonw_end(j);
 }
 
 /* A time, or -1 for none; times reach 2^64-2, beyond a signed format. */
-static void json_time(FILE *f, uint64_t t)
+static void json_time(et_jsonw *j, const char *key, uint64_t t)
 {
+	et_jsonw_key(j, key);
 	if (t == UINT64_MAX)
-		fputs("-1", f);
+		et_jsonw_int(j, -1);
 	else
-		fprintf(f, "%llu", (unsigned long long)t);
+		et_jsonw_uint(j, t);
 }
 
-static void json_colls(FILE *f, const sim *s)
+static void json_colls(et_jsonw *j, const sim *s)
 {
 	bool first = true;
 	for (uint32_t k = 0; k < s->world; k++) {
@@ -234,41 +240,61 @@ static void json_colls(FILE *f, const sim *s)
 		for (uint32_t i = 0; i < g->n; i++) {
 			if (g->type[i] != ET_NODE_COLL)
 				continue;
-			fprintf(f, "%s{\"rank\":%u,\"id\":%llu,\"name\":", first ? "" : ",\n", k,
-			        (unsigned long long)g->id[i]);
-			jsonw_str(f, sg_name(g, i));
-			fprintf(f, ",\"comm_type\":%d,\"comm_size\":%lld,\"start_ns\":",
-			        g->comm_type[i], (long long)g->comm_size[i]);
-			json_time(f, r->start[i]);
-			fputs(",\"end_ns\":", f);
-			json_time(f, r->end[i]);
-			putc('}', f);
+			if (!first)
+				et_jsonw_nl(j);
+			et_jsonw_obj(j);
+			et_jsonw_kuint(j, "rank", k);
+			et_jsonw_kuint(j, "id", g->id[i]);
+			et_jsonw_kstr(j, "name", sg_name(g, i));
+			et_jsonw_kint(j, "comm_type", g->comm_type[i]);
+			et_jsonw_kint(j, "comm_size", g->comm_size[i]);
+			json_time(j, "start_ns", r->start[i]);
+			json_time(j, "end_ns", r->end[i]);
+			et_jsonw_end(j);
 			first = false;
 		}
 	}
 }
 
-void report_json(FILE *f, const sim *s, const run_res *rr, const workload *w)
+void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w)
 {
-	fprintf(f, "{\"workload\":");
-	jsonw_str(f, w->name);
-	fprintf(
-	    f,
-	    ",\"backend\":\"%s\",\"ranks\":%u,\"nodes\":%llu,\"folded\":%s,\"iteration_ns\":%llu,"
-	    "\"finish_ns\":{\"min\":%llu,\"median\":%llu,\"max\":%llu},\n\"per_rank\":[\n",
-	    s->net->name, rr->world, (unsigned long long)w->nodes, s->folded ? "true" : "false",
-	    (unsigned long long)rr->iter, (unsigned long long)rr->fmin,
-	    (unsigned long long)rr->fmed, (unsigned long long)rr->fmax);
+	et_jsonw_obj(j);
+	et_jsonw_kstr(j, "workload", w->name);
+	et_jsonw_kstr(j, "backend", s->net->name);
+	et_jsonw_kuint(j, "ranks", rr->world);
+	et_jsonw_kuint(j, "nodes", w->nodes);
+	et_jsonw_kbool(j, "folded", s->folded);
+	et_jsonw_kuint(j, "iteration_ns", rr->iter);
+	et_jsonw_key(j, "finish_ns");
+	et_jsonw_obj(j);
+	et_jsonw_kuint(j, "min", rr->fmin);
+	et_jsonw_kuint(j, "median", rr->fmed);
+	et_jsonw_kuint(j, "max", rr->fmax);
+	et_jsonw_end(j);
+	/* the lists one item a line */
+	et_jsonw_nl(j);
+	et_jsonw_key(j, "per_rank");
+	et_jsonw_arr(j);
 	for (uint32_t k = 0; k < rr->world; k++) {
-		json_rank(f, k, &rr->r[k]);
-		fputs(k + 1 < rr->world ? ",\n" : "\n", f);
+		et_jsonw_nl(j);
+		json_rank(j, k, &rr->r[k]);
 	}
-	fprintf(f, "],\n\"collectives\":[\n");
-	json_colls(f, s);
-	fprintf(f,
-	        "\n],\n\"stats\":{\"events\":%llu,\"messages\":%llu,\"closed_form_phases\":%llu}",
-	        (unsigned long long)s->st.events, (unsigned long long)s->st.messages,
-	        (unsigned long long)s->st.closed_phases);
+	et_jsonw_nl(j);
+	et_jsonw_end(j);
+	et_jsonw_nl(j);
+	et_jsonw_key(j, "collectives");
+	et_jsonw_arr(j);
+	et_jsonw_nl(j);
+	json_colls(j, s);
+	et_jsonw_nl(j);
+	et_jsonw_end(j);
+	et_jsonw_nl(j);
+	et_jsonw_key(j, "stats");
+	et_jsonw_obj(j);
+	et_jsonw_kuint(j, "events", s->st.events);
+	et_jsonw_kuint(j, "messages", s->st.messages);
+	et_jsonw_kuint(j, "closed_form_phases", s->st.closed_phases);
+	et_jsonw_end(j);
 }
 
 void report_csv_cell(FILE *f, const char *s)

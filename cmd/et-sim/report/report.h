@@ -3,6 +3,7 @@
 #define ET_SIM_REPORT_REPORT_H
 #include "et-sim/workload/load.h"
 #include "et-sim/workload/workload.h"
+#include "et_jsonw.h"
 #include <stdio.h>
 
 typedef struct rank_res {
@@ -21,7 +22,8 @@ void report_collect(const sim *s, run_res *out);
 void report_free(run_res *r);
 void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w);
 /* The JSON report without its closing brace (the caller may add fields). */
-void report_json(FILE *f, const sim *s, const run_res *rr, const workload *w);
+/* The JSON report's object, left open for more members (crit_json). */
+void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w);
 void report_astra(FILE *f, const run_res *rr);
 /* 0 if every rank finished; else -1 with e set (ET_EXIT_FOUND, "deadlock:
  * N rank(s) blocked: ..." naming the first blocked ranks and their nodes). */

@@ -1,10 +1,11 @@
 /* sched: one object per node, ordered by rank then start (then id). A folded
  * run writes rank 0's schedule for every rank. */
 #include "et-sim/report/sched.h"
-#include "et-sim/report/jsonw.h"
 #include "et-sim/report/report.h"
 #include "et-sim/workload/compute.h"
 #include "et_attr.h"
+#include "et_json_str.h"
+#include "et_jsonw.h"
 #include "et_mem.h"
 #include "et_trace_event.h"
 #include "et_types.h"
@@ -50,52 +51,61 @@ static uint32_t ordered(const rank_st *r, uint32_t **out)
 }
 
 /* Under the systolic model, a GEMM's cycles and utilization. */
-static void systolic_fields(FILE *f, const cfg *cf, const sgraph *g, uint32_t i)
+static void systolic_fields(et_jsonw *j, const cfg *cf, const sgraph *g, uint32_t i)
 {
 	const uint64_t *mnk = &g->gemm[(size_t)i * 3];
 	if (cf->compute_model != CM_SYSTOLIC || g->type[i] != ET_NODE_COMP ||
 	    (g->flags[i] & SG_CPU) || !mnk[0] || !mnk[1] || !mnk[2])
 		return;
 	uint64_t cyc = systolic_cycles(cf, mnk[0], mnk[1], mnk[2]);
-	if (cyc != UINT64_MAX)
-		fprintf(f, ",\"cycles\":%llu,\"utilization\":%.6f", (unsigned long long)cyc,
-		        systolic_util(cf, mnk, cyc));
+	if (cyc != UINT64_MAX) {
+		et_jsonw_kuint(j, "cycles", cyc);
+		et_jsonw_key(j, "utilization");
+		et_jsonw_fixed(j, systolic_util(cf, mnk, cyc), 6);
+	}
 }
 
-static void node_line(FILE *f, const cfg *cf, uint32_t rank, const rank_st *r, uint32_t i)
+static void node_line(et_jsonw *j, const cfg *cf, uint32_t rank, const rank_st *r, uint32_t i)
 {
 	const sgraph *g = r->g;
 	const char *tn = et_node_type_name(g->type[i]);
-	fprintf(f, "{\"rank\":%u,\"id\":%llu,\"name\":", rank, (unsigned long long)g->id[i]);
-	jsonw_str(f, sg_name(g, i));
-	fprintf(f, ",\"type\":\"%s\",\"resource\":\"%s\",\"start_ns\":%llu,\"end_ns\":%llu",
-	        tn ? tn : "UNKNOWN", res_name(g, i), (unsigned long long)r->start[i],
-	        (unsigned long long)r->end[i]);
+	et_jsonw_obj(j);
+	et_jsonw_kuint(j, "rank", rank);
+	et_jsonw_kuint(j, "id", g->id[i]);
+	et_jsonw_kstr(j, "name", sg_name(g, i));
+	et_jsonw_kstr(j, "type", tn ? tn : "UNKNOWN");
+	et_jsonw_kstr(j, "resource", res_name(g, i));
+	et_jsonw_kuint(j, "start_ns", r->start[i]);
+	et_jsonw_kuint(j, "end_ns", r->end[i]);
 	if (g->type[i] == ET_NODE_COLL) {
 		const char *ct = et_coll_type_name(g->comm_type[i]);
-		fprintf(f, ",\"comm_type\":\"%s\",\"comm_size\":%lld", ct ? ct : "UNKNOWN",
-		        (long long)g->comm_size[i]);
+		et_jsonw_kstr(j, "comm_type", ct ? ct : "UNKNOWN");
+		et_jsonw_kint(j, "comm_size", g->comm_size[i]);
 	}
-	systolic_fields(f, cf, g, i);
-	fputs("}\n", f);
+	systolic_fields(j, cf, g, i);
+	et_jsonw_end(j);
 }
 
 int sched_write_jsonl(FILE *f, const sim *s)
 {
+	et_jsonw j;
+	et_jsonw_init(&j, f, NULL, ET_JSONW_COMPACT, ET_JSTR_CTRL_NT);
+	et_jsonw_set_lines(&j, true);
 	for (uint32_t k = 0; k < s->world; k++) {
 		const rank_st *r = report_rank(s, k);
 		uint32_t *v, n = ordered(r, &v);
-		for (uint32_t j = 0; j < n; j++)
-			node_line(f, s->cf, k, r, v[j]);
+		for (uint32_t x = 0; x < n; x++)
+			node_line(&j, s->cf, k, r, v[x]);
 		free(v);
 	}
-	return 0;
+	return et_jsonw_done(&j);
 }
 
 int sched_write_chrome(FILE *f, const sim *s)
 {
 	et_te w;
-	et_te_open(&w, f, NULL);
+	et_te_open(&w, f);
+	et_te_begin(&w);
 	for (uint32_t k = 0; k < s->world; k++) {
 		const rank_st *r = report_rank(s, k);
 		uint32_t *v, n = ordered(r, &v);
@@ -109,6 +119,7 @@ int sched_write_chrome(FILE *f, const sim *s)
 		}
 		free(v);
 	}
-	et_te_close(&w, ",\"displayTimeUnit\":\"ns\"");
-	return 0;
+	et_te_end(&w);
+	et_jsonw_kstr(&w.j, "displayTimeUnit", "ns");
+	return et_te_close(&w);
 }

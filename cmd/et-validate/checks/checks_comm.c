@@ -105,11 +105,7 @@ static void check_pg_integer(vctx *v, const et_graph *g, uint32_t i, const char 
 	                       "pg_name \"%.100s\" does not start with an integer within the int "
 	                       "range: ASTRA-sim's std::stoi throws on it and ASTRA-sim aborts",
 	                       pg);
-	if (f) {
-		char *q = json_quote(pg);
-		find_extra(f, "\"group\": %s", q);
-		free(q);
-	}
+	find_x_group(f, pg);
 }
 
 static void check_pg(vctx *v, const et_graph *g, uint32_t i)
@@ -124,11 +120,7 @@ static void check_pg(vctx *v, const et_graph *g, uint32_t i)
 	                       "pg_name \"%.100s\" is defined by no process-group node of rank %u "
 	                       "nor by --comm-groups",
 	                       pg, v->ri.rank);
-	if (f) {
-		char *q = json_quote(pg);
-		find_extra(f, "\"group\": %s", q);
-		free(q);
-	}
+	find_x_group(f, pg);
 }
 
 static void check_work(vctx *v, const et_graph *g, uint32_t i)

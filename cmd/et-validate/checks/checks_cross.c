@@ -8,11 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *quoted_group(const vctx *v, uint32_t gid)
-{
-	return json_quote(groups_name(v->grp, gid));
-}
-
 /* Present members of a group: all ranks for group 0, the defined ranks
  * that are in the input; undefined groups already hold their users. */
 static void members(vctx *v, uint32_t gid, xgroup *xg)
@@ -46,9 +41,7 @@ static void not_member(vctx *v, const rank_sum *r, coll_ent *c)
 		find_set(f, true, c->node_id, xsum_name(v->xs, c->name),
 		         "%s on process group \"%.60s\" (ranks %s), which rank %u is not in",
 		         coll_name(c->type), groups_name(v->grp, c->gid), rl, r->rank);
-		char *q = quoted_group(v, c->gid);
-		find_extra(f, "\"group\": %s", q);
-		free(q);
+		find_x_group(f, groups_name(v->grp, c->gid));
 	}
 	c->gid = GID_NONE;
 }
@@ -238,18 +231,25 @@ static void mismatch_text(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_
 static void mismatch_json(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_t ndiff,
                           const split *sp)
 {
-	char *q = quoted_group(v, gid);
-	et_buf x = {0};
-	et_buf_printf(&x, "\"group\": %s, \"position\": %u, \"ranks\": [", q, p);
+	find_x x;
+	et_jsonw *j = find_x_open(&x);
+	et_jsonw_kstr(j, "group", groups_name(v->grp, gid));
+	et_jsonw_kuint(j, "position", p);
+	et_jsonw_key(j, "ranks");
+	et_jsonw_arr(j);
 	for (uint32_t k = 0; k < sp->no; k++)
-		et_buf_printf(&x, "%s%u", k ? ", " : "", sp->odd[k]);
-	et_buf_printf(&x, "], \"agreeing_ranks\": %u, \"differing_positions\": %u", sp->na, ndiff);
-	if (sp->want)
-		et_buf_printf(&x, ", \"expected\": {\"comm_type\": \"%s\", \"comm_size\": %lld}",
-		              coll_name(sp->want->type), (long long)sp->want->size);
-	et_buf_putc(&x, '\0');
-	f->extra = (char *)x.data;
-	free(q);
+		et_jsonw_uint(j, sp->odd[k]);
+	et_jsonw_end(j);
+	et_jsonw_kuint(j, "agreeing_ranks", sp->na);
+	et_jsonw_kuint(j, "differing_positions", ndiff);
+	if (sp->want) {
+		et_jsonw_key(j, "expected");
+		et_jsonw_obj(j);
+		et_jsonw_kstr(j, "comm_type", coll_name(sp->want->type));
+		et_jsonw_kint(j, "comm_size", sp->want->size);
+		et_jsonw_end(j);
+	}
+	find_x_close(&x, f);
 }
 
 /* One finding per group: the first position that differs, the majority

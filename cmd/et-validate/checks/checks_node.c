@@ -47,8 +47,12 @@ static void check_attr(vctx *v, const et_node *n, uint32_t i, const et_attr *a, 
 	              et_attr_case_name(want),
 	              readable ? "" : " (consumers read it as absent or 0)");
 	f->msg = (char *)b.data;
-	find_extra(f, "\"attr\": \"%s\", \"member\": \"%s\", \"expected\": \"%s\"", a->name, got,
-	           et_attr_case_name(want));
+	find_x x;
+	et_jsonw *j = find_x_open(&x);
+	et_jsonw_kstr(j, "attr", a->name);
+	et_jsonw_kstr(j, "member", got);
+	et_jsonw_kstr(j, "expected", et_attr_case_name(want));
+	find_x_close(&x, f);
 }
 
 static void remember(uint32_t **arr, size_t *n, size_t *cap, uint32_t x)
@@ -91,9 +95,7 @@ static void on_pg_def(void *ctx, const char *name, const uint32_t *ranks, size_t
 			              name, now, g->from_file ? "--comm-groups" : "an earlier rank",
 			              was);
 			f->msg = (char *)b.data;
-			char *q = json_quote(name);
-			find_extra(f, "\"group\": %s", q);
-			free(q);
+			find_x_group(f, name);
 		}
 	}
 	remember(&v->rank_groups, &v->n_rank_groups, &v->cap_rank_groups, gid);

@@ -62,10 +62,11 @@ static void report(vctx *v, const ord_coll *a, const ord_coll *b)
 	                       (unsigned long long)g->id[b->node], et_graph_name(g, b->node), comm,
 	                       v->ri.rank);
 	if (f) {
-		char *q = json_quote(pg);
-		find_extra(f, "\"group\": %s, \"other_id\": %llu", q,
-		           (unsigned long long)g->id[a->node]);
-		free(q);
+		find_x x;
+		et_jsonw *j = find_x_open(&x);
+		et_jsonw_kstr(j, "group", pg);
+		et_jsonw_kuint(j, "other_id", g->id[a->node]);
+		find_x_close(&x, f);
 	}
 }
 

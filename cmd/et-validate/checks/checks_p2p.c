@@ -78,8 +78,13 @@ static void unmatched(vctx *v, const pkey *k, uint64_t *absent)
 	         "%s %s rank %u (tag %d, %lld B) has no matching %s on rank %u",
 	         p->send ? "SEND" : "RECV", p->send ? "to" : "from", p->peer, p->tag,
 	         (long long)p->size, p->send ? "RECV" : "SEND", p->peer);
-	find_extra(f, "\"src\": %u, \"dst\": %u, \"tag\": %d, \"size\": %lld", k->src, k->dst,
-	           k->tag, (long long)k->size);
+	find_x x;
+	et_jsonw *j = find_x_open(&x);
+	et_jsonw_kuint(j, "src", k->src);
+	et_jsonw_kuint(j, "dst", k->dst);
+	et_jsonw_kint(j, "tag", k->tag);
+	et_jsonw_kint(j, "size", k->size);
+	find_x_close(&x, f);
 }
 
 void p2p_match(vctx *v)

@@ -18,9 +18,13 @@ static void check_dups(vctx *v, const et_graph *g)
 		    "id %llu is also message #%u (\"%.80s\"); deps on it resolve "
 		    "to that first node",
 		    (unsigned long long)g->id[i], g->msg_index[first], et_graph_name(g, first));
-		if (f)
-			find_extra(f, "\"first_index\": %u, \"index\": %u", g->msg_index[first],
-			           g->msg_index[i]);
+		if (f) {
+			find_x x;
+			et_jsonw *j = find_x_open(&x);
+			et_jsonw_kuint(j, "first_index", g->msg_index[first]);
+			et_jsonw_kuint(j, "index", g->msg_index[i]);
+			find_x_close(&x, f);
+		}
 	}
 }
 
@@ -33,8 +37,11 @@ static void check_dangling(vctx *v, const et_graph *g)
 		                       "%s dep on id %llu, which is not in rank %u",
 		                       d->kind == ET_DEP_DATA ? "data" : "ctrl",
 		                       (unsigned long long)d->missing, v->ri.rank);
-		if (f)
-			find_extra(f, "\"missing_id\": %llu", (unsigned long long)d->missing);
+		if (f) {
+			find_x x;
+			et_jsonw_kuint(find_x_open(&x), "missing_id", d->missing);
+			find_x_close(&x, f);
+		}
 	}
 }
 
@@ -57,9 +64,12 @@ static void check_cycle(vctx *v, const et_graph *g)
 	finding *f = find_node(&v->fs, C_CYCLE, v->ri.rank, g, path[0], "%s", "");
 	if (f) {
 		/* "a (name) -> b (name) -> a": each node depends on the one before. */
-		et_buf m = {0}, x = {0};
+		et_buf m = {0};
+		find_x x;
+		et_jsonw *j = find_x_open(&x);
 		et_buf_printf(&m, "cycle of %u node%s: ", n, n == 1 ? "" : "s");
-		et_buf_puts(&x, "\"cycle\": [");
+		et_jsonw_key(j, "cycle");
+		et_jsonw_arr(j);
 		for (uint32_t k = 0; k <= n; k++) {
 			uint32_t i = path[k % n];
 			if (k < 24 || k == n)
@@ -68,20 +78,20 @@ static void check_cycle(vctx *v, const et_graph *g)
 			else if (k == 24)
 				et_buf_puts(&m, " -> ...");
 			if (k < n) {
-				char *q = json_quote(et_graph_name(g, i));
-				et_buf_printf(&x, "%s{\"id\": %llu, \"name\": %s}", k ? ", " : "",
-				              (unsigned long long)g->id[i], q);
-				free(q);
+				et_jsonw_obj(j);
+				et_jsonw_kuint(j, "id", g->id[i]);
+				et_jsonw_kstr(j, "name", et_graph_name(g, i));
+				et_jsonw_end(j);
 			}
 		}
 		et_buf_printf(&m, "; %u of %u nodes are in or behind a cycle", g->n - g->n_ordered,
 		              g->n);
-		et_buf_printf(&x, "], \"unordered\": %u", g->n - g->n_ordered);
+		et_jsonw_end(j);
+		et_jsonw_kuint(j, "unordered", g->n - g->n_ordered);
 		et_buf_putc(&m, '\0');
-		et_buf_putc(&x, '\0');
 		free(f->msg);
 		f->msg = (char *)m.data;
-		f->extra = (char *)x.data;
+		find_x_close(&x, f);
 	}
 	free(path);
 }
@@ -111,8 +121,11 @@ static void forward_kind(vctx *v, const et_graph *g, uint32_t i, const uint32_t 
 		    "#%u)",
 		    c == C_FORWARD_DATA_DEP ? "data" : "ctrl", (unsigned long long)g->id[j],
 		    et_graph_name(g, j), g->msg_index[j], g->msg_index[i]);
-		if (f)
-			find_extra(f, "\"dep_id\": %llu", (unsigned long long)g->id[j]);
+		if (f) {
+			find_x x;
+			et_jsonw_kuint(find_x_open(&x), "dep_id", g->id[j]);
+			find_x_close(&x, f);
+		}
 	}
 }
 

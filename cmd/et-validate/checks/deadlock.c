@@ -285,10 +285,10 @@ static void node_of(const sim *m, uint32_t slot, uint32_t s, uint64_t *id, uint3
 	}
 }
 
-/* "rank 0 [RECV ...] -> rank 1 [RECV ...] -> rank 0", and the ranks as a
- * JSON list into x. */
-static void describe_cycle(et_buf *b, et_buf *x, const sim *m, const waits *w, const uint32_t *cyc,
-                           uint32_t len)
+/* "rank 0 [RECV ...] -> rank 1 [RECV ...] -> rank 0", and the ranks as
+ * elements of the open JSON list j. */
+static void describe_cycle(et_buf *b, et_jsonw *j, const sim *m, const waits *w,
+                           const uint32_t *cyc, uint32_t len)
 {
 	et_buf_puts(b, "wait-for cycle: ");
 	for (uint32_t k = 0; k < len; k++) {
@@ -296,7 +296,7 @@ static void describe_cycle(et_buf *b, et_buf *x, const sim *m, const waits *w, c
 		et_buf_printf(b, "rank %u [", m->xs->r[e->from].rank);
 		describe_node(b, m, e->from, e->sk, false);
 		et_buf_puts(b, "] -> ");
-		et_buf_printf(x, "%s%u", k ? ", " : "", m->xs->r[e->from].rank);
+		et_jsonw_uint(j, m->xs->r[e->from].rank);
 	}
 	et_buf_printf(b, "rank %u", m->xs->r[w->e[cyc[0]].from].rank);
 }
@@ -322,33 +322,32 @@ static void report_deadlock(sim *m, const waits *w)
 {
 	uint32_t len;
 	uint32_t *cyc = find_wait_cycle(m, w, &len);
-	et_buf b = {0}, x = {0};
+	et_buf b = {0};
+	find_x x;
+	et_jsonw *j = find_x_open(&x);
 	et_buf_printf(&b,
 	              "the ranks stop with %llu node%s blocked on %llu rank%s (%llu comm nodes "
 	              "never complete); ",
 	              (unsigned long long)w->blocked, w->blocked == 1 ? "" : "s",
 	              (unsigned long long)w->blocked_ranks, w->blocked_ranks == 1 ? "" : "s",
 	              (unsigned long long)w->left);
-	et_buf_puts(&x, "\"wait_cycle\": [");
+	et_jsonw_key(j, "wait_cycle");
+	et_jsonw_arr(j);
 	if (cyc)
-		describe_cycle(&b, &x, m, w, cyc, len);
+		describe_cycle(&b, j, m, w, cyc, len);
 	else
 		describe_chain(&b, m, w);
-	et_buf_puts(&x, "]");
+	et_jsonw_end(j);
 	et_buf_putc(&b, '\0');
-	et_buf_putc(&x, '\0');
 	const wedge *first = &w->e[cyc ? cyc[0] : 0];
 	uint64_t id;
 	uint32_t nm;
 	node_of(m, first->from, first->sk, &id, &nm);
 	finding *f = find_add(&m->v->fs, C_DEADLOCK, m->xs->r[first->from].rank, ET_GRAPH_NONE);
-	if (f) {
+	if (f)
 		find_set(f, true, id, xsum_name(m->xs, nm), "%s", (char *)b.data);
-		f->extra = (char *)x.data;
-		x.data = NULL;
-	}
+	find_x_close(&x, f);
 	free(b.data);
-	free(x.data);
 	free(cyc);
 }
 
@@ -356,30 +355,29 @@ static void report_blocked(sim *m, const waits *w)
 {
 	for (size_t k = 0; k < w->n;) {
 		const wedge *e = &w->e[k];
-		et_buf b = {0}, x = {0};
+		et_buf b = {0};
+		find_x x;
+		et_jsonw *x_w = find_x_open(&x);
 		describe_node(&b, m, e->from, e->sk, true);
 		et_buf_puts(&b, " waits for rank");
-		et_buf_puts(&x, "\"waits_for\": [");
+		et_jsonw_key(x_w, "waits_for");
+		et_jsonw_arr(x_w);
 		size_t j = k;
 		for (; j < w->n && w->e[j].from == e->from && w->e[j].sk == e->sk; j++) {
 			et_buf_printf(&b, "%s %u", j > k ? "," : "", m->xs->r[w->e[j].to].rank);
-			et_buf_printf(&x, "%s%u", j > k ? ", " : "", m->xs->r[w->e[j].to].rank);
+			et_jsonw_uint(x_w, m->xs->r[w->e[j].to].rank);
 		}
 		et_buf_printf(&b, " (%s)", why_text(e->why));
 		et_buf_putc(&b, '\0');
-		et_buf_puts(&x, "]");
-		et_buf_putc(&x, '\0');
+		et_jsonw_end(x_w);
 		uint64_t id;
 		uint32_t nm;
 		node_of(m, e->from, e->sk, &id, &nm);
 		finding *f = find_add(&m->v->fs, C_BLOCKED_NODE, m->xs->r[e->from].rank, e->sk);
-		if (f) {
+		if (f)
 			find_set(f, true, id, xsum_name(m->xs, nm), "%s", (char *)b.data);
-			f->extra = (char *)x.data;
-			x.data = NULL;
-		}
+		find_x_close(&x, f);
 		free(b.data);
-		free(x.data);
 		k = j;
 	}
 }

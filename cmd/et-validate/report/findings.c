@@ -3,6 +3,7 @@
  * cost a counter increment each). */
 #include "et-validate/validate.h"
 #include "et_buf.h"
+#include "et_json_str.h"
 #include "et_mem.h"
 
 #include <stdarg.h>
@@ -131,13 +132,34 @@ void find_set(finding *f, bool has_node, uint64_t node_id, const char *name, con
 	va_end(ap);
 }
 
-void find_extra(finding *f, const char *fmt, ...)
+et_jsonw *find_x_open(find_x *x)
 {
-	va_list ap;
-	va_start(ap, fmt);
+	x->b = (et_buf){0};
+	et_jsonw_init(&x->w, NULL, &x->b, ET_JSONW_SPACED, ET_JSTR_CTRL_HEX);
+	et_jsonw_obj(&x->w);
+	return &x->w;
+}
+
+void find_x_close(find_x *x, finding *f)
+{
+	et_jsonw_end(&x->w);
+	et_jsonw_done(&x->w);
+	et_buf_putc(&x->b, '\0');
+	if (!f) {
+		et_buf_free(&x->b);
+		return;
+	}
 	free(f->extra);
-	f->extra = vfmt(fmt, ap);
-	va_end(ap);
+	f->extra = (char *)x->b.data;
+}
+
+void find_x_group(finding *f, const char *group)
+{
+	if (!f)
+		return;
+	find_x x;
+	et_jsonw_kstr(find_x_open(&x), "group", group);
+	find_x_close(&x, f);
 }
 
 uint64_t find_total(const findings *fs, sev s)

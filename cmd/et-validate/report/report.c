@@ -5,6 +5,8 @@
 #include "app/et_cli.h"
 #include "et-validate/report/stats.h"
 #include "et_buf.h"
+#include "et_json_str.h"
+#include "et_jsonw.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,70 +59,73 @@ static void text_report(FILE *f, const vctx *v, int status)
 	        (unsigned long long)find_total(fs, SEV_INFO), status ? "FAILED" : "OK");
 }
 
-static void json_finding(et_buf *b, const finding *x)
+static void json_finding(et_jsonw *j, const finding *x)
 {
+	et_jsonw_obj(j);
+	et_jsonw_key(j, "rank");
 	if (x->rank >= 0)
-		et_buf_printf(b, "{\"rank\": %lld", (long long)x->rank);
+		et_jsonw_int(j, x->rank);
 	else
-		et_buf_puts(b, "{\"rank\": null");
+		et_jsonw_null(j);
 	if (x->has_node) {
-		char *q = json_quote(x->name);
-		et_buf_printf(b, ", \"node_id\": %llu, \"node_name\": %s",
-		              (unsigned long long)x->node_id, q);
-		free(q);
+		et_jsonw_kuint(j, "node_id", x->node_id);
+		et_jsonw_kstr(j, "node_name", x->name);
 	}
-	char *m = json_quote(x->msg);
-	et_buf_printf(b, ", \"message\": %s", m);
-	free(m);
+	et_jsonw_kstr(j, "message", x->msg);
 	if (x->extra)
-		et_buf_printf(b, ", %s", x->extra);
-	et_buf_putc(b, '}');
+		et_jsonw_members(j, x->extra);
+	et_jsonw_end(j);
 }
 
-static void json_code(et_buf *b, const findings *fs, code c)
+static void json_code(et_jsonw *j, const findings *fs, code c)
 {
 	const code_info *ci = &code_table[c];
-	et_buf_printf(b,
-	              "{\"code\": \"%s\", \"severity\": \"%s\", \"count\": %llu, \"nodes\": %llu, "
-	              "\"description\": \"%s\", \"findings\": [",
-	              ci->name, sev_name[find_sev(fs, c)], (unsigned long long)fs->count[c],
-	              (unsigned long long)fs->nodes[c], ci->what);
-	for (size_t k = 0; k < fs->n[c]; k++) {
-		if (k)
-			et_buf_puts(b, ", ");
-		json_finding(b, &fs->list[c][k]);
-	}
-	et_buf_printf(b, "], \"omitted\": %llu}", (unsigned long long)(fs->count[c] - fs->n[c]));
+	et_jsonw_obj(j);
+	et_jsonw_kstr(j, "code", ci->name);
+	et_jsonw_kstr(j, "severity", sev_name[find_sev(fs, c)]);
+	et_jsonw_kuint(j, "count", fs->count[c]);
+	et_jsonw_kuint(j, "nodes", fs->nodes[c]);
+	et_jsonw_kstr(j, "description", ci->what);
+	et_jsonw_key(j, "findings");
+	et_jsonw_arr(j);
+	for (size_t k = 0; k < fs->n[c]; k++)
+		json_finding(j, &fs->list[c][k]);
+	et_jsonw_end(j);
+	et_jsonw_kuint(j, "omitted", fs->count[c] - fs->n[c]);
+	et_jsonw_end(j);
 }
 
 static void json_report(FILE *f, const vctx *v, int status)
 {
 	const findings *fs = &v->fs;
 	et_buf b = {0};
-	et_buf_printf(&b,
-	              "{\"tool\": \"et-validate\", \"version\": \"%s\", \"profile\": \"%s\", "
-	              "\"ranks\": %llu, \"nodes\": %llu, \"errors\": %llu, \"warnings\": %llu, "
-	              "\"info\": %llu, \"ok\": %s, \"codes\": [",
-	              ETKIT_VERSION, v->o.astra ? "astra-sim" : "default",
-	              (unsigned long long)v->n_ranks, (unsigned long long)v->n_nodes,
-	              (unsigned long long)find_total(fs, SEV_ERROR),
-	              (unsigned long long)find_total(fs, SEV_WARNING),
-	              (unsigned long long)find_total(fs, SEV_INFO), status ? "false" : "true");
-	int first = 1;
+	/* json.dumps layout; names from the trace with every control as \u00XX */
+	et_jsonw j;
+	et_jsonw_init(&j, NULL, &b, ET_JSONW_SPACED, ET_JSTR_CTRL_HEX);
+	et_jsonw_set_lines(&j, true);
+	et_jsonw_obj(&j);
+	et_jsonw_kstr(&j, "tool", "et-validate");
+	et_jsonw_kstr(&j, "version", ETKIT_VERSION);
+	et_jsonw_kstr(&j, "profile", v->o.astra ? "astra-sim" : "default");
+	et_jsonw_kuint(&j, "ranks", v->n_ranks);
+	et_jsonw_kuint(&j, "nodes", v->n_nodes);
+	et_jsonw_kuint(&j, "errors", find_total(fs, SEV_ERROR));
+	et_jsonw_kuint(&j, "warnings", find_total(fs, SEV_WARNING));
+	et_jsonw_kuint(&j, "info", find_total(fs, SEV_INFO));
+	et_jsonw_kbool(&j, "ok", !status);
+	et_jsonw_key(&j, "codes");
+	et_jsonw_arr(&j);
 	for (int s = SEV_ERROR; s >= SEV_INFO; s--)
 		for (int c = 0; c < C_COUNT; c++)
-			if (fs->count[c] && (int)find_sev(fs, (code)c) == s) {
-				if (!first)
-					et_buf_puts(&b, ", ");
-				json_code(&b, fs, (code)c);
-				first = 0;
-			}
-	et_buf_putc(&b, ']');
+			if (fs->count[c] && (int)find_sev(fs, (code)c) == s)
+				json_code(&j, fs, (code)c);
+	et_jsonw_end(&j);
 	if (v->o.want_stats) {
-		et_buf_puts(&b, ", \"stats\": ");
-		stats_json(&b, v->st);
+		et_jsonw_key(&j, "stats");
+		stats_json(&j, v->st);
 	}
-	et_buf_puts(&b, "}\n");
+	et_jsonw_end(&j);
+	et_jsonw_done(&j);
 	fwrite(b.data, 1, b.len, f);
 	et_buf_free(&b);
 }

@@ -203,73 +203,73 @@ void stats_text(FILE *f, const stats *st)
 
 /* "saturated": the keys of the numbers that saturated, only when some did
  * (a comm_bytes key is "comm_bytes.TYPE"). */
-static void json_saturated(et_buf *b, const et_graph_stats *r)
+static void json_saturated(et_jsonw *j, const et_graph_stats *r)
 {
 	int n = 0;
 	char key[64];
 	for (int k = 0; k < SF_N; k++)
 		if (et_sat_is(sf_value(r, k))) {
+			if (!n++) {
+				et_jsonw_key(j, "saturated");
+				et_jsonw_arr(j);
+			}
 			sf_key(k, key, sizeof key);
-			et_buf_printf(b, "%s\"%s\"", n++ ? ", " : ", \"saturated\": [", key);
+			et_jsonw_str(j, key);
 		}
 	if (n)
-		et_buf_putc(b, ']');
+		et_jsonw_end(j);
 }
 
 /* rank < 0: the total, which has no "rank" key. */
-static void json_one(et_buf *b, const et_graph_stats *r, int64_t rank, uint64_t graph_bytes)
+static void json_one(et_jsonw *j, const et_graph_stats *r, int64_t rank, uint64_t graph_bytes)
 {
-	et_buf_putc(b, '{');
+	et_jsonw_obj(j);
 	if (rank >= 0)
-		et_buf_printf(b, "\"rank\": %lld, ", (long long)rank);
-	et_buf_printf(b, "\"nodes\": %llu, \"nodes_by_type\": {", (unsigned long long)r->nodes);
-	int first = 1;
+		et_jsonw_kint(j, "rank", rank);
+	et_jsonw_kuint(j, "nodes", r->nodes);
+	et_jsonw_key(j, "nodes_by_type");
+	et_jsonw_obj(j);
 	for (int i = 0; i < ET_GRAPH_STATS_TYPES; i++)
-		if (r->by_type[i]) {
-			et_buf_printf(b, "%s\"%s\": %llu", first ? "" : ", ", type_key(i),
-			              (unsigned long long)r->by_type[i]);
-			first = 0;
-		}
-	et_buf_printf(b,
-	              "}, \"data_deps\": %llu, \"ctrl_deps\": %llu, \"dangling_deps\": %llu, "
-	              "\"self_deps\": %llu, \"forward_deps\": %llu, \"comm_bytes\": {",
-	              (unsigned long long)r->data_deps, (unsigned long long)r->ctrl_deps,
-	              (unsigned long long)r->dangling_deps, (unsigned long long)r->self_deps,
-	              (unsigned long long)r->forward_deps);
-	first = 1;
+		if (r->by_type[i])
+			et_jsonw_kuint(j, type_key(i), r->by_type[i]);
+	et_jsonw_end(j);
+	et_jsonw_kuint(j, "data_deps", r->data_deps);
+	et_jsonw_kuint(j, "ctrl_deps", r->ctrl_deps);
+	et_jsonw_kuint(j, "dangling_deps", r->dangling_deps);
+	et_jsonw_kuint(j, "self_deps", r->self_deps);
+	et_jsonw_kuint(j, "forward_deps", r->forward_deps);
+	et_jsonw_key(j, "comm_bytes");
+	et_jsonw_obj(j);
 	for (int i = 0; i < ET_GRAPH_STATS_COLLS; i++)
-		if (r->coll_count[i]) {
-			et_buf_printf(b, "%s\"%s\": %llu", first ? "" : ", ", coll_key(i),
-			              (unsigned long long)r->coll_bytes[i]);
-			first = 0;
-		}
+		if (r->coll_count[i])
+			et_jsonw_kuint(j, coll_key(i), r->coll_bytes[i]);
 	if (r->send_count)
-		et_buf_printf(b, "%s\"SEND\": %llu", first ? "" : ", ",
-		              (unsigned long long)r->send_bytes);
-	et_buf_printf(b,
-	              "}, \"total_duration_micros\": %llu, \"critical_path_micros\": %llu, "
-	              "\"critical_path_nodes\": %u, \"depth\": %u, \"max_width\": %u, "
-	              "\"unordered_nodes\": %u, \"graph_bytes\": %llu",
-	              (unsigned long long)r->total_duration,
-	              (unsigned long long)r->critical_duration, r->critical_nodes, r->depth,
-	              r->max_width, r->unordered, (unsigned long long)graph_bytes);
-	json_saturated(b, r);
-	et_buf_putc(b, '}');
+		et_jsonw_kuint(j, "SEND", r->send_bytes);
+	et_jsonw_end(j);
+	et_jsonw_kuint(j, "total_duration_micros", r->total_duration);
+	et_jsonw_kuint(j, "critical_path_micros", r->critical_duration);
+	et_jsonw_kuint(j, "critical_path_nodes", r->critical_nodes);
+	et_jsonw_kuint(j, "depth", r->depth);
+	et_jsonw_kuint(j, "max_width", r->max_width);
+	et_jsonw_kuint(j, "unordered_nodes", r->unordered);
+	et_jsonw_kuint(j, "graph_bytes", graph_bytes);
+	json_saturated(j, r);
+	et_jsonw_end(j);
 }
 
-void stats_json(et_buf *b, const stats *st)
+void stats_json(et_jsonw *j, const stats *st)
 {
-	et_buf_puts(b, "{\"ranks\": [");
-	for (size_t k = 0; k < st->n; k++) {
-		if (k)
-			et_buf_puts(b, ", ");
-		json_one(b, &st->r[k].g, st->r[k].rank, st->r[k].graph_bytes);
-	}
+	et_jsonw_obj(j);
+	et_jsonw_key(j, "ranks");
+	et_jsonw_arr(j);
+	for (size_t k = 0; k < st->n; k++)
+		json_one(j, &st->r[k].g, st->r[k].rank, st->r[k].graph_bytes);
+	et_jsonw_end(j);
 	rank_stats t;
 	total(st, &t);
-	et_buf_puts(b, "], \"total\": ");
-	json_one(b, &t.g, -1, t.graph_bytes);
-	et_buf_putc(b, '}');
+	et_jsonw_key(j, "total");
+	json_one(j, &t.g, -1, t.graph_bytes);
+	et_jsonw_end(j);
 }
 
 void stats_warn_saturated(const stats *st)

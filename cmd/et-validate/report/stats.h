@@ -31,7 +31,7 @@ void stats_add_rank(vctx *v);
  * a saturated number is marked ("(saturated)" after it in text, its key in
  * the object's "saturated" list in JSON). */
 void stats_text(FILE *f, const stats *st);
-void stats_json(et_buf *b, const stats *st);
+void stats_json(et_jsonw *j, const stats *st);
 /* One warning line on stderr per statistic that saturates, naming the
  * first rank it saturates in (or the total over ranks). */
 void stats_warn_saturated(const stats *st);

@@ -46,37 +46,45 @@ static void metadata(const timeline *t, et_te *w, et_buf *b)
 static void event(const timeline *t, const tl_event *ev, et_te *w, et_buf *b)
 {
 	const char *tn = et_node_type_name(ev->type);
-	char args[128];
-	int n = snprintf(args, sizeof args, "\"id\":%llu", (unsigned long long)ev->id);
-	const char *ct = ev->comm_type >= 0 ? et_coll_type_name(ev->comm_type) : NULL;
-	if (ct)
-		n += snprintf(args + n, sizeof args - (size_t)n, ",\"comm_type\":\"%s\"", ct);
-	if (ev->has_size)
-		snprintf(args + n, sizeof args - (size_t)n, ",\"comm_size\":%lld",
-		         (long long)ev->comm_size);
 	et_te_complete(w, &(et_te_event){.pid = ev->rank,
 	                                 .tid = ev->track + 1,
 	                                 .ts_ns = ev->start_ns - t->origin_ns,
 	                                 .dur_ns = ev->dur_ns,
 	                                 .name = shown(b, (const char *)t->names.data + ev->name),
 	                                 .cat = tn ? tn : "UNKNOWN",
-	                                 .args = args});
+	                                 .args = true});
+	et_jsonw_kuint(&w->j, "id", ev->id);
+	const char *ct = ev->comm_type >= 0 ? et_coll_type_name(ev->comm_type) : NULL;
+	if (ct)
+		et_jsonw_kstr(&w->j, "comm_type", ct);
+	if (ev->has_size)
+		et_jsonw_kint(&w->j, "comm_size", ev->comm_size);
+	et_te_end_args(w);
 }
 
 void tl_write_json(const timeline *t, FILE *f)
 {
 	et_buf b = {0};
-	/* the source is a path: escaped like every other JSON string */
-	et_buf_puts(&b, "\"displayTimeUnit\":\"ns\",\"otherData\":{\"generator\":\"et-viz\","
-	                "\"source\":");
-	et_json_str(&b, t->source, 0);
-	et_buf_printf(&b, ",\"origin_ns\":%llu},\n", (unsigned long long)t->origin_ns);
-	et_buf_putc(&b, '\0');
 	et_te w;
-	et_te_open(&w, f, (const char *)b.data);
+	et_te_open(&w, f);
+	et_jsonw *j = &w.j;
+	et_jsonw_kstr(j, "displayTimeUnit", "ns");
+	et_jsonw_key(j, "otherData");
+	et_jsonw_obj(j);
+	et_jsonw_kstr(j, "generator", "et-viz");
+	/* the source is a path: escaped like every other JSON string (no
+	 * flags, not the events' ET_JSTR_CTRL_NT) */
+	et_jsonw_set_str_flags(j, 0);
+	et_jsonw_kstr(j, "source", t->source);
+	et_jsonw_set_str_flags(j, ET_JSTR_CTRL_NT);
+	et_jsonw_kuint(j, "origin_ns", t->origin_ns);
+	et_jsonw_end(j);
+	et_jsonw_nl(j);
+	et_te_begin(&w);
 	metadata(t, &w, &b);
 	for (size_t k = 0; k < t->n; k++)
 		event(t, &t->ev[k], &w, &b);
-	et_te_close(&w, NULL);
+	et_te_end(&w);
+	et_te_close(&w);
 	et_buf_free(&b);
 }

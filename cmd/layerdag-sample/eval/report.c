@@ -1,10 +1,7 @@
 /* eval's report, as text or JSON (metrics.h). */
 #include "layerdag-sample/eval/metrics.h"
 
-#include "et_mem.h"
-
-#include <cjson/cJSON.h>
-#include <stdlib.h>
+#include "et_jsonw.h"
 
 /* Whether attribute a was seen in the real graphs and its role bits
  * masked by mask are want. */
@@ -20,13 +17,14 @@ static void print_roles(const ld_eval *r, uint8_t mask, uint8_t want, FILE *f)
 			fprintf(f, " %u", a);
 }
 
-static cJSON *json_roles(const ld_eval *r, uint8_t mask, uint8_t want)
+static void json_roles(et_jsonw *j, const char *key, const ld_eval *r, uint8_t mask, uint8_t want)
 {
-	cJSON *l = cJSON_CreateArray();
+	et_jsonw_key(j, key);
+	et_jsonw_arr(j);
 	for (uint32_t a = 0; a < r->vocab; a++)
 		if (role_is(r, a, mask, want))
-			cJSON_AddItemToArray(l, cJSON_CreateNumber(a));
-	return l;
+			et_jsonw_cjnum(j, a);
+	et_jsonw_end(j);
 }
 
 void ld_eval_print(const ld_eval *r, FILE *f)
@@ -65,44 +63,58 @@ void ld_eval_print(const ld_eval *r, FILE *f)
 	        r->real_cv.pearson, r->real_cv.spearman, r->real_cv.mae);
 }
 
-static cJSON *surrogate(const ld_surrogate *s)
+/* A member number as cJSON printed it before the report moved to et_jsonw. */
+static void num(et_jsonw *j, const char *key, double v)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "pearson", s->pearson);
-	cJSON_AddNumberToObject(o, "spearman", s->spearman);
-	cJSON_AddNumberToObject(o, "mae", s->mae);
-	return o;
+	et_jsonw_key(j, key);
+	et_jsonw_cjnum(j, v);
+}
+
+static void surrogate(et_jsonw *j, const char *key, const ld_surrogate *s)
+{
+	et_jsonw_key(j, key);
+	et_jsonw_obj(j);
+	num(j, "pearson", s->pearson);
+	num(j, "spearman", s->spearman);
+	num(j, "mae", s->mae);
+	et_jsonw_end(j);
+}
+
+static void stats(et_jsonw *j, const char *key, const double *v)
+{
+	et_jsonw_key(j, key);
+	et_jsonw_obj(j);
+	for (int st = 0; st < NSTATS; st++)
+		num(j, ld_stat_name[st], v[st]);
+	et_jsonw_end(j);
 }
 
 void ld_eval_print_json(const ld_eval *r, FILE *f)
 {
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddNumberToObject(o, "real", (double)r->n_real);
-	cJSON_AddNumberToObject(o, "synthetic", (double)r->n_synth);
-	cJSON_AddNumberToObject(o, "validity", r->validity);
-	cJSON_AddNumberToObject(o, "role_validity", r->role_validity);
-	cJSON *br = cJSON_AddObjectToObject(o, "role_broken");
-	cJSON_AddNumberToObject(br, "sink", r->role_broken[0]);
-	cJSON_AddNumberToObject(br, "source", r->role_broken[1]);
-	cJSON_AddNumberToObject(br, "successor", r->role_broken[2]);
-	cJSON_AddItemToObject(o, "sink_roles", json_roles(r, LD_ROLE_SINK, LD_ROLE_SINK));
-	cJSON_AddItemToObject(o, "ever_sink", json_roles(r, LD_ROLE_NOSINK, 0));
-	cJSON_AddItemToObject(o, "ever_source", json_roles(r, LD_ROLE_NOSOURCE, 0));
-	cJSON *m = cJSON_AddObjectToObject(o, "mmd2"),
-	      *fl = cJSON_AddObjectToObject(o, "mmd2_floor");
-	for (int st = 0; st < NSTATS; st++) {
-		cJSON_AddNumberToObject(m, ld_stat_name[st], r->mmd[st]);
-		cJSON_AddNumberToObject(fl, ld_stat_name[st], r->floor[st]);
-	}
-	cJSON_AddNumberToObject(o, "sigma", LD_SIGMA);
-	cJSON_AddNumberToObject(o, "novelty", r->novelty);
-	cJSON_AddNumberToObject(o, "uniqueness", r->uniqueness);
-	cJSON_AddItemToObject(o, "surrogate", surrogate(&r->synth_on_real));
-	cJSON_AddItemToObject(o, "surrogate_real_cv", surrogate(&r->real_cv));
-	char *s = cJSON_PrintUnformatted(o);
-	if (!s)
-		et_oom(0);
-	fprintf(f, "%s\n", s);
-	free(s);
-	cJSON_Delete(o);
+	et_jsonw j;
+	et_jsonw_init(&j, f, NULL, ET_JSONW_COMPACT, 0);
+	et_jsonw_set_lines(&j, true);
+	et_jsonw_obj(&j);
+	num(&j, "real", (double)r->n_real);
+	num(&j, "synthetic", (double)r->n_synth);
+	num(&j, "validity", r->validity);
+	num(&j, "role_validity", r->role_validity);
+	et_jsonw_key(&j, "role_broken");
+	et_jsonw_obj(&j);
+	num(&j, "sink", r->role_broken[0]);
+	num(&j, "source", r->role_broken[1]);
+	num(&j, "successor", r->role_broken[2]);
+	et_jsonw_end(&j);
+	json_roles(&j, "sink_roles", r, LD_ROLE_SINK, LD_ROLE_SINK);
+	json_roles(&j, "ever_sink", r, LD_ROLE_NOSINK, 0);
+	json_roles(&j, "ever_source", r, LD_ROLE_NOSOURCE, 0);
+	stats(&j, "mmd2", r->mmd);
+	stats(&j, "mmd2_floor", r->floor);
+	num(&j, "sigma", LD_SIGMA);
+	num(&j, "novelty", r->novelty);
+	num(&j, "uniqueness", r->uniqueness);
+	surrogate(&j, "surrogate", &r->synth_on_real);
+	surrogate(&j, "surrogate_real_cv", &r->real_cv);
+	et_jsonw_end(&j);
+	et_jsonw_done(&j); /* f's errors: the caller's et_output commit */
 }
