@@ -300,6 +300,7 @@ upward_includes() { # ROOT (cmd/et-sim or a copy)
 	run upward_includes x
 	assert_output --partial 'x/net/net_foo.c:2:'
 	assert_output --partial 'x/infragraph/ig.h:1:'
+}
 
 # One JSON writer: every JSON a tool writes is laid out by libcommon's
 # et_jsonw (strings by et_json_str), so no other file writes JSON
