@@ -364,6 +364,9 @@ static int source_next_rank(et_input *in, et_error *e)
 		ri->rank = h.rank;
 		ri->world_size = h.world_size;
 		memcpy(ri->name, h.name, sizeof ri->name);
+		ri->groups = h.groups;
+		ri->groups_len = h.groups_len;
+		ri->groups_off = h.groups_off;
 		return 1;
 	}
 	if (in->fmt == ET_FMT_JSON)

@@ -72,6 +72,13 @@ typedef struct et_rank_info {
 	char name[256];      /* workload name, "" if none */
 	const char *input;   /* display name of the file it came from */
 	et_format format;    /* what it was read from */
+	/* The comm groups its stream section carries (et_sgroups.h: a GRPS
+	 * payload the reader checked), or NULL / 0; valid as long as input
+	 * (until the next rank is read).
+	 * groups_off: the payload's byte offset in the input. */
+	const uint8_t *groups;
+	uint32_t groups_len;
+	uint64_t groups_off;
 } et_rank_info;
 
 typedef struct et_msg {

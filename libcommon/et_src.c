@@ -1,6 +1,7 @@
 #include "et_src.h"
 #include "et_buf.h"
 #include "et_codec.h"
+#include "et_sgroups.h"
 #include "et_stream.h"
 
 #include <errno.h>
@@ -50,6 +51,7 @@ struct et_src {
 	uint64_t lit_left, cp_off, cp_left, dat;
 	const struct src_base *dbase;
 	bool delta;
+	et_buf ext; /* the current section header's records after the name */
 };
 
 static int src_fail(et_src *s, et_error *e, int code, uint64_t off, const char *what)
@@ -86,6 +88,7 @@ void et_src_close(et_src *s)
 			et_buf_free(&s->bases[i].b);
 	free(s->bases);
 	et_buf_free(&s->ops);
+	et_buf_free(&s->ext);
 	free(s->fbuf);
 	free(s->w);
 	free(s->name);
@@ -587,6 +590,44 @@ static uint16_t le16(const uint8_t *p)
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
+/* The records after the header's name (n bytes at the file position):
+ * read whole, at most ET_STREAM_EXT_MAX bytes, and checked before any of
+ * the section is decoded. */
+static int read_ext(et_src *s, et_stream_hdr *h, uint32_t n, et_error *e)
+{
+	uint64_t at = et_src_file_offset(s);
+	h->groups = NULL;
+	h->groups_len = 0;
+	h->groups_off = 0;
+	if (n == 0)
+		return 0;
+	if (n > ET_STREAM_EXT_MAX)
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: rank %u: byte %llu: stream header: %u bytes of records after "
+		               "the name, at most %u",
+		               s->name, h->rank, (unsigned long long)at, n, ET_STREAM_EXT_MAX);
+	int64_t a = file_fill(s, n, e);
+	if (a < 0)
+		return -1;
+	if ((uint64_t)a < n)
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: rank %u: byte %llu: truncated stream section header", s->name,
+		               h->rank, (unsigned long long)at);
+	s->ext.len = 0;
+	et_buf_append(&s->ext, s->fbuf + s->fpos, n);
+	s->fpos += n;
+	char where[320];
+	snprintf(where, sizeof where, "%s: rank %u", s->name, h->rank);
+	const uint8_t *g;
+	size_t glen, gat;
+	if (et_sgroups_check(s->ext.data, n, h->world_size, where, at, &g, &glen, &gat, e) < 0)
+		return -1;
+	h->groups = g;
+	h->groups_len = (uint32_t)glen;
+	h->groups_off = at + gat;
+	return 0;
+}
+
 /* Parse the section header at the file position into h. */
 static int read_header(et_src *s, et_stream_hdr *h, et_error *e)
 {
@@ -614,7 +655,7 @@ static int read_header(et_src *s, et_stream_hdr *h, et_error *e)
 	memcpy(h->name, p + 30, nlen);
 	h->name[nlen] = 0;
 	s->fpos += 8 + 22 + nlen;
-	return file_skip(s, plen - 22u - nlen, e);
+	return read_ext(s, h, plen - 22u - nlen, e);
 }
 
 int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e)

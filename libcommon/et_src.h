@@ -29,6 +29,11 @@ typedef struct et_stream_hdr {
 	uint32_t rank;
 	uint32_t world_size;
 	char name[256];
+	/* its GRPS record's payload (et_sgroups.h), checked, or NULL / 0:
+	 * valid until the next header is read; groups_off = its file offset */
+	const uint8_t *groups;
+	uint32_t groups_len;
+	uint64_t groups_off;
 } et_stream_hdr;
 
 /* path "-" or NULL = stdin. name is used in messages. */

@@ -34,6 +34,10 @@ void et_stream_writer_free(et_stream_writer *w);
  * may hold delta frames. */
 int et_stream_begin_rank(et_stream_writer *w, uint16_t version, uint32_t rank, uint32_t world,
                          const char *name, et_error *e);
+/* Records to put after the name in the section headers written from now
+ * on (et_sgroups.h: a GRPS record, tag and length included; n <=
+ * ET_STREAM_EXT_MAX), copied; n = 0: none. */
+void et_stream_set_header_ext(et_stream_writer *w, const void *p, size_t n);
 /* Raw ET bytes of the current rank (length-prefixed messages). */
 int et_stream_write(et_stream_writer *w, const void *p, size_t n, et_error *e);
 int et_stream_end_rank(et_stream_writer *w, et_error *e);

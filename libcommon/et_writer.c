@@ -4,6 +4,7 @@
 #include "et_mem.h"
 #include "et_output.h"
 #include "et_progress.h"
+#include "et_sgroups.h"
 #include "et_stream.h"
 
 #include <cjson/cJSON.h>
@@ -244,10 +245,23 @@ static int begin_format(et_writer *w, et_error *e)
 	return 0;
 }
 
+/* The stream carries the rank's comm groups in its header, when the rank
+ * keeps its world (a rank moved to another world has other groups). */
+static void stream_groups(et_writer *w, const et_rank_info *ri, uint32_t world)
+{
+	if (!w->sw)
+		return;
+	w->scratch.len = 0;
+	if (ri->groups_len && world == ri->world_size && ri->groups_len <= ET_STREAM_EXT_MAX - 8)
+		et_sgroups_record(ri->groups, ri->groups_len, &w->scratch);
+	et_stream_set_header_ext(w->sw, w->scratch.data, w->scratch.len);
+}
+
 int et_writer_rank_begin(et_writer *w, const et_rank_info *ri, et_error *e)
 {
 	w->rank = ri->rank;
 	w->world = w->c.world ? w->c.world : ri->world_size;
+	stream_groups(w, ri, w->world);
 	et_progress_rank(&w->pg, w->rank, w->c.some_ranks ? 0 : w->world);
 	snprintf(w->name, sizeof w->name, "%s", w->c.name ? w->c.name : ri->name);
 	free(w->input);
@@ -429,6 +443,7 @@ int et_writer_rank_shared(et_writer *w, const et_rank_info *ri, et_writer_shared
 	uint32_t world = w->c.world ? w->c.world : ri->world_size;
 	et_progress_rank(&w->pg, w->rank, w->c.some_ranks ? 0 : world);
 	const char *name = w->c.name ? w->c.name : ri->name;
+	stream_groups(w, ri, world);
 	if (et_stream_put_frame(w->sw, ri->rank, world, name, s->frame.data, s->frame.len, e) < 0)
 		return -1;
 	w->ranks_done++;

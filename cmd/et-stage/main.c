@@ -45,14 +45,24 @@ static int write_stage(const stage_conf *c, const stage_layout *l, stage_tpl *t,
 	ri.input = "<generated>";
 	static const char *const arch[] = {"gpt", "llama", "moe"};
 	snprintf(ri.name, sizeof ri.name, "%s", c->model ? c->model : arch[c->arch]);
-	for (uint64_t r = (uint64_t)t->stage * per; r < (uint64_t)(t->stage + 1) * per; r++) {
+	/* each rank's section carries its comm groups (etkit-stream(5)) */
+	et_sgroups_w gw = {0};
+	et_buf rec = {0};
+	int rc = 0;
+	for (uint64_t r = (uint64_t)t->stage * per; r < (uint64_t)(t->stage + 1) * per && rc == 0;
+	     r++) {
 		if (!et_ranklist_has(&c->ranks, (uint32_t)r))
 			continue;
 		ri.rank = (uint32_t)r;
-		if (tpl_write_rank(t, l, (uint32_t)r, w, &ri, e) < 0)
-			return -1;
+		stage_rank_groups(l, (uint32_t)r, &gw);
+		et_sgroups_w_payload(&gw, &rec);
+		ri.groups = rec.data;
+		ri.groups_len = (uint32_t)rec.len;
+		rc = tpl_write_rank(t, l, (uint32_t)r, w, &ri, e);
 	}
-	return 0;
+	et_sgroups_w_free(&gw);
+	et_buf_free(&rec);
+	return rc;
 }
 
 static void build(sg *g)

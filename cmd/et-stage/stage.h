@@ -12,6 +12,7 @@
 #include "app/et_cli.h"
 #include "et_output.h"
 #include "et_ranklist.h"
+#include "et_sgroups.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,6 +88,9 @@ int stage_layout_init(stage_layout *l, const stage_conf *c, char *msg, size_t ca
 uint32_t stage_coord(const stage_layout *l, uint32_t rank, int dim);
 /* The comm-group id of rank's group over spatial dimension dim. */
 uint64_t stage_group_id(const stage_layout *l, uint32_t rank, int dim);
+/* Rank r's groups (one over each spatial dimension, ids as the comm-group
+ * file's) into w, for its stream section header (etkit-stream(5)). */
+void stage_rank_groups(const stage_layout *l, uint32_t r, et_sgroups_w *w);
 /* Writes {"<id>": [ranks], ...} to a temporary file beside path: *o, for
  * the caller to put in place (et_output_commit) once the ranks are, or to
  * remove (et_output_abort; a signal or et_die removes it too). Fills *o
