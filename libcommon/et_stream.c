@@ -210,6 +210,24 @@ int et_stream_put_delta(et_stream_writer *w, uint32_t id, const et_buf *ops, et_
 	return put_tagged(w, ET_STREAM_TAG_DELTA, id, ops->data, ops->len, e);
 }
 
+int et_stream_put_class(et_stream_writer *w, uint32_t id, const void *p, size_t n, et_error *e)
+{
+	return put_tagged(w, ET_STREAM_TAG_CLASS, id, p, n, e);
+}
+
+int et_stream_put_rule(et_stream_writer *w, uint32_t id, const et_buf *rule, et_error *e)
+{
+	uint8_t hd[20];
+	put_le32(hd, ET_STREAM_MAGIC);
+	put_le32(hd + 4, (uint32_t)(12 + rule->len));
+	memcpy(hd + 8, ET_STREAM_TAG_RULE, 8);
+	put_le32(hd + 16, id);
+	w->frames++; /* no empty zstd frame after it */
+	if (write_out(w, hd, 20, e) < 0)
+		return -1;
+	return write_out(w, rule->data, rule->len, e);
+}
+
 static void put_op(et_buf *ops, uint64_t tag)
 {
 	uint8_t v[10];

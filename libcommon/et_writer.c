@@ -33,6 +33,7 @@ struct et_writer {
 	uint32_t bases; /* stream: base ids defined */
 	uint64_t base_bytes;
 	bool delta_rank; /* the rank being begun may hold delta frames */
+	bool class_rank; /* the rank being begun is a class rank */
 	/* the current rank */
 	uint32_t rank, world;
 	char name[256];
@@ -222,9 +223,11 @@ static int begin_format(et_writer *w, et_error *e)
 {
 	switch (w->c.format) {
 	case ET_WRITER_STREAM:
-		return et_stream_begin_rank(
-		    w->sw, w->delta_rank ? ET_STREAM_VERSION_DELTA : ET_STREAM_VERSION, w->rank,
-		    w->world, w->name, e);
+		return et_stream_begin_rank(w->sw,
+		                            w->class_rank   ? ET_STREAM_VERSION_CLASS
+		                            : w->delta_rank ? ET_STREAM_VERSION_DELTA
+		                                            : ET_STREAM_VERSION,
+		                            w->rank, w->world, w->name, e);
 	case ET_WRITER_ET:
 		if (w->c.split)
 			return split_open(w, e);
@@ -457,6 +460,26 @@ int et_writer_rank_begin_delta(et_writer *w, const et_rank_info *ri, et_error *e
 	int r = et_writer_rank_begin(w, ri, e);
 	w->delta_rank = false;
 	return r;
+}
+
+int et_writer_class(et_writer *w, uint32_t id, const void *p, size_t n, et_error *e)
+{
+	if (!w->sw || id >= ET_STREAM_CLASS_IDS || n > ET_STREAM_CLASS_MAX)
+		return 0;
+	return et_stream_put_class(w->sw, id, p, n, e) < 0 ? -1 : 1;
+}
+
+int et_writer_rank_class(et_writer *w, const et_rank_info *ri, uint32_t id, const et_buf *rule,
+                         uint64_t nodes, et_error *e)
+{
+	w->class_rank = true;
+	int r = et_writer_rank_begin(w, ri, e);
+	w->class_rank = false;
+	if (r < 0 || et_stream_put_rule(w->sw, id, rule, e) < 0)
+		return -1;
+	count_nodes(w, nodes);
+	w->msgs = nodes + 1;
+	return et_writer_rank_end(w, e);
 }
 
 int et_writer_base(et_writer *w, const void *p, size_t n, uint32_t *id, et_error *e)

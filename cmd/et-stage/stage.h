@@ -50,7 +50,9 @@ typedef struct stage_conf {
 	double capacity;              /* --capacity-factor, 0 = dropless */
 	uint64_t context, new_tokens; /* inference */
 	uint64_t seed;
-	uint32_t world; /* --world, 0 = not given */
+	bool no_classes;      /* --no-classes */
+	uint32_t class_block; /* --class-block, 0 = world / 64 rounded up */
+	uint32_t world;       /* --world, 0 = not given */
 	et_ranklist ranks;
 	const char *comm_groups; /* --write-comm-groups FILE */
 	const char *output_dir;  /* STAGE's --output_dir: D/NAME.%d.et, D/NAME.json */
