@@ -230,9 +230,14 @@ static int read_nested(et_src *s, uint64_t left, et_buf *out, uint64_t cap, uint
 			return -1;
 		if (a == 0)
 			break;
-		if (out->cap - out->len < (1u << 16))
-			et_buf_reserve(out, out->len +
-			                        (out->len < (1u << 20) ? 1u << 16 : out->len / 2));
+		if (out->cap - out->len < (1u << 16)) {
+			/* grow by half, never past one byte over the cap: the
+			 * limit bounds the memory too */
+			uint64_t step = out->len < (1u << 20) ? 1u << 16 : out->len / 2;
+			if (step > cap + 1 - out->len)
+				step = cap + 1 - out->len;
+			et_buf_reserve(out, (size_t)step);
+		}
 		size_t room = out->cap - out->len;
 		if (room > cap - out->len + 1)
 			room = (size_t)(cap - out->len + 1); /* one byte over the cap shows it */
