@@ -364,6 +364,11 @@ static int source_next_rank(et_input *in, et_error *e)
 		ri->rank = h.rank;
 		ri->world_size = h.world_size;
 		memcpy(ri->name, h.name, sizeof ri->name);
+		ri->groups = h.groups;
+		ri->groups_len = h.groups_len;
+		ri->groups_off = h.groups_off;
+		ri->in_class = h.class_id >= 0;
+		ri->class_id = h.class_id >= 0 ? (uint32_t)h.class_id : 0;
 		return 1;
 	}
 	if (in->fmt == ET_FMT_JSON)
@@ -444,8 +449,12 @@ int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e)
 {
 	int r;
 	while ((r = next_any_rank(in, ri, e)) == 1 && in->o.ranks &&
-	       !et_ranklist_has(in->o.ranks, ri->rank))
-		; /* the next call drains the unselected rank */
+	       !et_ranklist_has(in->o.ranks, ri->rank)) {
+		/* the next call drains the unselected rank; a class rank is not
+		 * expanded for that (its rule was checked, its class frame too) */
+		if (ri->in_class && et_src_skip_class(in->src))
+			in->rank_open = false;
+	}
 	if (r == 1)
 		in->n_returned++;
 	/* every tool: a selection that selects nothing is bad input */
@@ -548,4 +557,14 @@ int et_input_next_msg(et_input *in, et_msg *m, et_error *e)
 			return frame_fail(in, e, off, "GlobalMetadata does not parse", 0, 0);
 	}
 	return 1;
+}
+
+const uint8_t *et_input_class(const et_input *in, uint32_t id, size_t *len)
+{
+	return in->src ? et_src_class(in->src, id, len) : NULL;
+}
+
+const uint8_t *et_input_rule(const et_input *in, size_t *len)
+{
+	return in->src && in->ri.in_class ? et_src_rule(in->src, len) : NULL;
 }

@@ -72,6 +72,19 @@ typedef struct et_rank_info {
 	char name[256];      /* workload name, "" if none */
 	const char *input;   /* display name of the file it came from */
 	et_format format;    /* what it was read from */
+	/* The comm groups its stream section carries (et_sgroups.h: a GRPS
+	 * payload the reader checked), or NULL / 0; valid as long as input
+	 * (until the next rank is read).
+	 * groups_off: the payload's byte offset in the input. */
+	const uint8_t *groups;
+	uint32_t groups_len;
+	uint64_t groups_off;
+	/* A class rank (etkit-stream(5), CLASS FRAMES): its class. Every reader
+	 * sees its messages expanded as any rank's; class-aware consumers may
+	 * take the class once (et_input_class) and the rank's rule
+	 * (et_input_rule) instead. */
+	bool in_class;
+	uint32_t class_id;
 } et_rank_info;
 
 typedef struct et_msg {
@@ -100,6 +113,18 @@ int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e);
  * call), 0 = end of this rank, -1 = error. The first message of each rank
  * is the GlobalMetadata; its presence and parse are checked by the reader. */
 int et_input_next_msg(et_input *in, et_msg *m, et_error *e);
+
+/* For class-aware consumers (etkit-stream(5), CLASS FRAMES), while rank ri
+ * with ri.in_class is the current rank: the payload of class id (its
+ * GlobalMetadata, piece table and bytes: et_tpl.h's template), valid until
+ * the stream redefines that class; the current rank's rule (each slot the
+ * class uses and its attribute bytes), valid until the next rank. NULL
+ * when there is none. A consumer that builds one graph per class can read
+ * the class once and only the rules of its ranks; the expanded messages
+ * of a rank are exactly the class's bytes with the rule's attributes
+ * appended to the slot nodes (et_tpl_write's bytes). */
+const uint8_t *et_input_class(const et_input *in, uint32_t id, size_t *len);
+const uint8_t *et_input_rule(const et_input *in, size_t *len);
 
 /* How many ranks the input will return, as far as rank ri tells (for
  * progress): its world size, or 0 (unknown) when ranks are selected or the

@@ -15,6 +15,8 @@ typedef struct loader {
 	et_load_rank rank;
 	char *input; /* rank.ri.input: the batch that named it is gone by rank_end */
 	size_t input_cap;
+	uint8_t *groups; /* rank.ri.groups, kept for the same reason */
+	size_t groups_cap;
 	et_load_stats st;
 } loader;
 
@@ -30,6 +32,10 @@ static int begin_rank(loader *l, const et_reader_batch *b, et_error *e)
 	memset(&l->rank, 0, sizeof l->rank);
 	l->rank.ri = b->ri;
 	keep_input(l, b->ri.input);
+	if (b->ri.groups_len) {
+		ET_GROW(l->groups, l->groups_cap, b->ri.groups_len);
+		l->rank.ri.groups = memcpy(l->groups, b->ri.groups, b->ri.groups_len);
+	}
 	l->g = NULL;
 	l->st.ranks++;
 	et_progress_rank(&l->pr, b->ri.rank, et_input_ranks_expected(l->in, &b->ri));
@@ -114,6 +120,7 @@ int et_load(et_input *in, const et_load_opts *o, const et_load_hooks *h, et_load
 	l.st.times = et_reader_stop(r);
 	et_progress_done(&l.pr);
 	free(l.input);
+	free(l.groups);
 	if (st)
 		*st = l.st;
 	return rc;

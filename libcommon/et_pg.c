@@ -2,6 +2,7 @@
 #include "et_pg.h"
 #include "et_buf.h"
 #include "et_hmap.h"
+#include "et_json_str.h"
 #include "et_jsonfile.h"
 #include "et_jsonw.h"
 #include "et_mem.h"
@@ -429,6 +430,30 @@ int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_err
 	et_jsonw_end(&j);
 	et_jsonw_done(&j); /* f's errors: et_output_close_deferred's */
 	return et_output_close_deferred(o, e);
+}
+
+int et_pg_write_list(const char *path, const et_pg_list *l, et_error *e)
+{
+	et_buf b = {0};
+	et_buf_putc(&b, '{');
+	for (size_t i = 0; i < l->n; i++) {
+		if (i)
+			et_buf_puts(&b, ", ");
+		et_json_str(&b, l->g[i].name, 0);
+		et_buf_puts(&b, ": [");
+		for (size_t k = 0; k < l->g[i].n_ranks; k++)
+			et_buf_printf(&b, "%s%u", k ? ", " : "", l->g[i].ranks[k]);
+		et_buf_putc(&b, ']');
+	}
+	et_buf_puts(&b, "}\n");
+	et_output *o;
+	int rc = et_output_open(&o, path, false, e);
+	if (rc == 0) {
+		fwrite(b.data, 1, b.len, et_output_file(o));
+		rc = et_output_close_deferred(o, e);
+	}
+	et_buf_free(&b);
+	return rc;
 }
 
 bool et_pg_id(const char *s, int32_t *id)

@@ -108,5 +108,8 @@ int et_pg_file_read(const char *path, et_pg_list *out, et_error *e);
  * it belongs to (et_output_abort_all() drops it). Returns 0, or -1 with e
  * set. */
 int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_error *e);
+/* Write l as a comm-group file, {"<name>": [ranks], ...} and a newline,
+ * the same way (deferred: the caller commits it). */
+int et_pg_write_list(const char *path, const et_pg_list *l, et_error *e);
 
 #endif

@@ -117,6 +117,11 @@ static int frame(et_reader *r, et_reader_batch *b)
 			b->kind = ET_READER_RANK;
 			b->ri = r->ri;
 			b->ri.input = keep_input(b, r->ri.input);
+			if (r->ri.groups_len) {
+				ET_GROW(b->groups, b->groups_cap, r->ri.groups_len);
+				memcpy(b->groups, r->ri.groups, r->ri.groups_len);
+				b->ri.groups = b->groups;
+			}
 			r->n_msgs = 0;
 			r->state = S_NODES;
 		}
@@ -362,6 +367,7 @@ et_reader_times et_reader_stop(et_reader *r)
 		et_arena_free(r->slot[k].arena);
 		free(r->slot[k].bytes);
 		free(r->slot[k].input);
+		free(r->slot[k].groups);
 	}
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cons_cv);

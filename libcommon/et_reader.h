@@ -80,6 +80,8 @@ typedef struct et_reader_batch {
 	char where[320]; /* "INPUT: rank R", for decoding errors */
 	char *input;     /* ET_READER_RANK: a copy of the input's name */
 	size_t input_cap;
+	uint8_t *groups; /* ET_READER_RANK: a copy of the rank's comm groups */
+	size_t groups_cap;
 	et_arena *arena;
 } et_reader_batch;
 

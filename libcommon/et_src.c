@@ -1,6 +1,7 @@
 #include "et_src.h"
 #include "et_buf.h"
 #include "et_codec.h"
+#include "et_sgroups.h"
 #include "et_stream.h"
 
 #include <errno.h>
@@ -50,6 +51,42 @@ struct et_src {
 	uint64_t lit_left, cp_off, cp_left, dat;
 	const struct src_base *dbase;
 	bool delta;
+	et_buf ext; /* the current section header's records after the name */
+	/* the stream's classes (etkit-stream(5)), by id, allocated at the first */
+	struct src_class *classes;
+	uint64_t class_bytes;
+	/* the current class rank: its rule, the value of each slot, and the
+	 * expansion under way (step, and the chunk being copied) */
+	et_buf rule;
+	struct rule_val {
+		uint32_t off, len;
+	} * val;
+	size_t val_cap;
+	const struct src_class *ccls;
+	int32_t cls_id;
+	bool cls_on;
+	uint64_t cls_step;
+	const uint8_t *chunk;
+	size_t chunk_left;
+	uint8_t pre[10];
+};
+
+/* A class: its payload (etkit-stream(5), CLASS FRAMES) and where its parts
+ * are in it. */
+struct cls_piece {
+	uint32_t slot; /* ET_TPL_FIXED-like UINT32_MAX: a run of framed nodes */
+	size_t off, len;
+};
+struct src_class {
+	et_buf b;
+	bool def;
+	size_t meta_off, meta_len;
+	struct cls_piece *p;
+	size_t np, pcap;
+	uint32_t n_slots;  /* distinct slots its pieces use */
+	uint32_t max_slot; /* + 1; 0 when none */
+	uint8_t *used;     /* [max_slot]: a piece uses the slot */
+	size_t used_cap;
 };
 
 static int src_fail(et_src *s, et_error *e, int code, uint64_t off, const char *what)
@@ -86,6 +123,16 @@ void et_src_close(et_src *s)
 			et_buf_free(&s->bases[i].b);
 	free(s->bases);
 	et_buf_free(&s->ops);
+	et_buf_free(&s->ext);
+	if (s->classes)
+		for (uint32_t i = 0; i < ET_STREAM_CLASS_IDS; i++) {
+			et_buf_free(&s->classes[i].b);
+			free(s->classes[i].p);
+			free(s->classes[i].used);
+		}
+	free(s->classes);
+	et_buf_free(&s->rule);
+	free(s->val);
 	free(s->fbuf);
 	free(s->w);
 	free(s->name);
@@ -183,9 +230,14 @@ static int read_nested(et_src *s, uint64_t left, et_buf *out, uint64_t cap, uint
 			return -1;
 		if (a == 0)
 			break;
-		if (out->cap - out->len < (1u << 16))
-			et_buf_reserve(out, out->len +
-			                        (out->len < (1u << 20) ? 1u << 16 : out->len / 2));
+		if (out->cap - out->len < (1u << 16)) {
+			/* grow by half, never past one byte over the cap: the
+			 * limit bounds the memory too */
+			uint64_t step = out->len < (1u << 20) ? 1u << 16 : out->len / 2;
+			if (step > cap + 1 - out->len)
+				step = cap + 1 - out->len;
+			et_buf_reserve(out, (size_t)step);
+		}
 		size_t room = out->cap - out->len;
 		if (room > cap - out->len + 1)
 			room = (size_t)(cap - out->len + 1); /* one byte over the cap shows it */
@@ -256,6 +308,210 @@ static int take_delta(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_err
 	return 0;
 }
 
+/* ---- classes ---- */
+
+typedef struct crd {
+	const uint8_t *p;
+	size_t n, pos;
+} crd;
+
+static int cget(crd *r, uint64_t *v)
+{
+	int k = r->pos < r->n ? et_varint_get(r->p + r->pos, r->n - r->pos, v) : 0;
+	if (k <= 0)
+		return -1;
+	r->pos += (size_t)k;
+	return 0;
+}
+
+/* The parts of a class payload: the GlobalMetadata, the pieces, then their
+ * bytes, exactly. Returns NULL, or what is wrong. */
+static const char *class_parse(struct src_class *c)
+{
+	crd r = {c->b.data, c->b.len, 0};
+	uint64_t ml, np;
+	if (cget(&r, &ml) < 0 || ml > r.n - r.pos)
+		return "truncated GlobalMetadata";
+	c->meta_off = r.pos;
+	c->meta_len = (size_t)ml;
+	r.pos += (size_t)ml;
+	if (cget(&r, &np) < 0 || np > r.n - r.pos)
+		return "piece count beyond the frame";
+	c->np = 0;
+	c->n_slots = c->max_slot = 0;
+	ET_GROW(c->p, c->pcap, (size_t)np + 1);
+	uint64_t total = 0;
+	for (uint64_t i = 0; i < np; i++) {
+		uint64_t kind, len;
+		if (cget(&r, &kind) < 0 || cget(&r, &len) < 0)
+			return "truncated piece table";
+		if (kind > ET_STREAM_CLASS_SLOTS)
+			return "a slot beyond 65535";
+		if (len > r.n || (total += len) > r.n)
+			return "pieces longer than the frame";
+		c->p[c->np++] =
+		    (struct cls_piece){kind ? (uint32_t)kind - 1 : UINT32_MAX, 0, (size_t)len};
+		if (kind && kind > c->max_slot)
+			c->max_slot = (uint32_t)kind;
+	}
+	if (total != r.n - r.pos)
+		return "piece bytes do not fill the frame";
+	ET_GROW(c->used, c->used_cap, (size_t)c->max_slot + 1);
+	memset(c->used, 0, (size_t)c->max_slot + 1);
+	size_t off = r.pos;
+	for (size_t i = 0; i < c->np; i++) {
+		c->p[i].off = off;
+		off += c->p[i].len;
+		uint32_t sl = c->p[i].slot;
+		if (sl != UINT32_MAX && !c->used[sl]) {
+			c->used[sl] = 1;
+			c->n_slots++;
+		}
+	}
+	return NULL;
+}
+
+static int take_class(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_error *e)
+{
+	if (!s->classes)
+		s->classes = et_xcalloc(ET_STREAM_CLASS_IDS, sizeof *s->classes);
+	struct src_class *c = &s->classes[id];
+	s->class_bytes -= c->b.len; /* a class redefined replaces the old one */
+	c->def = false;
+	if (read_nested(s, left, &c->b, ET_STREAM_CLASS_MAX - s->class_bytes, at,
+	                "class frame (the stream's classes are limited to 256 MiB)", e) < 0)
+		return -1;
+	s->class_bytes += c->b.len;
+	const char *why = class_parse(c);
+	if (why) {
+		char what[160];
+		snprintf(what, sizeof what, "class frame %u: %s", id, why);
+		return src_fail(s, e, 3, at, what);
+	}
+	c->def = true;
+	return 0;
+}
+
+/* The rule of a class rank: every slot its class uses, once, ascending. */
+static const char *rule_parse(et_src *s, const struct src_class *c)
+{
+	crd r = {s->rule.data, s->rule.len, 0};
+	uint64_t k;
+	if (cget(&r, &k) < 0 || k > r.n)
+		return "truncated or malformed slot count";
+	if (k != c->n_slots)
+		return "not as many slots as its class uses";
+	ET_GROW(s->val, s->val_cap, (size_t)c->max_slot + 1);
+	uint64_t prev = 0;
+	for (uint64_t i = 0; i < k; i++) {
+		uint64_t sl, len;
+		if (cget(&r, &sl) < 0 || cget(&r, &len) < 0 || len > r.n - r.pos)
+			return "truncated slot";
+		if ((i && sl <= prev) || sl > c->max_slot || !c->used[sl])
+			return "a slot its class does not use, or slots not ascending";
+		s->val[sl] = (struct rule_val){(uint32_t)r.pos, (uint32_t)len};
+		r.pos += (size_t)len;
+		prev = sl;
+	}
+	if (r.pos != r.n)
+		return "bytes after the last slot";
+	return NULL;
+}
+
+static int take_rule(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_error *e)
+{
+	if (s->mode != ET_SRC_SECTION || s->version != ET_STREAM_VERSION_CLASS)
+		return src_fail(s, e, 3, at, "rule frame outside a version-3 stream section");
+	char what[160];
+	if (!s->classes || !s->classes[id].def) {
+		snprintf(what, sizeof what, "rule frame: class %u is not defined before it", id);
+		return src_fail(s, e, 3, at, what);
+	}
+	if (left > ET_STREAM_RULE_MAX)
+		return src_fail(s, e, 3, at, "rule frame: over 1 MiB");
+	int64_t a = file_fill(s, (size_t)left, e);
+	if (a < 0)
+		return -1;
+	if ((uint64_t)a < left)
+		return src_fail(s, e, 3, at, "truncated rule frame");
+	s->rule.len = 0;
+	et_buf_append(&s->rule, s->fbuf + s->fpos, (size_t)left);
+	s->fpos += (size_t)left;
+	const char *why = rule_parse(s, &s->classes[id]);
+	if (why) {
+		snprintf(what, sizeof what, "rule frame (class %u): %s", id, why);
+		return src_fail(s, e, 3, at, what);
+	}
+	s->ccls = &s->classes[id];
+	s->cls_id = (int32_t)id;
+	s->cls_on = true;
+	s->cls_step = 0;
+	s->chunk_left = 0;
+	return 0;
+}
+
+/* The next chunk of the class rank's bytes: the GlobalMetadata's length and
+ * bytes, then per piece: a fixed run as it is; a slot's node as its length
+ * (its bytes and the rank's value), its bytes, the value. False at the
+ * end. */
+static bool class_chunk(et_src *s)
+{
+	const struct src_class *c = s->ccls;
+	for (;;) {
+		uint64_t st = s->cls_step++;
+		if (st == 0) {
+			s->chunk = s->pre;
+			s->chunk_left = (size_t)et_varint_put(s->pre, c->meta_len);
+			return true;
+		}
+		if (st == 1) {
+			s->chunk = c->b.data + c->meta_off;
+			s->chunk_left = c->meta_len;
+			return true;
+		}
+		uint64_t i = (st - 2) / 3, ph = (st - 2) % 3;
+		if (i >= c->np)
+			return false;
+		const struct cls_piece *p = &c->p[i];
+		if (ph == 1) {
+			s->chunk = c->b.data + p->off;
+			s->chunk_left = p->len;
+			return true;
+		}
+		if (p->slot == UINT32_MAX)
+			continue;
+		const struct rule_val *v = &s->val[p->slot];
+		if (ph == 0) {
+			s->chunk = s->pre;
+			s->chunk_left = (size_t)et_varint_put(s->pre, (uint64_t)p->len + v->len);
+		} else {
+			s->chunk = s->rule.data + v->off;
+			s->chunk_left = v->len;
+		}
+		return true;
+	}
+}
+
+static int64_t class_run(et_src *s, uint8_t *dst, size_t cap)
+{
+	size_t out = 0;
+	while (out < cap) {
+		if (s->chunk_left) {
+			size_t k = s->chunk_left < cap - out ? s->chunk_left : cap - out;
+			memcpy(dst + out, s->chunk, k);
+			s->chunk += k;
+			s->chunk_left -= k;
+			out += k;
+			continue;
+		}
+		if (!class_chunk(s)) {
+			s->cls_on = false;
+			break;
+		}
+	}
+	return (int64_t)out;
+}
+
 /* At a skippable frame (not a section header): a base is kept, a delta
  * begins (returns 2), anything else is skipped (returns 0); -1 on error. */
 static int take_skippable(et_src *s, et_error *e)
@@ -272,6 +528,23 @@ static int take_skippable(et_src *s, et_error *e)
 	            memcmp(p + 8, ET_STREAM_TAG_BASE, 8) == 0;
 	bool delta = le32(p) == ET_STREAM_MAGIC && len >= 12 && a >= 20 &&
 	             memcmp(p + 8, ET_STREAM_TAG_DELTA, 8) == 0;
+	bool cls = le32(p) == ET_STREAM_MAGIC && len >= 12 && a >= 20 &&
+	           memcmp(p + 8, ET_STREAM_TAG_CLASS, 8) == 0;
+	bool rule = le32(p) == ET_STREAM_MAGIC && len >= 12 && a >= 20 &&
+	            memcmp(p + 8, ET_STREAM_TAG_RULE, 8) == 0;
+	if (cls || rule) {
+		uint32_t id = le32(p + 16);
+		if (id >= ET_STREAM_CLASS_IDS) {
+			char what[96];
+			snprintf(what, sizeof what, "%s frame: class id %u, expected below %u",
+			         cls ? "class" : "rule", id, ET_STREAM_CLASS_IDS);
+			return src_fail(s, e, 3, at, what);
+		}
+		s->fpos += 20;
+		if (cls)
+			return take_class(s, id, len - 12, at, e);
+		return take_rule(s, id, len - 12, at, e) < 0 ? -1 : 2;
+	}
 	if (!base && !delta) {
 		s->fpos += 8;
 		return file_skip(s, len, e);
@@ -370,6 +643,12 @@ static int64_t delta_run(et_src *s, uint8_t *dst, size_t cap, et_error *e)
 static int64_t decode_zstd(et_src *s, uint8_t *dst, size_t cap, et_error *e)
 {
 	while (!s->in_frame) {
+		if (s->cls_on) {
+			int64_t k = class_run(s, dst, cap);
+			if (k != 0)
+				return k;
+			continue;
+		}
 		if (s->delta) {
 			int64_t k = delta_run(s, dst, cap, e);
 			if (k != 0)
@@ -565,6 +844,8 @@ static void window_reset(et_src *s)
 	s->dec_eof = false;
 	s->in_frame = false;
 	s->delta = false;
+	s->cls_on = false;
+	s->cls_id = -1;
 }
 
 void et_src_set_mode(et_src *s, et_src_mode mode)
@@ -587,6 +868,44 @@ static uint16_t le16(const uint8_t *p)
 	return (uint16_t)(p[0] | p[1] << 8);
 }
 
+/* The records after the header's name (n bytes at the file position):
+ * read whole, at most ET_STREAM_EXT_MAX bytes, and checked before any of
+ * the section is decoded. */
+static int read_ext(et_src *s, et_stream_hdr *h, uint32_t n, et_error *e)
+{
+	uint64_t at = et_src_file_offset(s);
+	h->groups = NULL;
+	h->groups_len = 0;
+	h->groups_off = 0;
+	if (n == 0)
+		return 0;
+	if (n > ET_STREAM_EXT_MAX)
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: rank %u: byte %llu: stream header: %u bytes of records after "
+		               "the name, at most %u",
+		               s->name, h->rank, (unsigned long long)at, n, ET_STREAM_EXT_MAX);
+	int64_t a = file_fill(s, n, e);
+	if (a < 0)
+		return -1;
+	if ((uint64_t)a < n)
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: rank %u: byte %llu: truncated stream section header", s->name,
+		               h->rank, (unsigned long long)at);
+	s->ext.len = 0;
+	et_buf_append(&s->ext, s->fbuf + s->fpos, n);
+	s->fpos += n;
+	char where[320];
+	snprintf(where, sizeof where, "%s: rank %u", s->name, h->rank);
+	const uint8_t *g;
+	size_t glen, gat;
+	if (et_sgroups_check(s->ext.data, n, h->world_size, where, at, &g, &glen, &gat, e) < 0)
+		return -1;
+	h->groups = g;
+	h->groups_len = (uint32_t)glen;
+	h->groups_off = at + gat;
+	return 0;
+}
+
 /* Parse the section header at the file position into h. */
 static int read_header(et_src *s, et_stream_hdr *h, et_error *e)
 {
@@ -603,10 +922,11 @@ static int read_header(et_src *s, et_stream_hdr *h, et_error *e)
 	h->rank = le32(p + 20);
 	h->world_size = le32(p + 24);
 	uint16_t nlen = le16(p + 28);
-	if (h->version != ET_STREAM_VERSION && h->version != ET_STREAM_VERSION_DELTA) {
+	if (h->version != ET_STREAM_VERSION && h->version != ET_STREAM_VERSION_DELTA &&
+	    h->version != ET_STREAM_VERSION_CLASS) {
 		char what[96];
-		snprintf(what, sizeof what, "stream header version %u, expected %u or %u",
-		         h->version, ET_STREAM_VERSION, ET_STREAM_VERSION_DELTA);
+		snprintf(what, sizeof what, "stream header version %u, expected %u to %u",
+		         h->version, ET_STREAM_VERSION, ET_STREAM_VERSION_CLASS);
 		return src_fail(s, e, 3, at, what);
 	}
 	if (nlen > 255 || 22u + nlen > plen || (uint64_t)a < 8u + 22 + nlen)
@@ -614,7 +934,7 @@ static int read_header(et_src *s, et_stream_hdr *h, et_error *e)
 	memcpy(h->name, p + 30, nlen);
 	h->name[nlen] = 0;
 	s->fpos += 8 + 22 + nlen;
-	return file_skip(s, plen - 22u - nlen, e);
+	return read_ext(s, h, plen - 22u - nlen, e);
 }
 
 int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e)
@@ -641,5 +961,48 @@ int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e)
 		return -1;
 	et_src_set_mode(s, ET_SRC_SECTION);
 	s->version = h->version;
+	h->class_id = -1;
+	if (h->version == ET_STREAM_VERSION_CLASS) {
+		/* a class rank's rule comes first: its class is known now */
+		int r = zstd_boundary(s, e);
+		if (r < 0)
+			return -1;
+		s->in_frame = r == 1;
+		h->class_id = s->cls_on ? s->cls_id : -1;
+	}
 	return 1;
+}
+
+const uint8_t *et_src_class(const et_src *s, uint32_t id, size_t *len)
+{
+	if (!s->classes || id >= ET_STREAM_CLASS_IDS || !s->classes[id].def)
+		return NULL;
+	*len = s->classes[id].b.len;
+	return s->classes[id].b.data;
+}
+
+const uint8_t *et_src_rule(const et_src *s, size_t *len)
+{
+	if (s->cls_id < 0)
+		return NULL;
+	*len = s->rule.len;
+	return s->rule.data;
+}
+
+bool et_src_skip_class(et_src *s)
+{
+	if (!s->cls_on || s->cls_step != 0 || s->we != s->ws)
+		return false;
+	s->cls_on = false;
+	/* the section holds nothing else: its end is the next header */
+	int r = zstd_boundary(s, NULL);
+	if (r != 0) {
+		/* more follows (or bad data): read the rank as it is */
+		s->in_frame = r == 1;
+		if (r == 1)
+			s->cls_on = true;
+		return false;
+	}
+	s->dec_eof = true;
+	return true;
 }

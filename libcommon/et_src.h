@@ -29,6 +29,12 @@ typedef struct et_stream_hdr {
 	uint32_t rank;
 	uint32_t world_size;
 	char name[256];
+	/* its GRPS record's payload (et_sgroups.h), checked, or NULL / 0:
+	 * valid until the next header is read; groups_off = its file offset */
+	const uint8_t *groups;
+	uint32_t groups_len;
+	uint64_t groups_off;
+	int32_t class_id; /* a class rank (version 3): its class; else -1 */
 } et_stream_hdr;
 
 /* path "-" or NULL = stdin. name is used in messages. */
@@ -49,6 +55,17 @@ void et_src_set_mode(et_src *s, et_src_mode mode);
  * non-stream byte where a section should start). Any unread bytes of the
  * previous section are decoded and dropped. */
 int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e);
+
+/* Class-aware readers (etkit-stream(5), CLASS FRAMES): the payload of
+ * class id as its class frame gave it (valid until a class frame of that
+ * id is read again), or NULL when it is not defined; the current class
+ * rank's rule payload (valid until the next section), or NULL. */
+const uint8_t *et_src_class(const et_src *s, uint32_t id, size_t *len);
+const uint8_t *et_src_rule(const et_src *s, size_t *len);
+/* A class rank that will not be read: its expansion is dropped, so that
+ * the section ends where its class rank's frames end. True when it was a
+ * class rank with nothing else in its section read yet. */
+bool et_src_skip_class(et_src *s);
 
 /* Make at least `need` bytes available in the window (fewer only at end of
  * data). Returns the number available, or -1 on a decode/I-O error. */

@@ -19,6 +19,7 @@ struct et_stream_writer {
 	bool open;       /* the rank's current frame has bytes not yet ended */
 	uint32_t frames; /* delta frames put into the rank */
 	et_buf tmp;      /* a base or delta frame being made */
+	et_buf ext;      /* records after the name in the headers */
 };
 
 static void put_le16(uint8_t *p, uint16_t v)
@@ -76,6 +77,7 @@ void et_stream_writer_free(et_stream_writer *w)
 		return;
 	ZSTD_freeCCtx(w->cc);
 	et_buf_free(&w->tmp);
+	et_buf_free(&w->ext);
 	free(w->out_name);
 	free(w->obuf);
 	free(w);
@@ -95,8 +97,17 @@ static int put_header(et_stream_writer *w, uint16_t version, uint32_t rank, uint
 	uint8_t frame[8 + 22 + 255];
 	size_t n = et_stream_header_encode(frame + 8, version, rank, world, name);
 	put_le32(frame, ET_STREAM_MAGIC);
-	put_le32(frame + 4, (uint32_t)n);
-	return write_out(w, frame, 8 + n, e);
+	put_le32(frame + 4, (uint32_t)(n + w->ext.len));
+	if (write_out(w, frame, 8 + n, e) < 0)
+		return -1;
+	return write_out(w, w->ext.data, w->ext.len, e);
+}
+
+void et_stream_set_header_ext(et_stream_writer *w, const void *p, size_t n)
+{
+	w->ext.len = 0;
+	if (n)
+		et_buf_append(&w->ext, p, n);
 }
 
 int et_stream_begin_rank(et_stream_writer *w, uint16_t version, uint32_t rank, uint32_t world,
@@ -197,6 +208,24 @@ int et_stream_put_delta(et_stream_writer *w, uint32_t id, const et_buf *ops, et_
 {
 	w->frames++;
 	return put_tagged(w, ET_STREAM_TAG_DELTA, id, ops->data, ops->len, e);
+}
+
+int et_stream_put_class(et_stream_writer *w, uint32_t id, const void *p, size_t n, et_error *e)
+{
+	return put_tagged(w, ET_STREAM_TAG_CLASS, id, p, n, e);
+}
+
+int et_stream_put_rule(et_stream_writer *w, uint32_t id, const et_buf *rule, et_error *e)
+{
+	uint8_t hd[20];
+	put_le32(hd, ET_STREAM_MAGIC);
+	put_le32(hd + 4, (uint32_t)(12 + rule->len));
+	memcpy(hd + 8, ET_STREAM_TAG_RULE, 8);
+	put_le32(hd + 16, id);
+	w->frames++; /* no empty zstd frame after it */
+	if (write_out(w, hd, 20, e) < 0)
+		return -1;
+	return write_out(w, rule->data, rule->len, e);
 }
 
 static void put_op(et_buf *ops, uint64_t tag)

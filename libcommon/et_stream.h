@@ -34,6 +34,10 @@ void et_stream_writer_free(et_stream_writer *w);
  * may hold delta frames. */
 int et_stream_begin_rank(et_stream_writer *w, uint16_t version, uint32_t rank, uint32_t world,
                          const char *name, et_error *e);
+/* Records to put after the name in the section headers written from now
+ * on (et_sgroups.h: a GRPS record, tag and length included; n <=
+ * ET_STREAM_EXT_MAX), copied; n = 0: none. */
+void et_stream_set_header_ext(et_stream_writer *w, const void *p, size_t n);
 /* Raw ET bytes of the current rank (length-prefixed messages). */
 int et_stream_write(et_stream_writer *w, const void *p, size_t n, et_error *e);
 int et_stream_end_rank(et_stream_writer *w, et_error *e);
@@ -65,6 +69,26 @@ int et_stream_put_delta(et_stream_writer *w, uint32_t id, const et_buf *ops, et_
 /* Append an operation: n literal bytes, or n bytes of the base from off. */
 void et_stream_delta_add(et_buf *ops, const void *p, size_t n);
 void et_stream_delta_copy(et_buf *ops, uint64_t off, uint64_t n);
+
+/* Rank classes (etkit-stream(5), CLASS FRAMES): ranks that are one
+ * template (et_tpl.h) with a few attributes substituted. A class frame
+ * defines class `id` (< ET_STREAM_CLASS_IDS) as its zstd frame's payload,
+ * a class rank is a version-3 section holding a rule frame: the class id and
+ * the rank's attribute per slot. Limits: a reader holds at most
+ * ET_STREAM_CLASS_MAX bytes of classes, a rule is at most
+ * ET_STREAM_RULE_MAX bytes, slots are below ET_STREAM_CLASS_SLOTS. */
+#define ET_STREAM_VERSION_CLASS 3
+#define ET_STREAM_CLASS_IDS 4096u
+#define ET_STREAM_CLASS_MAX ((uint64_t)256 << 20)
+#define ET_STREAM_RULE_MAX (1u << 20)
+#define ET_STREAM_CLASS_SLOTS 65536u
+#define ET_STREAM_TAG_CLASS "ETCLASS\0"
+#define ET_STREAM_TAG_RULE "ETRULE\0\0"
+/* Defines class id from its payload (et_tpl_class), outside a rank. */
+int et_stream_put_class(et_stream_writer *w, uint32_t id, const void *p, size_t n, et_error *e);
+/* Inside a version-3 rank, before any byte: the rank is class id with
+ * the rule bytes (et_tpl_rule). */
+int et_stream_put_rule(et_stream_writer *w, uint32_t id, const et_buf *rule, et_error *e);
 
 /* Encode a section header payload into buf (>= 22+255 bytes), return its
  * length; used by the writer and by tests. */

@@ -19,6 +19,7 @@ void et_tpl_free(et_tpl *t)
 	et_buf_free(&t->rank);
 	et_buf_free(&t->lit);
 	free(t->p);
+	free(t->slots);
 	memset(t, 0, sizeof *t);
 }
 
@@ -153,6 +154,80 @@ int et_tpl_write(et_tpl *t, et_writer *w, const et_rank_info *ri, const et_buf *
 	if (rc == 0)
 		rc = out_flush(&o, e);
 	return rc == 0 ? et_writer_rank_end(w, e) : -1;
+}
+
+static void put_varint(et_buf *b, uint64_t v)
+{
+	uint8_t x[10];
+	et_buf_append(b, x, (size_t)et_varint_put(x, v));
+}
+
+/* The class payload: the GlobalMetadata, the piece table (0 = a run of
+ * framed nodes, slot + 1 = one node's unframed bytes) and the bytes. */
+static void class_payload(const et_tpl *t, const et_buf *meta, et_buf *out)
+{
+	out->len = 0;
+	put_varint(out, meta->len);
+	et_buf_append(out, meta->data, meta->len);
+	put_varint(out, t->np);
+	for (size_t i = 0; i < t->np; i++) {
+		put_varint(out, t->p[i].slot == ET_TPL_FIXED ? 0 : (uint64_t)t->p[i].slot + 1);
+		put_varint(out, t->p[i].len);
+	}
+	et_buf_append(out, t->bytes.data, t->bytes.len);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void find_slots(et_tpl *t)
+{
+	t->nslots = 0;
+	for (size_t i = 0; i < t->np; i++)
+		if (t->p[i].slot != ET_TPL_FIXED) {
+			ET_GROW(t->slots, t->slots_cap, t->nslots + 1);
+			t->slots[t->nslots++] = t->p[i].slot;
+		}
+	if (t->nslots)
+		qsort(t->slots, t->nslots, sizeof *t->slots, cmp_u32);
+	size_t k = 0;
+	for (size_t i = 0; i < t->nslots; i++)
+		if (!k || t->slots[k - 1] != t->slots[i])
+			t->slots[k++] = t->slots[i];
+	t->nslots = k;
+	t->slots_known = true;
+}
+
+/* The rank's rule: its value of every slot, ascending. */
+static void rule_of(et_tpl *t, et_tpl_var_fn var, void *ctx, et_buf *out)
+{
+	if (!t->slots_known)
+		find_slots(t);
+	out->len = 0;
+	put_varint(out, t->nslots);
+	for (size_t i = 0; i < t->nslots; i++) {
+		const et_buf *v = var(ctx, t->slots[i]);
+		put_varint(out, t->slots[i]);
+		put_varint(out, v ? v->len : 0);
+		if (v && v->len)
+			et_buf_append(out, v->data, v->len);
+	}
+}
+
+int et_tpl_write_class(et_tpl *t, et_writer *w, const et_rank_info *ri, uint32_t id, bool define,
+                       const et_buf *meta, et_tpl_var_fn var, void *ctx, et_error *e)
+{
+	if (define) {
+		class_payload(t, meta, &t->rank);
+		int r = et_writer_class(w, id, t->rank.data, t->rank.len, e);
+		if (r <= 0)
+			return r;
+	}
+	rule_of(t, var, ctx, &t->lit);
+	return et_writer_rank_class(w, ri, id, &t->lit, t->nodes, e) < 0 ? -1 : 1;
 }
 
 /* A node holding one attribute, packed: exactly the Node field bytes of

@@ -46,6 +46,9 @@ typedef struct et_tpl {
 	int base;         /* 1: the writer holds the bytes as base base_id; -1: it cannot */
 	uint32_t base_id;
 	et_buf rank, lit; /* one rank's output (or delta operations) and literal bytes, reused */
+	uint32_t *slots;  /* the distinct slots the pieces use, ascending (classes) */
+	size_t nslots, slots_cap;
+	bool slots_known;
 } et_tpl;
 
 /* A zeroed et_tpl is empty too. */
@@ -63,6 +66,16 @@ typedef const et_buf *(*et_tpl_var_fn)(void *ctx, uint32_t slot);
  * message), the nodes with var's attributes, rank_end. */
 int et_tpl_write(et_tpl *t, et_writer *w, const et_rank_info *ri, const et_buf *meta,
                  et_tpl_var_fn var, void *ctx, et_error *e);
+
+/* Rank classes (etkit-stream(5), CLASS FRAMES): the template written once
+ * as class `id`, and each rank as a rule, the attributes of the slots it
+ * uses. A reader expands a class rank into exactly the bytes et_tpl_write
+ * writes for it in full. define: write the class frame before the rank
+ * (the caller decides where, so that shards concatenate). Returns 1 when
+ * the rank was written so, 0 when the output takes no classes (nothing
+ * written: the caller writes the rank with et_tpl_write), -1 on error. */
+int et_tpl_write_class(et_tpl *t, et_writer *w, const et_rank_info *ri, uint32_t id, bool define,
+                       const et_buf *meta, et_tpl_var_fn var, void *ctx, et_error *e);
 
 /* One attribute as a Node field, replacing out's contents. */
 void et_tpl_attr_str(et_buf *out, const char *name, const char *value);

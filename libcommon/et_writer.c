@@ -5,6 +5,7 @@
 #include "et_mem.h"
 #include "et_output.h"
 #include "et_progress.h"
+#include "et_sgroups.h"
 #include "et_stream.h"
 
 #include <errno.h>
@@ -32,6 +33,7 @@ struct et_writer {
 	uint32_t bases; /* stream: base ids defined */
 	uint64_t base_bytes;
 	bool delta_rank; /* the rank being begun may hold delta frames */
+	bool class_rank; /* the rank being begun is a class rank */
 	/* the current rank */
 	uint32_t rank, world;
 	char name[256];
@@ -221,9 +223,11 @@ static int begin_format(et_writer *w, et_error *e)
 {
 	switch (w->c.format) {
 	case ET_WRITER_STREAM:
-		return et_stream_begin_rank(
-		    w->sw, w->delta_rank ? ET_STREAM_VERSION_DELTA : ET_STREAM_VERSION, w->rank,
-		    w->world, w->name, e);
+		return et_stream_begin_rank(w->sw,
+		                            w->class_rank   ? ET_STREAM_VERSION_CLASS
+		                            : w->delta_rank ? ET_STREAM_VERSION_DELTA
+		                                            : ET_STREAM_VERSION,
+		                            w->rank, w->world, w->name, e);
 	case ET_WRITER_ET:
 		if (w->c.split)
 			return split_open(w, e);
@@ -244,10 +248,23 @@ static int begin_format(et_writer *w, et_error *e)
 	return 0;
 }
 
+/* The stream carries the rank's comm groups in its header, when the rank
+ * keeps its world (a rank moved to another world has other groups). */
+static void stream_groups(et_writer *w, const et_rank_info *ri, uint32_t world)
+{
+	if (!w->sw)
+		return;
+	w->scratch.len = 0;
+	if (ri->groups_len && world == ri->world_size && ri->groups_len <= ET_STREAM_EXT_MAX - 8)
+		et_sgroups_record(ri->groups, ri->groups_len, &w->scratch);
+	et_stream_set_header_ext(w->sw, w->scratch.data, w->scratch.len);
+}
+
 int et_writer_rank_begin(et_writer *w, const et_rank_info *ri, et_error *e)
 {
 	w->rank = ri->rank;
 	w->world = w->c.world ? w->c.world : ri->world_size;
+	stream_groups(w, ri, w->world);
 	et_progress_rank(&w->pg, w->rank, w->c.some_ranks ? 0 : w->world);
 	snprintf(w->name, sizeof w->name, "%s", w->c.name ? w->c.name : ri->name);
 	free(w->input);
@@ -439,6 +456,7 @@ int et_writer_rank_shared(et_writer *w, const et_rank_info *ri, et_writer_shared
 	uint32_t world = w->c.world ? w->c.world : ri->world_size;
 	et_progress_rank(&w->pg, w->rank, w->c.some_ranks ? 0 : world);
 	const char *name = w->c.name ? w->c.name : ri->name;
+	stream_groups(w, ri, world);
 	if (et_stream_put_frame(w->sw, ri->rank, world, name, s->frame.data, s->frame.len, e) < 0)
 		return -1;
 	w->ranks_done++;
@@ -452,6 +470,26 @@ int et_writer_rank_begin_delta(et_writer *w, const et_rank_info *ri, et_error *e
 	int r = et_writer_rank_begin(w, ri, e);
 	w->delta_rank = false;
 	return r;
+}
+
+int et_writer_class(et_writer *w, uint32_t id, const void *p, size_t n, et_error *e)
+{
+	if (!w->sw || id >= ET_STREAM_CLASS_IDS || n > ET_STREAM_CLASS_MAX)
+		return 0;
+	return et_stream_put_class(w->sw, id, p, n, e) < 0 ? -1 : 1;
+}
+
+int et_writer_rank_class(et_writer *w, const et_rank_info *ri, uint32_t id, const et_buf *rule,
+                         uint64_t nodes, et_error *e)
+{
+	w->class_rank = true;
+	int r = et_writer_rank_begin(w, ri, e);
+	w->class_rank = false;
+	if (r < 0 || et_stream_put_rule(w->sw, id, rule, e) < 0)
+		return -1;
+	count_nodes(w, nodes);
+	w->msgs = nodes + 1;
+	return et_writer_rank_end(w, e);
 }
 
 int et_writer_base(et_writer *w, const void *p, size_t n, uint32_t *id, et_error *e)

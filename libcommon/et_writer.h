@@ -128,6 +128,15 @@ int et_writer_rank_begin_delta(et_writer *w, const et_rank_info *ri, et_error *e
 int et_writer_delta(et_writer *w, uint32_t id, const et_buf *ops, uint64_t len, uint64_t msgs,
                     uint64_t nodes, et_error *e);
 
+/* Rank classes (etkit-stream(5), CLASS FRAMES; et_tpl_write_class).
+ * et_writer_class, outside a rank, defines class id (< ET_STREAM_CLASS_IDS)
+ * from its payload: 1, or 0 when this output takes no classes (not a
+ * stream, or the payload over ET_STREAM_CLASS_MAX), or -1. A class rank is
+ * then a whole rank: its rule, and the nodes it holds (for progress). */
+int et_writer_class(et_writer *w, uint32_t id, const void *p, size_t n, et_error *e);
+int et_writer_rank_class(et_writer *w, const et_rank_info *ri, uint32_t id, const et_buf *rule,
+                         uint64_t nodes, et_error *e);
+
 /* ok: finish the output (closing a JSON document, copying held output)
  * and commit it; returns -1 with e set if that fails, and then nothing is
  * left. !ok: remove what can be removed (files, held output), e is not

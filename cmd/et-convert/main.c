@@ -9,6 +9,7 @@
 #include "et_input.h"
 #include "et_mem.h"
 #include "et_output.h"
+#include "et_sgroups.h"
 #include "et_writer.h"
 
 #include <stdio.h>
@@ -165,6 +166,20 @@ static int convert_rank(et_input *in, et_writer *w, const et_rank_info *ri, et_e
 	return r < 0 ? -1 : et_writer_rank_end(w, e);
 }
 
+/* --write-comm-groups of an ET input: the groups its stream carries
+ * (put in place with the output). */
+static int write_groups(const et_sgroups_acc *a, const char *path, et_error *e)
+{
+	et_pg_list l;
+	if (et_sgroups_acc_list(a, &l, e) < 0)
+		return -1;
+	if (l.warning)
+		et_warn("%s", l.warning);
+	int r = et_pg_write_list(path, &l, e);
+	et_pg_list_free(&l);
+	return r;
+}
+
 static int run_pytorch(conf *c, int argc, char **argv, et_error *e)
 {
 	if (c->in.ranks.n)
@@ -177,18 +192,18 @@ static int run_pytorch(conf *c, int argc, char **argv, et_error *e)
 }
 
 /* The first option given that only the PyTorch reader uses (compile: the
- * compilers take --compat chakra and --write-comm-groups too), or NULL:
+ * compilers take --compat chakra too; --write-comm-groups applies to
+ * every input), or NULL:
  * with another input it would be dropped, so it is refused. */
 static const char *pytorch_only(const conf *c, bool compile)
 {
-	return c->nkineto                          ? "--kineto"
-	       : c->pt.for_astra                   ? "--for astra-sim"
-	       : c->pt.allow_unlinked              ? "--allow-unlinked"
-	       : c->pt.force_schema                ? "--force-schema"
-	       : c->pt.verbose                     ? "--verbose"
-	       : !compile && c->pt.compat          ? "--compat chakra"
-	       : !compile && c->pt.comm_groups_out ? "--write-comm-groups"
-	                                           : NULL;
+	return c->nkineto                 ? "--kineto"
+	       : c->pt.for_astra          ? "--for astra-sim"
+	       : c->pt.allow_unlinked     ? "--allow-unlinked"
+	       : c->pt.force_schema       ? "--force-schema"
+	       : c->pt.verbose            ? "--verbose"
+	       : !compile && c->pt.compat ? "--compat chakra"
+	                                  : NULL;
 }
 
 /* A compiled program or an ASTRA-sim text workload: forced, or sniffed
@@ -259,12 +274,18 @@ static int run(conf *c, int argc, char **argv, et_error *e)
 		et_input_close(in);
 		return -1;
 	}
+	/* the groups the stream carries: checked, and the comm-group file */
+	et_sgroups_acc *groups = et_sgroups_acc_new();
 	et_rank_info ri;
 	int r;
 	while ((r = et_input_next_rank(in, &ri, e)) == 1)
-		if ((r = convert_rank(in, w, &ri, e)) < 0)
+		if ((r = et_sgroups_acc_add(groups, &ri, e)) < 0 ||
+		    (r = convert_rank(in, w, &ri, e)) < 0)
 			break;
 	et_input_close(in);
+	if (r == 0 && c->pt.comm_groups_out)
+		r = write_groups(groups, c->pt.comm_groups_out, e);
+	et_sgroups_acc_free(groups);
 	return et_writer_finish(w, r, e);
 }
 

@@ -78,6 +78,8 @@ int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e)
 		return -1;
 	if (c->groups && cfg_load_groups(cf, c->groups, e) < 0)
 		return -1;
+	if (!c->groups && c->stream_groups && c->stream_groups->n)
+		cfg_add_groups(cf, c->stream_groups, c->stream_input);
 	cf->net.backend = c->backend;
 	et_error in;
 	if (c->logical && cfg_set_kv(cf, "logical-dims", c->logical, &in) < 0)
@@ -299,6 +301,10 @@ int run_main(run_conf *c, int argc, char **argv)
 		et_warn("%s: the input holds the first %u of the %u ranks of its world: "
 		        "simulated as a world of %u",
 		        w.input, w.world, w.said_world, w.world);
+	c->stream_groups = &w.groups;
+	c->stream_input = w.input;
+	if (!c->groups && w.groups.warning && c->progress >= 0)
+		et_warn("%s: %s", w.input, w.groups.warning);
 	cfg cf;
 	int rc = run_build_cfg(c, &cf, w.world, &e);
 	/* once, whatever the number of --sweep points */

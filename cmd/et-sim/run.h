@@ -26,6 +26,10 @@ typedef struct run_conf {
 	int progress;
 	et_input_opts in;
 	sim_opts op;
+	/* the comm groups the input stream carries, used without --comm-groups
+	 * (set by run_main once the trace is read), and the input's name */
+	const et_pg_list *stream_groups;
+	const char *stream_input;
 } run_conf;
 
 /* The whole run on the input named by argv; prints what goes wrong on
@@ -33,7 +37,8 @@ typedef struct run_conf {
 int run_main(run_conf *c, int argc, char **argv);
 
 /* The configuration of c for a trace of `world` ranks: defaults, then the
- * network, system and comm-group files, the --set list and --compute-model,
+ * network, system and comm-group files (else the groups the stream
+ * carries), the --set list and --compute-model,
  * then the checks. 0, or -1 with e set, the message naming where the bad
  * setting came from ("FILE: ...", "--set KEY=VALUE: ..."): the loaders'
  * codes for the network and system files (cfg.h), ET_EXIT_USAGE for the

@@ -110,6 +110,17 @@ static void write_groups(const stage_layout *l, FILE *f)
 	et_jsonw_done(&j); /* f's errors: the caller's et_output_close_deferred */
 }
 
+void stage_rank_groups(const stage_layout *l, uint32_t r, et_sgroups_w *w)
+{
+	et_sgroups_w_reset(w);
+	for (int d = 0; d < n_spatial(l); d++) {
+		char id[24];
+		snprintf(id, sizeof id, "%" PRIu64, stage_group_id(l, r, d));
+		uint64_t first = r - (uint64_t)stage_coord(l, r, d) * l->stride[d];
+		et_sgroups_w_ap(w, id, (uint32_t)first, l->size[d], (uint32_t)l->stride[d]);
+	}
+}
+
 int stage_write_groups(const stage_layout *l, const char *path, et_output **o, et_error *e)
 {
 	et_output *out;

@@ -6,11 +6,13 @@
 #include "et-stage/tpl.h"
 #include "et_err.h"
 #include "et_rng.h"
+#include "et_stream.h"
 #include "et_types.h"
 
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -34,9 +36,38 @@ static int last_stage(const stage_conf *c, const stage_layout *l)
 	return last;
 }
 
+/* Class frames (etkit-stream(5), CLASS FRAMES): a stage's class is
+ * written before its first rank in each block of B ranks, so that a shard
+ * starting at a multiple of B carries what it needs and concatenates to
+ * the whole stream. */
+typedef struct classes {
+	bool on;        /* the output takes classes, and they are wanted */
+	uint32_t block; /* B */
+	uint64_t *last; /* [stage]: block + 1 of its last class frame, 0 none */
+} classes;
+
+/* One rank, as a class rank when the output takes them. */
+static int write_one(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
+                     const et_rank_info *ri, classes *cl, et_error *e)
+{
+	if (cl->on) {
+		uint64_t b = r / cl->block + 1;
+		bool define = cl->last[t->stage] != b;
+		int k = tpl_write_rank_class(t, l, r, w, ri, define, e);
+		if (k < 0)
+			return -1;
+		if (k == 1) {
+			cl->last[t->stage] = b;
+			return 0;
+		}
+		cl->on = false; /* this output takes no classes: ranks in full */
+	}
+	return tpl_write_rank(t, l, r, w, ri, e);
+}
+
 /* Every selected rank of stage p. */
 static int write_stage(const stage_conf *c, const stage_layout *l, stage_tpl *t, et_writer *w,
-                       et_error *e)
+                       classes *cl, et_error *e)
 {
 	uint64_t per = l->stride[DIM_PP];
 	et_rank_info ri;
@@ -45,14 +76,24 @@ static int write_stage(const stage_conf *c, const stage_layout *l, stage_tpl *t,
 	ri.input = "<generated>";
 	static const char *const arch[] = {"gpt", "llama", "moe"};
 	snprintf(ri.name, sizeof ri.name, "%s", c->model ? c->model : arch[c->arch]);
-	for (uint64_t r = (uint64_t)t->stage * per; r < (uint64_t)(t->stage + 1) * per; r++) {
+	/* each rank's section carries its comm groups (etkit-stream(5)) */
+	et_sgroups_w gw = {0};
+	et_buf rec = {0};
+	int rc = 0;
+	for (uint64_t r = (uint64_t)t->stage * per; r < (uint64_t)(t->stage + 1) * per && rc == 0;
+	     r++) {
 		if (!et_ranklist_has(&c->ranks, (uint32_t)r))
 			continue;
 		ri.rank = (uint32_t)r;
-		if (tpl_write_rank(t, l, (uint32_t)r, w, &ri, e) < 0)
-			return -1;
+		stage_rank_groups(l, (uint32_t)r, &gw);
+		et_sgroups_w_payload(&gw, &rec);
+		ri.groups = rec.data;
+		ri.groups_len = (uint32_t)rec.len;
+		rc = write_one(t, l, (uint32_t)r, w, &ri, cl, e);
 	}
-	return 0;
+	et_sgroups_w_free(&gw);
+	et_buf_free(&rec);
+	return rc;
 }
 
 static void build(sg *g)
@@ -137,6 +178,11 @@ static int write_ranks(stage_conf *c, const stage_layout *l, et_error *e)
 	int32_t tag_base = (int32_t)et_rng_below(&rng, 1u << 20);
 	uint64_t first_id = 0;
 	int r = 0;
+	uint32_t pp = l->size[DIM_PP];
+	classes cl = {.on = !c->no_classes && c->out.w.format == ET_WRITER_STREAM &&
+	                    pp <= ET_STREAM_CLASS_IDS,
+	              .block = c->class_block ? c->class_block : (l->world + 63) / 64,
+	              .last = et_xcalloc(pp, sizeof *cl.last)};
 	for (int p = 0; p <= last && r == 0; p++) {
 		sg g;
 		sg_init(&g, c, l, p, tag_base);
@@ -145,9 +191,10 @@ static int write_ranks(stage_conf *c, const stage_layout *l, et_error *e)
 		tpl_build(&t, &g, first_id);
 		first_id += g.nn;
 		sg_free(&g);
-		r = write_stage(c, l, &t, w, e);
+		r = write_stage(c, l, &t, w, &cl, e);
 		tpl_free(&t);
 	}
+	free(cl.last);
 	return et_writer_finish(w, r, e);
 }
 

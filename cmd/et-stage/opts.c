@@ -207,6 +207,13 @@ static void parse_table(stage_conf *c, raw *r, vals *v, int argc, char **argv)
 	               &c->comm_groups),
 	    ET_OPT_U64(0, "seed", "N", "seed of the comm_tag base (default 1)", &c->seed, .min = 0,
 	               .max = INT64_MAX),
+	    ET_OPT_FLAG(0, "no-classes",
+	                "stream: write every rank in full, not as its stage's class and a rule",
+	                &c->no_classes),
+	    ET_OPT_U32(0, "class-block", "N",
+	               "stream: a stage's class frame before its first rank in each block of N "
+	               "ranks (default: world / 64, rounded up)",
+	               &c->class_block, .min = 1, .max = 1u << 31),
 	    ET_OPTS_WRITE(&c->out),
 	    ET_OPTS_COMMON(&c->cli),
 	    /* STAGE's flags, as STAGE spells them (et-stage(1) lists them) */

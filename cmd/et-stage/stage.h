@@ -12,6 +12,7 @@
 #include "app/et_cli.h"
 #include "et_output.h"
 #include "et_ranklist.h"
+#include "et_sgroups.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -49,7 +50,9 @@ typedef struct stage_conf {
 	double capacity;              /* --capacity-factor, 0 = dropless */
 	uint64_t context, new_tokens; /* inference */
 	uint64_t seed;
-	uint32_t world; /* --world, 0 = not given */
+	bool no_classes;      /* --no-classes */
+	uint32_t class_block; /* --class-block, 0 = world / 64 rounded up */
+	uint32_t world;       /* --world, 0 = not given */
 	et_ranklist ranks;
 	const char *comm_groups; /* --write-comm-groups FILE */
 	const char *output_dir;  /* STAGE's --output_dir: D/NAME.%d.et, D/NAME.json */
@@ -87,6 +90,9 @@ int stage_layout_init(stage_layout *l, const stage_conf *c, char *msg, size_t ca
 uint32_t stage_coord(const stage_layout *l, uint32_t rank, int dim);
 /* The comm-group id of rank's group over spatial dimension dim. */
 uint64_t stage_group_id(const stage_layout *l, uint32_t rank, int dim);
+/* Rank r's groups (one over each spatial dimension, ids as the comm-group
+ * file's) into w, for its stream section header (etkit-stream(5)). */
+void stage_rank_groups(const stage_layout *l, uint32_t r, et_sgroups_w *w);
 /* Writes {"<id>": [ranks], ...} to a temporary file beside path: *o, for
  * the caller to put in place (et_output_commit) once the ranks are, or to
  * remove (et_output_abort; a signal or et_die removes it too). Fills *o

@@ -202,17 +202,32 @@ static const et_buf *rank_var(void *ctx, uint32_t slot)
 	return &v->b[slot];
 }
 
-int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
-                   const et_rank_info *ri, et_error *e)
+/* Rank r written in full (cls < 0) or as a class rank. */
+static int write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
+                      const et_rank_info *ri, int cls, et_error *e)
 {
 	rank_vars v = {.l = l, .r = r, .n = 4 + 2 * l->size[DIM_PP]};
 	v.base = r - (uint64_t)t->stage * l->stride[DIM_PP];
 	v.b = et_xcalloc(v.n, sizeof *v.b);
 	v.done = et_xcalloc(v.n, sizeof *v.done);
-	int rc = et_tpl_write(&t->t, w, ri, &t->meta, rank_var, &v, e);
+	int rc = cls < 0 ? et_tpl_write(&t->t, w, ri, &t->meta, rank_var, &v, e)
+	                 : et_tpl_write_class(&t->t, w, ri, (uint32_t)t->stage, cls == 1, &t->meta,
+	                                      rank_var, &v, e);
 	for (uint32_t i = 0; i < v.n; i++)
 		et_buf_free(&v.b[i]);
 	free(v.b);
 	free(v.done);
 	return rc;
+}
+
+int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
+                   const et_rank_info *ri, et_error *e)
+{
+	return write_rank(t, l, r, w, ri, -1, e);
+}
+
+int tpl_write_rank_class(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
+                         const et_rank_info *ri, bool define, et_error *e)
+{
+	return write_rank(t, l, r, w, ri, define ? 1 : 0, e);
 }

@@ -23,4 +23,10 @@ void tpl_free(stage_tpl *t);
 int tpl_write_rank(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
                    const et_rank_info *ri, et_error *e);
 
+/* The same rank as a class rank (etkit-stream(5), CLASS FRAMES): class
+ * t->stage, its frame first when define; 1, or 0 when the output takes no
+ * classes (nothing written), or -1. */
+int tpl_write_rank_class(stage_tpl *t, const stage_layout *l, uint32_t r, et_writer *w,
+                         const et_rank_info *ri, bool define, et_error *e);
+
 #endif

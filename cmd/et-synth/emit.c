@@ -27,6 +27,8 @@ static void rank_info(const emitter *em, uint32_t rank, et_rank_info *ri)
 	ri->world_size = em->world;
 	snprintf(ri->name, sizeof ri->name, "%s", em->name);
 	ri->input = "<generated>";
+	ri->groups = em->groups;
+	ri->groups_len = em->groups_len;
 }
 
 int emit_rank_begin(emitter *em, uint32_t rank, const char *version, et_error *e)

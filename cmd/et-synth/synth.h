@@ -56,6 +56,10 @@ typedef struct emitter {
 	et_arena *arena; /* node building memory, reset per node */
 	uint32_t world;  /* world size and name of the ranks begun next */
 	const char *name;
+	/* the comm groups of the rank begun next (et_sgroups.h payload), or
+	 * NULL: its stream section header carries them */
+	const uint8_t *groups;
+	uint32_t groups_len;
 } emitter;
 
 int emit_open(emitter *em, const synth_opts *o, const char *name, et_error *e);

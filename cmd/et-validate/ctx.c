@@ -4,6 +4,7 @@
 #include "et-validate/report/stats.h"
 #include "et-validate/report/summary.h"
 #include "et-validate/validate.h"
+#include "et_sgroups.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ void vctx_init(vctx *v, const vopts *o)
 	v->xs = xsum_new();
 	v->st = stats_new();
 	v->g = et_graph_new();
+	v->sgroups = et_sgroups_acc_new();
 }
 
 void vctx_free(vctx *v)
@@ -26,6 +28,7 @@ void vctx_free(vctx *v)
 	xsum_free(v->xs);
 	stats_free(v->st);
 	et_graph_free(v->g);
+	et_sgroups_acc_free(v->sgroups);
 	free(v->rank_groups);
 	free(v->ord_max);
 	free(v->ord_colls);

@@ -4,10 +4,12 @@
  * end of a rank the graph checks run, the comm summary and the statistics
  * are kept, and the graph (one, v->g) is emptied for the next rank. */
 #include "et-validate/read.h"
+#include "et-validate/checks/pgroups.h"
 #include "et-validate/report/stats.h"
 #include "et-validate/report/summary.h"
 #include "et_load.h"
 #include "et_progress.h"
+#include "et_sgroups.h"
 
 typedef struct reading {
 	vctx *v;
@@ -46,6 +48,13 @@ static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error 
 	vctx *v = rd->v;
 	if (vctx_load_groups(v, e) < 0)
 		return -1;
+	/* the stream's groups are checked whether or not --comm-groups
+	 * overrides them, and define what the file does not */
+	int added = et_sgroups_acc_add(v->sgroups, ri, e);
+	if (added < 0)
+		return -1;
+	if (added && !v->o.comm_groups)
+		groups_from_stream(v->grp, ri);
 	int set = v->dims_set ? 1 : set_dims(v, ri, e);
 	if (set < 0)
 		return -1;

@@ -154,6 +154,8 @@ typedef struct vctx {
 	struct ord_coll *ord_colls;
 	size_t ord_colls_cap;
 	bool groups_loaded; /* --comm-groups read (vctx_load_groups) */
+	/* the comm groups the stream carries, checked rank by rank */
+	struct et_sgroups_acc *sgroups;
 	/* --timing: reading + decoding (see reader_stop), then the checking
 	 * thread's CPU time: adding + per-node checks, per-rank graph checks
 	 * (with --stats, the rank's statistics), the ranks' comm summaries for

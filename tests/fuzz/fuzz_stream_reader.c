@@ -10,25 +10,38 @@
  *   5  base(zstd(R1)) + header + delta(zstd(R2)) + zstd(R1)
  *   6  header + base(R) + delta(zstd(R))  (the base's payload raw)
  *   7  header + base(zstd(R1)) + delta(R2)  (the delta's payload raw)
+ *   8  class(zstd(R1)) + header3 + rule(R2)  (etkit-stream(5) CLASS FRAMES;
+ *      here R1/R2 split R without its last byte, at that byte's fraction:
+ *      a fuzzed class and rule)
+ *   9  header3 + class(zstd(R1)) + rule(R2)
+ *  10  class(R1) + header3 + rule(R2)  (the class's payload raw)
+ *  11  class(zstd(R1)) + header3 + rule(R2) + header3(rank 1) + rule(R2)
+ *  12-15 as 8
  * where R1/R2 split R at the fraction given by R's first byte, base(P) is a
  * base frame of id 0 with payload P after its tag and id, delta(P) a delta
- * frame from base 0. */
+ * frame from base 0, class(P) class 0, rule(P) a rule frame of class 0
+ * with the raw payload P, header3 a version-3 (class rank) header. */
 #include "et_stream.h"
 #include "fuzz_util.h"
 
 #include <string.h>
 #include <zstd.h>
 
-static void put_header(et_buf *b, uint32_t rank)
+static void put_header_v(et_buf *b, uint32_t rank, uint16_t version)
 {
 	uint8_t frame[8 + 22 + 255];
-	size_t n = et_stream_header_encode(frame + 8, ET_STREAM_VERSION_DELTA, rank, 2, "fuzz");
+	size_t n = et_stream_header_encode(frame + 8, version, rank, 2, "fuzz");
 	uint32_t magic = ET_STREAM_MAGIC;
 	for (int i = 0; i < 4; i++) {
 		frame[i] = (uint8_t)(magic >> (8 * i));
 		frame[4 + i] = (uint8_t)(n >> (8 * i));
 	}
 	et_buf_append(b, frame, 8 + n);
+}
+
+static void put_header(et_buf *b, uint32_t rank)
+{
+	put_header_v(b, rank, ET_STREAM_VERSION_DELTA);
 }
 
 static void put_zstd(et_buf *b, const uint8_t *p, size_t n)
@@ -64,15 +77,38 @@ static void put_tagged(et_buf *b, const char *tag, const uint8_t *p, size_t n, b
 	et_buf_free(&pl);
 }
 
+static void put_classes(et_buf *b, int layout, const uint8_t *r, size_t n, size_t cut)
+{
+	if (layout != 9)
+		put_tagged(b, ET_STREAM_TAG_CLASS, r, cut, layout != 10);
+	put_header_v(b, 0, ET_STREAM_VERSION_CLASS);
+	if (layout == 9)
+		put_tagged(b, ET_STREAM_TAG_CLASS, r, cut, true);
+	put_tagged(b, ET_STREAM_TAG_RULE, r + cut, n - cut, false);
+	if (layout == 11) {
+		put_header_v(b, 1, ET_STREAM_VERSION_CLASS);
+		put_tagged(b, ET_STREAM_TAG_RULE, r + cut, n - cut, false);
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
 		return 0;
-	int layout = data[0] & 7;
+	int layout = data[0] & 15;
 	const uint8_t *rest = data + 1;
 	size_t n = size - 1;
 	size_t cut = n ? (size_t)rest[0] * n / 256 : 0;
 	et_buf b = {0};
+	if (layout >= 8 && n >= 1) {
+		/* the class layouts cut at their last byte's fraction, so that a
+		 * seed's class payload may start with any byte */
+		n--;
+		put_classes(&b, layout, rest, n, (size_t)rest[n] * n / 256);
+		fuzz_read_all(fuzz_file(b.data, b.len), ET_FMT_STREAM, false);
+		et_buf_free(&b);
+		return 0;
+	}
 	if (layout == 5)
 		put_tagged(&b, ET_STREAM_TAG_BASE, rest, cut, true);
 	put_header(&b, 0);

@@ -6,6 +6,7 @@
 #include "et_hmap.h"
 #include "et_mem.h"
 #include "et_progress.h"
+#include "et_sgroups.h"
 #include "et_tpl.h"
 #include "et_types.h"
 
@@ -303,6 +304,59 @@ static int rank_count(const xir *x, const xir_emit_opts *o, uint32_t *n, et_erro
 	return 0;
 }
 
+/* The comm groups each rank's section carries (etkit-stream(5)): every
+ * group encoded once, on first use, then each rank's in id order. */
+typedef struct rank_groups {
+	et_sgroups_w *enc; /* [group id - 1]: n = 0 until encoded */
+	uint32_t *ids;     /* the rank's, sorted */
+	et_sgroups_w w;
+	et_buf payload;
+} rank_groups;
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static void encode_group(rank_groups *rg, const xir_sets *t, uint32_t g)
+{
+	uint32_t n = t->gsize[g - 1];
+	uint32_t *m = et_xmalloc(((size_t)n + 1) * sizeof *m);
+	memcpy(m, t->gmem + t->goff[g - 1], (size_t)n * sizeof *m);
+	qsort(m, n, sizeof *m, cmp_u32);
+	size_t k = 0; /* unique: xir_sets_build refused a rank twice in a set */
+	for (size_t i = 0; i < n; i++)
+		if (!k || m[k - 1] != m[i])
+			m[k++] = m[i];
+	char name[16];
+	snprintf(name, sizeof name, "%" PRIu32, g);
+	et_sgroups_w_ranks(&rg->enc[g - 1], name, m, k);
+	free(m);
+}
+
+static void rank_groups_of(rank_groups *rg, const xir *x, const xir_sets *t, uint32_t r,
+                           et_rank_info *ri)
+{
+	size_t n = 0;
+	for (uint32_t s = 0; s < x->nset; s++)
+		if (t->gid[s] && t->gid[s][r] > 0)
+			rg->ids[n++] = (uint32_t)t->gid[s][r];
+	qsort(rg->ids, n, sizeof *rg->ids, cmp_u32);
+	et_sgroups_w_reset(&rg->w);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t g = rg->ids[i];
+		if (i && g == rg->ids[i - 1])
+			continue;
+		if (!rg->enc[g - 1].n)
+			encode_group(rg, t, g);
+		et_sgroups_w_append(&rg->w, &rg->enc[g - 1]);
+	}
+	et_sgroups_w_payload(&rg->w, &rg->payload);
+	ri->groups = rg->payload.data;
+	ri->groups_len = (uint32_t)rg->payload.len;
+}
+
 static int write_ranks(const xir *x, const xir_emit_opts *o, const xir_sets *t, uint32_t nr,
                        et_writer *w, et_error *e)
 {
@@ -325,17 +379,26 @@ static int write_ranks(const xir *x, const xir_emit_opts *o, const xir_sets *t, 
 	rank_vars v = {.t = t,
 	               .buf = et_xcalloc(nslot, sizeof *v.buf),
 	               .stamp = et_xcalloc(nslot, sizeof *v.stamp)};
+	rank_groups rg = {.enc = et_xcalloc((size_t)t->ngroups + 1, sizeof *rg.enc),
+	                  .ids = et_xcalloc((size_t)x->nset + 1, sizeof *rg.ids)};
 	et_progress pr;
 	et_progress_init(&pr, o->progress, "ranks");
 	int rc = 0;
 	for (uint32_t r = 0; r < nr && rc == 0; r++) {
 		et_rank_info ri = {.rank = r, .world_size = nr, .input = o->input};
 		snprintf(ri.name, sizeof ri.name, "%s", x->module ? x->module : "");
+		rank_groups_of(&rg, x, t, r, &ri);
 		v.r = r;
 		rc = et_tpl_write(&tpl[c.of[r]], w, &ri, &meta, rank_var, &v, e);
 		et_progress_update(&pr, r + 1);
 	}
 	et_progress_done(&pr);
+	for (uint32_t g = 0; g < t->ngroups; g++)
+		et_sgroups_w_free(&rg.enc[g]);
+	free(rg.enc);
+	free(rg.ids);
+	et_sgroups_w_free(&rg.w);
+	et_buf_free(&rg.payload);
 	for (uint32_t i = 0; i < nslot; i++)
 		et_buf_free(&v.buf[i]);
 	free(v.buf);

@@ -3,6 +3,7 @@
 #ifndef ET_SIM_CONFIG_CFG_H
 #define ET_SIM_CONFIG_CFG_H
 #include "et_err.h"
+#include "et_pg.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,6 +104,9 @@ void cfg_defaults(cfg *c);
 int cfg_load_network(cfg *c, const char *path, et_error *e);
 int cfg_load_system(cfg *c, const char *path, et_error *e);
 int cfg_load_groups(cfg *c, const char *path, et_error *e);
+/* The groups of l (a comm-group file's list, or those a stream carries),
+ * src naming where they came from in messages. */
+void cfg_add_groups(cfg *c, const et_pg_list *l, const char *src);
 /* KEY=VALUE; lists separated by ',' or '/'. Code ET_EXIT_USAGE. Messages
  * name the key, not where the setting came from (the caller adds "--set
  * KEY=VALUE: "). */

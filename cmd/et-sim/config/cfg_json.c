@@ -310,6 +310,13 @@ static void add_group(cfg *c, const et_pg_group *pg)
 	c->groups[c->ngroups++] = g;
 }
 
+void cfg_add_groups(cfg *c, const et_pg_list *l, const char *src)
+{
+	snprintf(c->grp_file, sizeof c->grp_file, "%s", src);
+	for (size_t i = 0; i < l->n; i++)
+		add_group(c, &l->g[i]);
+}
+
 int cfg_load_groups(cfg *c, const char *path, et_error *e)
 {
 	et_error in;

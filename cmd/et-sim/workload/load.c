@@ -8,6 +8,7 @@
 #include "et_attr.h"
 #include "et_load.h"
 #include "et_mem.h"
+#include "et_sgroups.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@ typedef struct loading {
 	workload *w;
 	et_graph *g;
 	side sd;
+	et_sgroups_acc *groups;
 } loading;
 
 static void side_grow(side *s, uint32_t n)
@@ -54,10 +56,9 @@ static void ensure_rank(workload *w, uint32_t rank)
 
 static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error *e)
 {
-	(void)ri;
-	(void)e;
-	*g = ((loading *)ctx)->g;
-	return 0;
+	loading *l = ctx;
+	*g = l->g;
+	return et_sgroups_acc_add(l->groups, ri, e) < 0 ? -1 : 0;
 }
 
 static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_error *e)
@@ -105,7 +106,7 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	memset(w, 0, sizeof *w);
 	snprintf(w->input, sizeof w->input, "%s",
 	         argc > 0 && strcmp(argv[0], "-") ? argv[0] : "<stdin>");
-	loading l = {w, et_graph_new(), {0}};
+	loading l = {w, et_graph_new(), {0}, et_sgroups_acc_new()};
 	et_load_hooks h = {&l, begin_rank, NULL, add_node, end_rank};
 	et_load_opts lo = {true, progress};
 	int rc = et_load_args(argc, argv, o, &lo, &h, NULL, e);
@@ -113,6 +114,9 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	et_graph_free(l.g);
 	if (rc == 0)
 		rc = check_complete(w, e);
+	if (rc == 0)
+		rc = et_sgroups_acc_list(l.groups, &w->groups, e);
+	et_sgroups_acc_free(l.groups);
 	return rc;
 }
 
@@ -122,5 +126,6 @@ void workload_free(workload *w)
 		sgraph_free(w->cls[c]);
 	free(w->cls);
 	free(w->rank_graph);
+	et_pg_list_free(&w->groups);
 	memset(w, 0, sizeof *w);
 }

@@ -3,6 +3,7 @@
 #define ET_SIM_WORKLOAD_LOAD_H
 #include "et-sim/workload/sgraph.h"
 #include "et_input.h"
+#include "et_pg.h"
 #include <stdint.h>
 
 typedef struct workload {
@@ -15,6 +16,9 @@ typedef struct workload {
 	uint32_t said_world;    /* the largest world a rank's header (or --world) gave; 0: none */
 	char name[256];
 	char input[256]; /* the INPUT operand as messages name it ("<stdin>" for -) */
+	/* the comm groups the stream carries (etkit-stream(5)), checked
+	 * rank by rank: the comm-group file's list, empty when it carries none */
+	et_pg_list groups;
 } workload;
 
 /* Returns 0 or -1 with e set (exit 3 for bad data). */

@@ -6,6 +6,7 @@
 #include "et_attr.h"
 #include "et_build.h"
 #include "et_pg.h"
+#include "et_sgroups.h"
 #include "et_types.h"
 
 #include <stdio.h>
@@ -114,14 +115,28 @@ static int run(const coll_conf *c, et_error *e)
 	emitter em;
 	if (emit_open(&em, &c->so, name, e) < 0)
 		return -1;
+	/* sub-groups: each rank's section carries its group */
+	et_sgroups_w gw = {0};
+	et_buf gp = {0};
 	int r = 0;
 	for (uint32_t rank = 0; rank < c->so.world && r == 0; rank++) {
+		if (c->group < c->so.world) {
+			char pg[16];
+			snprintf(pg, sizeof pg, "%u", rank / c->group + 1);
+			et_sgroups_w_reset(&gw);
+			et_sgroups_w_ap(&gw, pg, rank / c->group * c->group, c->group, 1);
+			et_sgroups_w_payload(&gw, &gp);
+			em.groups = gp.data;
+			em.groups_len = (uint32_t)gp.len;
+		}
 		r = emit_rank_begin(&em, rank, "0.0.4", e);
 		if (r == 0)
 			r = rank_nodes(c, &em, rank, name, e);
 		if (r == 0)
 			r = emit_rank_end(&em, e);
 	}
+	et_sgroups_w_free(&gw);
+	et_buf_free(&gp);
 	r = emit_finish(&em, r, e);
 	/* --write-comm-groups appears with the trace, or not at all */
 	if (r == 0)

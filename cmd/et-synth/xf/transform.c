@@ -187,6 +187,9 @@ static int one_rank(const xf_conf *c, run_state *s, const et_rank_info *ri, et_e
 		return 0;
 	}
 	s->em.world = ri->world_size;
+	/* same ranks, same world, same pg_names: the same comm groups */
+	s->em.groups = ri->groups;
+	s->em.groups_len = ri->groups_len;
 	return emit_rank(&s->em, r, e);
 }
 

@@ -92,7 +92,10 @@ static void on_pg_def(void *ctx, const char *name, const uint32_t *ranks, size_t
 			et_buf_printf(&b,
 			              "process group \"%s\" defined here as ranks %s, but %s "
 			              "defined it as ranks %s",
-			              name, now, g->from_file ? "--comm-groups" : "an earlier rank",
+			              name, now,
+			              g->def_rank == GROUPS_FROM_STREAM ? "the stream's comm groups"
+			              : g->from_file                    ? "--comm-groups"
+			                                                : "an earlier rank",
 			              was);
 			f->msg = (char *)b.data;
 			find_x_group(f, name);

@@ -3,6 +3,7 @@
 #include "et_buf.h"
 #include "et_mem.h"
 #include "et_pg.h"
+#include "et_sgroups.h"
 #include "et_strmap.h"
 
 #include <errno.h>
@@ -148,6 +149,27 @@ int groups_define(groups *gs, const char *name, const uint32_t *ranks, size_t n,
 	}
 	free(r);
 	return rc;
+}
+
+void groups_from_stream(groups *gs, const et_rank_info *ri)
+{
+	size_t pos = 0;
+	et_sgroup g;
+	uint32_t *r = NULL;
+	size_t cap = 0;
+	char name[256];
+	while (et_sgroups_next(ri->groups, ri->groups_len, &pos, &g)) {
+		memcpy(name, g.name, g.name_len);
+		name[g.name_len] = 0;
+		const group *have = groups_get(gs, groups_id(gs, name));
+		if (have->defined)
+			continue; /* expand each group once, not once per member */
+		ET_GROW(r, cap, (size_t)g.n_members);
+		et_sgroups_members(&g, r);
+		uint32_t gid;
+		groups_define(gs, name, r, g.n_members, true, GROUPS_FROM_STREAM, &gid);
+	}
+	free(r);
 }
 
 int groups_load_file(groups *gs, const char *path, et_error *e)

@@ -17,7 +17,8 @@ typedef struct group {
 	bool all;     /* every rank of the input */
 	bool defined; /* by a process-group node or the comm-group file */
 	bool from_file;
-	int64_t def_rank; /* rank whose node defined it first (-1: the file) */
+	int64_t def_rank; /* rank whose node defined it first (-1: the file,
+	                     GROUPS_FROM_STREAM: the stream's comm groups) */
 } group;
 
 typedef struct groups groups;
@@ -47,6 +48,14 @@ int groups_define(groups *gs, const char *name, const uint32_t *ranks, size_t n,
  * under the active dimensions, defined on first sight, named
  * "0[dims D,... from rank BASE]" (a name no pg_name maps to). */
 uint32_t groups_scope(groups *gs, const et_dims *d, uint8_t active, uint32_t base);
+
+#define GROUPS_FROM_STREAM (-2)
+
+/* The groups a stream section carries (ri->groups; et_sgroups.h), defined
+ * as a comm-group file's are (from_file, def_rank GROUPS_FROM_STREAM),
+ * those not defined yet. */
+struct et_rank_info;
+void groups_from_stream(groups *gs, const struct et_rank_info *ri);
 
 /* Load an ASTRA-sim comm-group JSON file. */
 int groups_load_file(groups *gs, const char *path, et_error *e);
