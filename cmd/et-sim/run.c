@@ -3,13 +3,17 @@
  * error and turns it into the exit status. */
 #include "et-sim/run.h"
 #include "app/et_app.h"
+#include "et-sim/net/net_dims.h"
 #include "et-sim/report/crit.h"
 #include "et-sim/report/links.h"
 #include "et-sim/report/report.h"
 #include "et-sim/report/sched.h"
 #include "et-sim/report/sweep.h"
+#include "et-sim/workload/classes.h"
 #include "et-sim/workload/load.h"
 #include "et_err.h"
+#include "et_hmap.h"
+#include "et_mem.h"
 #include "et_output.h"
 #include "et_pg.h"
 #include "et_types.h"
@@ -97,35 +101,165 @@ int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e)
 	return check_groups(cf, world, e);
 }
 
-/* Folding needs one graph for every rank, collectives over all ranks and
- * no point-to-point traffic; the run itself checks that every phase is
- * priced in closed form and falls back to simulating every rank if not. */
-static bool fold_candidate(const run_conf *c, const cfg *cf, const workload *w)
+/* Folding needs a backend whose messages share nothing (the unaware one)
+ * and closed forms for the collectives of a class (one chunk at a time);
+ * the run itself checks that every phase has one and falls back to
+ * simulating every rank if not. */
+static bool fold_possible(const run_conf *c, const cfg *cf, const workload *w)
 {
 	unsigned need = NET_CAP_FOLD | NET_CAP_CLOSED_FORM;
-	if (c->no_fold || !c->op.closed_form || w->ncls != 1 || w->world < 2 ||
-	    cf->active_chunks != 1 || (net_backend_of(cf->net.backend)->caps & need) != need)
-		return false;
-	const sgraph *g = w->cls[0];
+	return !c->no_fold && c->op.closed_form && w->world >= 2 && cf->active_chunks == 1 &&
+	       (net_backend_of(cf->net.backend)->caps & need) == need;
+}
+
+/* What a message's unaware delay depends on: the first dimension where
+ * its ends differ and the hops there. */
+static uint64_t delay_sig(const void *ctx, uint32_t a, uint32_t b)
+{
+	const cfg *cf = ctx;
+	return (uint64_t)(net_first_dim(cf, a, b) + 1) << 32 | (uint32_t)net_hops(cf, a, b);
+}
+
+/* Each distinct graph's communicating nodes: a collective's group (-1:
+ * every rank), a send's or a receive's peer. -1 when a group is unknown
+ * (the unfolded run says so). */
+static int graph_items(const cfg *cf, const sgraph *g, cls_item **out, uint32_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	size_t cap = 0;
 	for (uint32_t i = 0; i < g->n; i++) {
-		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV)
-			return false;
-		const char *pg = sg_pg(g, i);
-		if (g->type[i] == ET_NODE_COLL && !et_pg_is_all(pg))
-			return false;
+		cls_item it;
+		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV) {
+			bool send = g->type[i] == ET_NODE_SEND;
+			it = (cls_item){send ? CLS_SEND : CLS_RECV, send ? g->dst[i] : g->src[i]};
+		} else if (g->type[i] == ET_NODE_COLL) {
+			const char *pg = sg_pg(g, i);
+			int gi = -1;
+			if (!et_pg_is_all(pg) && !cfg_group(cf, pg, &gi))
+				return -1;
+			it = (cls_item){CLS_COLL, gi};
+		} else {
+			continue;
+		}
+		ET_GROW(*out, cap, (size_t)*n + 1);
+		(*out)[(*n)++] = it;
 	}
+	return 0;
+}
+
+typedef struct fold_in {
+	uint32_t *cls_of;        /* rank -> index of its graph in w->cls */
+	uint32_t *colour;        /* rank -> first colour */
+	cls_item **items;        /* per distinct graph */
+	uint32_t *nitems;        /* per distinct graph */
+	const cls_item **ritems; /* per rank */
+	uint32_t *rnitems;       /* per rank */
+} fold_in;
+
+static void fold_in_free(fold_in *f, uint32_t ncls)
+{
+	for (uint32_t k = 0; f->items && k < ncls; k++)
+		free(f->items[k]);
+	free(f->items);
+	free(f->nitems);
+	free(f->cls_of);
+	free(f->colour);
+	free(f->ritems);
+	free(f->rnitems);
+}
+
+/* First colours: one per graph shape (sgraph_same_shape) and --slow
+ * factor, numbered in order of the first rank. */
+static void first_colours(const run_conf *c, const workload *w, fold_in *f)
+{
+	uint32_t *shape = et_xcalloc(w->ncls + 1, sizeof *shape);
+	for (uint32_t k = 0; k < w->ncls; k++) {
+		shape[k] = k;
+		for (uint32_t j = 0; j < k; j++)
+			if (shape[j] == j && sgraph_same_shape(w->cls[j], w->cls[k])) {
+				shape[k] = j;
+				break;
+			}
+	}
+	et_hmap m = {0};
+	for (uint32_t k = 0; k < w->ncls; k++)
+		*et_hmap_put(&m, (uint64_t)(uintptr_t)w->cls[k], 0, 0) = k;
+	et_hmap cm = {0};
+	uint64_t next = 0;
+	for (uint32_t r = 0; r < w->world; r++) {
+		f->cls_of[r] = (uint32_t)*et_hmap_get(&m, (uint64_t)(uintptr_t)w->rank_graph[r], 0);
+		double slow = c->op.slow ? c->op.slow[r] : 1.0;
+		uint64_t bits;
+		memcpy(&bits, &slow, sizeof bits);
+		uint64_t *v = et_hmap_put(&cm, shape[f->cls_of[r]], bits, next);
+		if (*v == next)
+			next++;
+		f->colour[r] = (uint32_t)*v;
+	}
+	et_hmap_free(&m);
+	et_hmap_free(&cm);
+	free(shape);
+}
+
+/* The rank classes to fold by: 0 with rc set, -1 to simulate every rank.
+ * With --critical-path only identical ranks fold (the path names the
+ * ranks it crosses, which a class would rename). */
+static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_classes *rc)
+{
+	memset(rc, 0, sizeof *rc);
+	if (!fold_possible(c, cf, w))
+		return -1;
+	fold_in f = {0};
+	f.cls_of = et_xcalloc(w->world, sizeof *f.cls_of);
+	f.colour = et_xcalloc(w->world, sizeof *f.colour);
+	f.items = et_xcalloc(w->ncls, sizeof *f.items);
+	f.nitems = et_xcalloc(w->ncls, sizeof *f.nitems);
+	int r = 0;
+	for (uint32_t k = 0; k < w->ncls && r == 0; k++)
+		r = graph_items(cf, w->cls[k], &f.items[k], &f.nitems[k]);
+	if (r == 0) {
+		first_colours(c, w, &f);
+		f.ritems = et_xcalloc(w->world, sizeof *f.ritems);
+		f.rnitems = et_xcalloc(w->world, sizeof *f.rnitems);
+		for (uint32_t k = 0; k < w->world; k++) {
+			f.ritems[k] = f.items[f.cls_of[k]];
+			f.rnitems[k] = f.nitems[f.cls_of[k]];
+		}
+		cls_in in = {w->world,   f.colour,    f.ritems,  f.rnitems,
+		             cf->groups, cf->ngroups, delay_sig, cf};
+		r = classes_find(rc, &in);
+	}
+	fold_in_free(&f, w->ncls);
+	if (r == 0 && (rc->n == w->world || (c->crit && rc->n > 1)))
+		r = -1;
+	if (r < 0)
+		classes_free(rc);
+	return r;
+}
+
+static bool all_finished(const sim *s)
+{
+	for (uint32_t k = 0; k < s->nranks; k++)
+		if (!s->r[k].finished)
+			return false;
 	return true;
 }
 
 int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w, et_error *e)
 {
-	sim_init(s, cf, &c->op, w->rank_graph, w->world, fold_candidate(c, cf, w));
+	rank_classes rc;
+	bool fold = find_fold(c, cf, w, &rc) == 0;
+	sim_init(s, cf, &c->op, w->rank_graph, w->world, fold ? &rc : NULL);
 	sim_end r = sim_run(s, e);
-	if (r == SIM_UNFOLD) {
+	/* a phase without a closed form; and, with several classes, a failure
+	 * or a deadlock, whose message names ranks as every rank's run does */
+	if (fold && (r == SIM_UNFOLD || (rc.n > 1 && (r == SIM_FAILED || !all_finished(s))))) {
 		sim_free(s);
-		sim_init(s, cf, &c->op, w->rank_graph, w->world, false);
+		sim_init(s, cf, &c->op, w->rank_graph, w->world, NULL);
 		r = sim_run(s, e);
 	}
+	classes_free(&rc);
 	return r == SIM_DONE ? 0 : -1;
 }
 

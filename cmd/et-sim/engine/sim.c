@@ -1,4 +1,5 @@
 /* sim: set-up and the event loop. */
+#include "et-sim/workload/classes.h"
 #include "et-sim/workload/workload.h" /* sim_init builds every layer */
 #include "et_mem.h"
 #include "et_progress.h"
@@ -22,7 +23,7 @@ void sim_fail(sim *s, int code, const char *fmt, ...)
 
 void sim_overflow(sim *s, uint32_t rank, uint32_t node, const char *what)
 {
-	const sgraph *g = s->r[s->folded ? 0 : rank].g;
+	const sgraph *g = s->r[sim_index(s, rank)].g;
 	sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: %s exceeds " SIM_TMAX_TEXT, rank,
 	         (unsigned long long)g->id[node], what);
 }
@@ -42,6 +43,7 @@ static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
 {
 	r->rank = rank;
 	r->g = g;
+	r->slow = s->op->slow ? s->op->slow[rank] : 1.0;
 	r->pending = et_xcalloc(g->n, sizeof *r->pending);
 	r->start = et_xcalloc(g->n, sizeof *r->start);
 	r->end = et_xcalloc(g->n, sizeof *r->end);
@@ -58,21 +60,27 @@ static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
 }
 
 void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs,
-              uint32_t world, bool folded)
+              uint32_t world, const rank_classes *fold)
 {
 	memset(s, 0, sizeof *s);
 	s->cf = cf;
 	s->op = op;
 	s->world = world;
-	s->folded = folded;
-	s->nranks = folded ? 1 : world;
+	s->folded = fold != NULL;
+	s->nranks = fold ? fold->n : world;
+	if (fold) {
+		s->sim_of = et_xmalloc(((size_t)world + 1) * sizeof *s->sim_of);
+		memcpy(s->sim_of, fold->of, (size_t)world * sizeof *s->sim_of);
+	}
 	s->net = net_backend_of(cf->net.backend);
 	s->net->init(s);
 	/* cfg_finish checked the dimensions: this cannot fail */
 	et_dims_init(&s->dims, cf->npus, cf->ndims, NULL);
 	s->r = et_xcalloc(s->nranks, sizeof *s->r);
-	for (uint32_t i = 0; i < s->nranks; i++)
-		rank_init(s, &s->r[i], i, graphs[i]);
+	for (uint32_t i = 0; i < s->nranks; i++) {
+		uint32_t rank = fold ? fold->rep[i] : i;
+		rank_init(s, &s->r[i], rank, graphs[rank]);
+	}
 }
 
 static void stream_event(sim *s, const ev *e)
@@ -90,7 +98,7 @@ void sim_dispatch(sim *s, const ev *e)
 {
 	switch (e->type) {
 	case EV_NODE_DONE:
-		wl_node_done(s, &s->r[s->folded ? 0 : e->rank], (uint32_t)e->a, e->b);
+		wl_node_done(s, &s->r[sim_index(s, e->rank)], (uint32_t)e->a, e->b);
 		break;
 	case EV_ALGO:
 	case EV_PHASE_END:
@@ -165,6 +173,7 @@ void sim_free(sim *s)
 	}
 	coll_free_all(s);
 	free(s->r);
+	free(s->sim_of);
 	evq_free(&s->q);
 	et_hmap_free(&s->coll_map);
 	et_hmap_free(&s->scope_seq);

@@ -38,6 +38,8 @@ typedef struct sgraph {
 /* Build from a finished et_graph (gemm comes from a side array). */
 sgraph *sgraph_from(const et_graph *g, const uint64_t *gemm);
 bool sgraph_equal(const sgraph *a, const sgraph *b);
+/* Equal but for the ranks' own names: pg names and peers (src, dst). */
+bool sgraph_same_shape(const sgraph *a, const sgraph *b);
 void sgraph_free(sgraph *g);
 static inline const char *sg_name(const sgraph *g, uint32_t i)
 {

@@ -32,6 +32,7 @@ typedef struct rank_st {
 	uint32_t done, inflight;
 	bool finished;
 	uint64_t finish;
+	double slow; /* compute-time factor (--slow), 1 for none */
 	uint32_t prio_counter;
 	int fifo_counter;
 	squeue q[CFG_MAXDIM];
