@@ -229,6 +229,8 @@ static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_c
 		cls_in in = {w->world,   f.colour,    f.ritems,  f.rnitems,
 		             cf->groups, cf->ngroups, delay_sig, cf};
 		r = classes_find(rc, &in);
+		if (r < 0 && c->verbose)
+			fprintf(stderr, "et-sim: every rank simulated: %s\n", rc->why);
 	}
 	fold_in_free(&f, w->ncls);
 	if (r == 0 && (rc->n == w->world || (c->crit && rc->n > 1)))
@@ -412,6 +414,63 @@ static int check_link_stats(const run_conf *c, const cfg *cf, et_error *e)
 	return 0;
 }
 
+int run_parse_slow(const char *arg, et_ranklist *rl, double *factor, et_error *e)
+{
+	const char *eq = strrchr(arg, '=');
+	char *end;
+	if (!eq)
+		return et_fail(e, ET_EXIT_USAGE, "--slow %s: expected RANKS=FACTOR", arg);
+	*factor = strtod(eq + 1, &end);
+	if (end == eq + 1 || *end || !(*factor > 0) || *factor > 1e9)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "--slow %s: the factor must be a number > 0 and at most 1e9", arg);
+	char ranks[256];
+	size_t n = (size_t)(eq - arg);
+	if (n == 0 || n >= sizeof ranks)
+		return et_fail(e, ET_EXIT_USAGE, "--slow %s: expected a rank list before '='", arg);
+	memcpy(ranks, arg, n);
+	ranks[n] = 0;
+	memset(rl, 0, sizeof *rl);
+	if (et_ranklist_parse(rl, ranks) < 0 || rl->n == 0)
+		return et_fail(e, ET_EXIT_USAGE, "--slow %s: '%s' is not a rank list (0-3,7)", arg,
+		               ranks);
+	return 0;
+}
+
+/* --slow's factors per rank of the trace (a later --slow wins on a rank
+ * named twice); NULL without --slow. */
+static int build_slow(const run_conf *c, uint32_t world, double **out, et_error *e)
+{
+	*out = NULL;
+	if (!c->nslows)
+		return 0;
+	double *f = et_xmalloc(((size_t)world + 1) * sizeof *f);
+	for (uint32_t r = 0; r < world; r++)
+		f[r] = 1.0;
+	for (int i = 0; i < c->nslows; i++) {
+		et_ranklist rl;
+		double x;
+		if (run_parse_slow(c->slows[i], &rl, &x, e) < 0) {
+			free(f);
+			return -1;
+		}
+		bool beyond = false;
+		for (int k = 0; k < rl.n; k++)
+			beyond = beyond || rl.ranges[k][1] >= world;
+		for (uint32_t r = 0; r < world; r++)
+			if (et_ranklist_has(&rl, r))
+				f[r] = x;
+		et_ranklist_free(&rl);
+		if (beyond) {
+			free(f);
+			return et_fail(e, ET_EXIT_USAGE, "--slow %s: the trace has %u ranks (0-%u)",
+			               c->slows[i], world, world - 1);
+		}
+	}
+	*out = f;
+	return 0;
+}
+
 int run_main(run_conf *c, int argc, char **argv)
 {
 	workload w;
@@ -428,7 +487,11 @@ int run_main(run_conf *c, int argc, char **argv)
 		        "simulated as a world of %u",
 		        w.input, w.world, w.said_world, w.world);
 	cfg cf;
+	double *slow = NULL;
 	int rc = run_build_cfg(c, &cf, w.world, &e);
+	if (rc == 0)
+		rc = build_slow(c, w.world, &slow, &e);
+	c->op.slow = slow;
 	/* once, whatever the number of --sweep points */
 	for (int i = 0; i < cf.nwarn && c->progress >= 0; i++)
 		et_warn("%s", cf.warn[i]);
@@ -445,6 +508,8 @@ int run_main(run_conf *c, int argc, char **argv)
 	}
 	cfg_free(&cf);
 	workload_free(&w);
+	c->op.slow = NULL;
+	free(slow);
 	if (rc == 0)
 		return ET_EXIT_OK;
 	return et_app_fail(&e);

@@ -6,6 +6,7 @@
 #include "et-sim/workload/workload.h"
 #include "et_err.h"
 #include "et_input.h"
+#include "et_ranklist.h"
 #include <stdbool.h>
 
 typedef struct run_conf {
@@ -21,12 +22,19 @@ typedef struct run_conf {
 	const char **sweeps;
 	int nsweeps;
 	size_t capsweeps;
+	const char **slows; /* --slow RANKS=FACTOR */
+	int nslows;
+	size_t capslows;
 	bool json, astra, crit, no_fold;
 	const char *schedule, *trace, *output;
 	int progress;
 	et_input_opts in;
 	sim_opts op;
 } run_conf;
+
+/* --slow's argument: the rank list and the factor (finite, > 0). 0, or -1
+ * with e set (ET_EXIT_USAGE). rl is set only on success: free it. */
+int run_parse_slow(const char *arg, et_ranklist *rl, double *factor, et_error *e);
 
 /* The whole run on the input named by argv; prints what goes wrong on
  * stderr ("et-sim: ...", one line) and returns the exit status. */
