@@ -39,6 +39,23 @@ void sim_unfold(sim *s)
 		s->fold_failed = true;
 }
 
+void sim_tie(sim *s, uint32_t rank, bool external)
+{
+	if (!s->folded)
+		return;
+	rank_st *r = &s->r[sim_index(s, rank)];
+	if (r->tie_n == 0 || r->tie_t != s->now) {
+		r->tie_t = s->now;
+		r->tie_n = 1;
+		r->tie_ext = external;
+		return;
+	}
+	r->tie_n++;
+	r->tie_ext = r->tie_ext || external;
+	if (r->tie_ext)
+		sim_unfold(s);
+}
+
 static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
 {
 	r->rank = rank;
@@ -86,6 +103,7 @@ void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *gr
 static void stream_event(sim *s, const ev *e)
 {
 	stream *st = (stream *)(uintptr_t)e->a;
+	sim_tie(s, st->rc->rank, st->rc->c->nmem > 1);
 	st->rc->pend--;
 	if (e->type == EV_PHASE_END)
 		coll_phase_end(s, st);
@@ -98,6 +116,7 @@ void sim_dispatch(sim *s, const ev *e)
 {
 	switch (e->type) {
 	case EV_NODE_DONE:
+		sim_tie(s, e->rank, false);
 		wl_node_done(s, &s->r[sim_index(s, e->rank)], (uint32_t)e->a, e->b);
 		break;
 	case EV_ALGO:
@@ -105,6 +124,7 @@ void sim_dispatch(sim *s, const ev *e)
 		stream_event(s, e);
 		break;
 	case EV_ARRIVE:
+		sim_tie(s, (uint32_t)e->b, true);
 		mbox_arrive(s, e->a, e->b);
 		break;
 	case EV_P2P_ARRIVE:

@@ -133,6 +133,8 @@ void p2p_arrive(sim *s, uint64_t idx)
 {
 	pentry *e = &s->pp->e[idx];
 	e->arrived = true;
+	sim_tie(s, e->src, false);
+	sim_tie(s, e->dst, true);
 	rank_st *src = &s->r[sim_index(s, e->src)];
 	sim_total_add(s, src->rank, e->send_node, &src->comm_ns, s->now - src->start[e->send_node],
 	              "communication time total");

@@ -33,6 +33,11 @@ typedef struct rank_st {
 	bool finished;
 	uint64_t finish;
 	double slow; /* compute-time factor (--slow), 1 for none */
+	/* folded: the events of this rank at tick tie_t so far, and whether one
+	 * was ordered by another rank (sim_tie) */
+	uint64_t tie_t;
+	uint32_t tie_n;
+	bool tie_ext;
 	uint32_t prio_counter;
 	int fifo_counter;
 	squeue q[CFG_MAXDIM];
