@@ -39,21 +39,26 @@ void sim_unfold(sim *s)
 		s->fold_failed = true;
 }
 
-void sim_tie(sim *s, uint32_t rank, bool external)
+void sim_tie(sim *s, uint32_t rank, const ev *e, bool external)
 {
 	if (!s->folded)
 		return;
 	rank_st *r = &s->r[sim_index(s, rank)];
 	if (r->tie_n == 0 || r->tie_t != s->now) {
 		r->tie_t = s->now;
-		r->tie_n = 1;
-		r->tie_ext = external;
+		r->tie_n = 0;
+	}
+	uint64_t me = e->pt << 1 | external;
+	for (uint32_t k = 0; k < r->tie_n; k++)
+		if (r->tie[k] >> 1 == e->pt && ((r->tie[k] | me) & 1)) {
+			sim_unfold(s);
+			return;
+		}
+	if (r->tie_n == SIM_TIES) {
+		sim_unfold(s); /* more than the fold follows */
 		return;
 	}
-	r->tie_n++;
-	r->tie_ext = r->tie_ext || external;
-	if (r->tie_ext)
-		sim_unfold(s);
+	r->tie[r->tie_n++] = me;
 }
 
 static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
@@ -103,7 +108,7 @@ void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *gr
 static void stream_event(sim *s, const ev *e)
 {
 	stream *st = (stream *)(uintptr_t)e->a;
-	sim_tie(s, st->rc->rank, st->rc->c->nmem > 1);
+	sim_tie(s, st->rc->rank, e, st->rc->c->nmem > 1);
 	st->rc->pend--;
 	if (e->type == EV_PHASE_END)
 		coll_phase_end(s, st);
@@ -116,7 +121,7 @@ void sim_dispatch(sim *s, const ev *e)
 {
 	switch (e->type) {
 	case EV_NODE_DONE:
-		sim_tie(s, e->rank, false);
+		sim_tie(s, e->rank, e, false);
 		wl_node_done(s, &s->r[sim_index(s, e->rank)], (uint32_t)e->a, e->b);
 		break;
 	case EV_ALGO:
@@ -124,11 +129,11 @@ void sim_dispatch(sim *s, const ev *e)
 		stream_event(s, e);
 		break;
 	case EV_ARRIVE:
-		sim_tie(s, (uint32_t)e->b, true);
+		sim_tie(s, (uint32_t)e->b, e, true);
 		mbox_arrive(s, e->a, e->b);
 		break;
 	case EV_P2P_ARRIVE:
-		p2p_arrive(s, e->a);
+		p2p_arrive(s, e);
 		break;
 	case EV_NET:
 		s->net->event(s, e);

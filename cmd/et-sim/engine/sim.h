@@ -102,13 +102,16 @@ void sim_free(sim *s);
 void sim_fail(sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Stops a folded run that cannot stay folded (unless it has stopped already). */
 void sim_unfold(sim *s);
-/* Folded: an event of trace rank `rank` runs now; `external` when, unfolded,
+/* Folded: event e of trace rank `rank` runs now; `external` when, unfolded,
  * another rank would have scheduled it (a message's arrival at its
  * receiver, the end of a collective phase of several members). Events at
- * one tick run in the order they were scheduled, so such an event tied
- * with another of the rank's could run in another order on another member
- * of the class: the run unfolds. */
-void sim_tie(sim *s, uint32_t rank, bool external);
+ * one tick run in the order they were scheduled: by the tick they were
+ * scheduled at, which every member of a class shares, then in the order
+ * of scheduling within that tick, which a rank decides for its own events
+ * only. Two events of a rank at one tick, scheduled at one tick, one of
+ * them by another rank, could run in another order on another member of
+ * the class: the run unfolds. */
+void sim_tie(sim *s, uint32_t rank, const ev *e, bool external);
 /* Times and totals: every one et-sim keeps is at most SIM_TMAX ns (584
  * years). UINT64_MAX is no time: it marks a node that has not started or
  * ended, and it is what a duration that does not fit in 64 bits saturates

@@ -129,12 +129,13 @@ void p2p_recv(sim *s, rank_st *r, uint32_t node)
 	post(s, r, node, false);
 }
 
-void p2p_arrive(sim *s, uint64_t idx)
+void p2p_arrive(sim *s, const ev *ev)
 {
+	uint64_t idx = ev->a;
 	pentry *e = &s->pp->e[idx];
 	e->arrived = true;
-	sim_tie(s, e->src, false);
-	sim_tie(s, e->dst, true);
+	sim_tie(s, e->src, ev, false);
+	sim_tie(s, e->dst, ev, true);
 	rank_st *src = &s->r[sim_index(s, e->src)];
 	sim_total_add(s, src->rank, e->send_node, &src->comm_ns, s->now - src->start[e->send_node],
 	              "communication time total");
