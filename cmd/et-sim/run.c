@@ -149,57 +149,47 @@ static int graph_items(const cfg *cf, const sgraph *g, cls_item **out, uint32_t 
 }
 
 typedef struct fold_in {
-	uint32_t *cls_of;        /* rank -> index of its graph in w->cls */
-	uint32_t *colour;        /* rank -> first colour */
-	cls_item **items;        /* per distinct graph */
-	uint32_t *nitems;        /* per distinct graph */
-	const cls_item **ritems; /* per rank */
-	uint32_t *rnitems;       /* per rank */
+	uint32_t *colour; /* rank -> first colour */
+	cls_item **items; /* per rank */
+	uint32_t *nitems; /* per rank */
 } fold_in;
 
-static void fold_in_free(fold_in *f, uint32_t ncls)
+static void fold_in_free(fold_in *f, uint32_t world)
 {
-	for (uint32_t k = 0; f->items && k < ncls; k++)
+	for (uint32_t k = 0; f->items && k < world; k++)
 		free(f->items[k]);
 	free(f->items);
 	free(f->nitems);
-	free(f->cls_of);
 	free(f->colour);
-	free(f->ritems);
-	free(f->rnitems);
 }
 
-/* First colours: one per graph shape (sgraph_same_shape) and --slow
- * factor, numbered in order of the first rank. */
+/* The graph of w->cls a rank's graph is, or is a view of. */
+static const sgraph *shape_of(const sgraph *g)
+{
+	return g->body ? g->body : g;
+}
+
+/* First colours: one per graph shape (w->cls) and --slow factor, numbered
+ * in order of the first rank. */
 static void first_colours(const run_conf *c, const workload *w, fold_in *f)
 {
-	uint32_t *shape = et_xcalloc(w->ncls + 1, sizeof *shape);
-	for (uint32_t k = 0; k < w->ncls; k++) {
-		shape[k] = k;
-		for (uint32_t j = 0; j < k; j++)
-			if (shape[j] == j && sgraph_same_shape(w->cls[j], w->cls[k])) {
-				shape[k] = j;
-				break;
-			}
-	}
-	et_hmap m = {0};
+	et_hmap m = {0}, cm = {0};
 	for (uint32_t k = 0; k < w->ncls; k++)
 		*et_hmap_put(&m, (uint64_t)(uintptr_t)w->cls[k], 0, 0) = k;
-	et_hmap cm = {0};
 	uint64_t next = 0;
 	for (uint32_t r = 0; r < w->world; r++) {
-		f->cls_of[r] = (uint32_t)*et_hmap_get(&m, (uint64_t)(uintptr_t)w->rank_graph[r], 0);
+		uint64_t shape =
+		    *et_hmap_get(&m, (uint64_t)(uintptr_t)shape_of(w->rank_graph[r]), 0);
 		double slow = c->op.slow ? c->op.slow[r] : 1.0;
 		uint64_t bits;
 		memcpy(&bits, &slow, sizeof bits);
-		uint64_t *v = et_hmap_put(&cm, shape[f->cls_of[r]], bits, next);
+		uint64_t *v = et_hmap_put(&cm, shape, bits, next);
 		if (*v == next)
 			next++;
 		f->colour[r] = (uint32_t)*v;
 	}
 	et_hmap_free(&m);
 	et_hmap_free(&cm);
-	free(shape);
 }
 
 /* The rank classes to fold by: 0 with rc set, -1 to simulate every rank.
@@ -211,28 +201,22 @@ static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_c
 	if (!fold_possible(c, cf, w))
 		return -1;
 	fold_in f = {0};
-	f.cls_of = et_xcalloc(w->world, sizeof *f.cls_of);
 	f.colour = et_xcalloc(w->world, sizeof *f.colour);
-	f.items = et_xcalloc(w->ncls, sizeof *f.items);
-	f.nitems = et_xcalloc(w->ncls, sizeof *f.nitems);
+	f.items = et_xcalloc(w->world, sizeof *f.items);
+	f.nitems = et_xcalloc(w->world, sizeof *f.nitems);
 	int r = 0;
-	for (uint32_t k = 0; k < w->ncls && r == 0; k++)
-		r = graph_items(cf, w->cls[k], &f.items[k], &f.nitems[k]);
+	for (uint32_t k = 0; k < w->world && r == 0; k++)
+		r = graph_items(cf, w->rank_graph[k], &f.items[k], &f.nitems[k]);
 	if (r == 0) {
 		first_colours(c, w, &f);
-		f.ritems = et_xcalloc(w->world, sizeof *f.ritems);
-		f.rnitems = et_xcalloc(w->world, sizeof *f.rnitems);
-		for (uint32_t k = 0; k < w->world; k++) {
-			f.ritems[k] = f.items[f.cls_of[k]];
-			f.rnitems[k] = f.nitems[f.cls_of[k]];
-		}
-		cls_in in = {w->world,   f.colour,    f.ritems,  f.rnitems,
-		             cf->groups, cf->ngroups, delay_sig, cf};
+		cls_in in = {w->world,  f.colour,   (const cls_item *const *)f.items,
+		             f.nitems,  cf->groups, cf->ngroups,
+		             delay_sig, cf};
 		r = classes_find(rc, &in);
 		if (r < 0 && c->verbose)
 			fprintf(stderr, "et-sim: every rank simulated: %s\n", rc->why);
 	}
-	fold_in_free(&f, w->ncls);
+	fold_in_free(&f, w->world);
 	if (r == 0 && (rc->n == w->world || (c->crit && rc->n > 1)))
 		r = -1;
 	if (r < 0)
@@ -317,9 +301,8 @@ static void warn_roofline(const cfg *cf, const workload *w)
 	qsort(c, w->ncls, sizeof *c, cls_cmp);
 	uint64_t total = 0;
 	for (uint32_t r = 0; r < w->world; r++) {
-		cls_count key = {w->rank_graph[r], 0};
-		const cls_count *hit =
-		    w->rank_graph[r] ? bsearch(&key, c, w->ncls, sizeof *c, cls_cmp) : NULL;
+		cls_count key = {w->rank_graph[r] ? shape_of(w->rank_graph[r]) : NULL, 0};
+		const cls_count *hit = key.g ? bsearch(&key, c, w->ncls, sizeof *c, cls_cmp) : NULL;
 		total += hit ? hit->n : 0;
 	}
 	free(c);
