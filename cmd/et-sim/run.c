@@ -192,9 +192,22 @@ static void first_colours(const run_conf *c, const workload *w, fold_in *f)
 	et_hmap_free(&cm);
 }
 
+/* --critical-path follows causes across ranks, which a fold renames: it
+ * folds only the ranks it always folded, identical ranks whose every
+ * collective spans all ranks, without SEND/RECV. */
+static bool crit_foldable(const rank_classes *rc, const fold_in *f, uint32_t world)
+{
+	if (rc->n != 1)
+		return false;
+	for (uint32_t r = 0; r < world; r++)
+		for (uint32_t k = 0; k < f->nitems[r]; k++)
+			if (f->items[r][k].kind != CLS_COLL || f->items[r][k].v >= 0)
+				return false;
+	return true;
+}
+
 /* The rank classes to fold by: 0 with rc set, -1 to simulate every rank.
- * With --critical-path only identical ranks fold (the path names the
- * ranks it crosses, which a class would rename). */
+ * With --critical-path see crit_foldable. */
 static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_classes *rc)
 {
 	memset(rc, 0, sizeof *rc);
@@ -216,9 +229,9 @@ static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_c
 		if (r < 0 && c->verbose)
 			fprintf(stderr, "et-sim: every rank simulated: %s\n", rc->why);
 	}
-	fold_in_free(&f, w->world);
-	if (r == 0 && (rc->n == w->world || (c->crit && rc->n > 1)))
+	if (r == 0 && (rc->n == w->world || (c->crit && !crit_foldable(rc, &f, w->world))))
 		r = -1;
+	fold_in_free(&f, w->world);
 	if (r < 0)
 		classes_free(rc);
 	return r;
