@@ -50,7 +50,7 @@ static size_t describe(const sim *s, const rank_st *r, char *msg, size_t n, size
 			len = missing_members(s, r->active->c, msg, n, len);
 			len = add(msg, n, len, " to join");
 		} else if (g->type[i] == ET_NODE_RECV) {
-			len = add(msg, n, len, " waiting for a send from rank %d", g->src[i]);
+			len = add(msg, n, len, " waiting for a send from rank %d", sg_src(g, i));
 		}
 		shown++;
 	}

@@ -86,7 +86,7 @@ static pentry *node_entry(sim *s, rank_st *r, uint32_t node, bool send, uint32_t
                           uint64_t *size, uint64_t *idx)
 {
 	const sgraph *g = r->g;
-	int32_t pr = send ? g->dst[node] : g->src[node];
+	int32_t pr = send ? sg_dst(g, node) : sg_src(g, node);
 	if (check_peer(s, r, node, pr, send ? "comm_dst" : "comm_src") < 0)
 		return NULL;
 	*peer = (uint32_t)pr;

@@ -123,6 +123,12 @@ sgraph *sgraph_from(const et_graph *g, const uint64_t *gemm)
 	s->names = et_xcalloc(g->names_len + 1, 1);
 	memcpy(s->names, g->names, g->names_len);
 	s->pgnames = s->names;
+	s->cslot = et_xmalloc(((size_t)n + 1) * sizeof *s->cslot);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t t = s->type[i];
+		bool comm = t == ET_NODE_SEND || t == ET_NODE_RECV || t == ET_NODE_COLL;
+		s->cslot[i] = comm ? s->ncomm++ : UINT32_MAX;
+	}
 	s->n_dangling = g->n_dangling;
 	s->n_cycle_nodes = g->n - g->n_ordered;
 	hash_graph(s);
@@ -182,19 +188,21 @@ sgraph *sgraph_view(const sgraph *body, const sgraph *s)
 	sgraph *v = et_xmalloc(sizeof *v);
 	*v = *body;
 	v->body = body;
-	v->src = et_xmalloc(((size_t)s->n + 1) * 4);
-	v->dst = et_xmalloc(((size_t)s->n + 1) * 4);
-	v->pg = et_xcalloc((size_t)s->n + 1, 4);
-	memcpy(v->src, s->src, (size_t)s->n * 4);
-	memcpy(v->dst, s->dst, (size_t)s->n * 4);
+	v->src = v->dst = v->pg = NULL;
+	v->cval = et_xcalloc((size_t)body->ncomm + 1, sizeof *v->cval);
 	size_t len = 1, cap = 0; /* offset 0 is "no pg name" */
 	v->pgnames = NULL;
 	ET_GROW(v->pgnames, cap, (size_t)16);
 	v->pgnames[0] = 0;
 	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t k = body->cslot[i];
+		if (k == UINT32_MAX)
+			continue;
 		const char *p = sg_pg(s, i);
-		if (p)
-			v->pg[i] = pool_add(v, &len, &cap, p);
+		v->cval[k] = s->type[i] == ET_NODE_SEND   ? sg_dst(s, i)
+		             : s->type[i] == ET_NODE_RECV ? sg_src(s, i)
+		             : p                          ? pool_add(v, &len, &cap, p)
+		                                          : 0;
 	}
 	return v;
 }
@@ -204,13 +212,12 @@ void sgraph_free(sgraph *s)
 	if (!s)
 		return;
 	if (s->body) {
-		free(s->src);
-		free(s->dst);
-		free(s->pg);
+		free(s->cval);
 		free(s->pgnames);
 		free(s);
 		return;
 	}
+	free(s->cslot);
 	free(s->id);
 	free(s->type);
 	free(s->flags);
