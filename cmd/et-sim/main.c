@@ -55,6 +55,19 @@ static int opt_no_cf(et_cli *cli, const et_opt *o, const char *arg)
 	return 0;
 }
 
+static int opt_slow(et_cli *cli, const et_opt *o, const char *arg)
+{
+	run_conf *c = o->target;
+	et_ranklist rl;
+	double x;
+	et_error e;
+	if (run_parse_slow(arg, &rl, &x, &e) < 0)
+		et_cli_usage_error(cli, "%s", e.msg);
+	et_ranklist_free(&rl);
+	add_str(&c->slows, &c->nslows, &c->capslows, arg);
+	return 0;
+}
+
 static const char *const report_formats[] = {"text", "json", NULL};
 static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char **argv)
 {
@@ -88,8 +101,11 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	              c, .fn = opt_set),
 	    ET_OPT_FN(0, "no-closed-form", NULL, "price every collective phase message by message",
 	              c, .fn = opt_no_cf),
-	    ET_OPT_FLAG(0, "no-fold", "simulate every rank even when ranks are identical",
+	    ET_OPT_FLAG(0, "no-fold", "simulate every rank, not one per class of alike ranks",
 	                &c->no_fold),
+	    ET_OPT_FN(0, "slow", "RANKS=FACTOR",
+	              "multiply the compute time of these ranks (0-3,7) by FACTOR; repeatable", c,
+	              .fn = opt_slow),
 	    ET_OPT_HEADING("Output:"),
 	    ET_OPT_CHOICE('F', "format", "FMT", "text (default) or json", &fmt,
 	                  .choices = report_formats),
@@ -143,6 +159,7 @@ int main(int argc, char **argv)
 	int rc = run_main(&c, cli.nargs, cli.args);
 	free(c.sets);
 	free(c.sweeps);
+	free(c.slows);
 	et_cli_in_free(&in);
 	return rc;
 }

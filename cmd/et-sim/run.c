@@ -3,14 +3,18 @@
  * error and turns it into the exit status. */
 #include "et-sim/run.h"
 #include "app/et_app.h"
+#include "et-sim/net/net_dims.h"
 #include "et-sim/report/crit.h"
 #include "et-sim/report/links.h"
 #include "et-sim/report/report.h"
 #include "et-sim/report/sched.h"
 #include "et-sim/report/sweep.h"
+#include "et-sim/workload/classes.h"
 #include "et-sim/workload/load.h"
 #include "et_err.h"
+#include "et_hmap.h"
 #include "et_json_str.h"
+#include "et_mem.h"
 #include "et_output.h"
 #include "et_pg.h"
 #include "et_types.h"
@@ -100,35 +104,164 @@ int run_build_cfg(const run_conf *c, cfg *cf, uint32_t world, et_error *e)
 	return check_groups(cf, world, e);
 }
 
-/* Folding needs one graph for every rank, collectives over all ranks and
- * no point-to-point traffic; the run itself checks that every phase is
- * priced in closed form and falls back to simulating every rank if not. */
-static bool fold_candidate(const run_conf *c, const cfg *cf, const workload *w)
+/* Folding needs a backend whose messages share nothing (the unaware one)
+ * and closed forms for the collectives of a class (one chunk at a time);
+ * the run itself checks that every phase has one and falls back to
+ * simulating every rank if not. */
+static bool fold_possible(const run_conf *c, const cfg *cf, const workload *w)
 {
 	unsigned need = NET_CAP_FOLD | NET_CAP_CLOSED_FORM;
-	if (c->no_fold || !c->op.closed_form || w->ncls != 1 || w->world < 2 ||
-	    cf->active_chunks != 1 || (net_backend_of(cf->net.backend)->caps & need) != need)
-		return false;
-	const sgraph *g = w->cls[0];
+	return !c->no_fold && c->op.closed_form && w->world >= 2 && cf->active_chunks == 1 &&
+	       (net_backend_of(cf->net.backend)->caps & need) == need;
+}
+
+/* What a message's unaware delay depends on: the first dimension where
+ * its ends differ and the hops there. */
+static uint64_t delay_sig(const void *ctx, uint32_t a, uint32_t b)
+{
+	const cfg *cf = ctx;
+	return (uint64_t)(net_first_dim(cf, a, b) + 1) << 32 | (uint32_t)net_hops(cf, a, b);
+}
+
+/* Each distinct graph's communicating nodes: a collective's group (-1:
+ * every rank), a send's or a receive's peer. -1 when a group is unknown
+ * (the unfolded run says so). */
+static int graph_items(const cfg *cf, const sgraph *g, cls_item **out, uint32_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	size_t cap = 0;
 	for (uint32_t i = 0; i < g->n; i++) {
-		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV)
-			return false;
-		const char *pg = sg_pg(g, i);
-		if (g->type[i] == ET_NODE_COLL && !et_pg_is_all(pg))
-			return false;
+		cls_item it;
+		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV) {
+			bool send = g->type[i] == ET_NODE_SEND;
+			it = (cls_item){send ? CLS_SEND : CLS_RECV, send ? sg_dst(g, i) : sg_src(g, i)};
+		} else if (g->type[i] == ET_NODE_COLL) {
+			const char *pg = sg_pg(g, i);
+			int gi = -1;
+			if (!et_pg_is_all(pg) && !cfg_group(cf, pg, &gi))
+				return -1;
+			it = (cls_item){CLS_COLL, gi};
+		} else {
+			continue;
+		}
+		ET_GROW(*out, cap, (size_t)*n + 1);
+		(*out)[(*n)++] = it;
 	}
+	return 0;
+}
+
+typedef struct fold_in {
+	uint32_t *colour; /* rank -> first colour */
+	cls_item **items; /* per rank */
+	uint32_t *nitems; /* per rank */
+} fold_in;
+
+static void fold_in_free(fold_in *f, uint32_t world)
+{
+	for (uint32_t k = 0; f->items && k < world; k++)
+		free(f->items[k]);
+	free(f->items);
+	free(f->nitems);
+	free(f->colour);
+}
+
+/* The graph of w->cls a rank's graph is, or is a view of. */
+static const sgraph *shape_of(const sgraph *g)
+{
+	return g->body ? g->body : g;
+}
+
+/* First colours: one per graph shape (w->cls) and --slow factor, numbered
+ * in order of the first rank. */
+static void first_colours(const run_conf *c, const workload *w, fold_in *f)
+{
+	et_hmap m = {0}, cm = {0};
+	for (uint32_t k = 0; k < w->ncls; k++)
+		*et_hmap_put(&m, (uint64_t)(uintptr_t)w->cls[k], 0, 0) = k;
+	uint64_t next = 0;
+	for (uint32_t r = 0; r < w->world; r++) {
+		uint64_t shape =
+		    *et_hmap_get(&m, (uint64_t)(uintptr_t)shape_of(w->rank_graph[r]), 0);
+		double slow = c->op.slow ? c->op.slow[r] : 1.0;
+		uint64_t bits;
+		memcpy(&bits, &slow, sizeof bits);
+		uint64_t *v = et_hmap_put(&cm, shape, bits, next);
+		if (*v == next)
+			next++;
+		f->colour[r] = (uint32_t)*v;
+	}
+	et_hmap_free(&m);
+	et_hmap_free(&cm);
+}
+
+/* --critical-path follows causes across ranks, which a fold renames: it
+ * folds only the ranks it always folded, identical ranks whose every
+ * collective spans all ranks, without SEND/RECV. */
+static bool crit_foldable(const rank_classes *rc, const fold_in *f, uint32_t world)
+{
+	if (rc->n != 1)
+		return false;
+	for (uint32_t r = 0; r < world; r++)
+		for (uint32_t k = 0; k < f->nitems[r]; k++)
+			if (f->items[r][k].kind != CLS_COLL || f->items[r][k].v >= 0)
+				return false;
+	return true;
+}
+
+/* The rank classes to fold by: 0 with rc set, -1 to simulate every rank.
+ * With --critical-path see crit_foldable. */
+static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_classes *rc)
+{
+	memset(rc, 0, sizeof *rc);
+	if (!fold_possible(c, cf, w))
+		return -1;
+	fold_in f = {0};
+	f.colour = et_xcalloc(w->world, sizeof *f.colour);
+	f.items = et_xcalloc(w->world, sizeof *f.items);
+	f.nitems = et_xcalloc(w->world, sizeof *f.nitems);
+	int r = 0;
+	for (uint32_t k = 0; k < w->world && r == 0; k++)
+		r = graph_items(cf, w->rank_graph[k], &f.items[k], &f.nitems[k]);
+	if (r == 0) {
+		first_colours(c, w, &f);
+		cls_in in = {w->world,  f.colour,   (const cls_item *const *)f.items,
+		             f.nitems,  cf->groups, cf->ngroups,
+		             delay_sig, cf};
+		r = classes_find(rc, &in);
+		if (r < 0 && c->verbose)
+			fprintf(stderr, "et-sim: every rank simulated: %s\n", rc->why);
+	}
+	if (r == 0 && (rc->n == w->world || (c->crit && !crit_foldable(rc, &f, w->world))))
+		r = -1;
+	fold_in_free(&f, w->world);
+	if (r < 0)
+		classes_free(rc);
+	return r;
+}
+
+static bool all_finished(const sim *s)
+{
+	for (uint32_t k = 0; k < s->nranks; k++)
+		if (!s->r[k].finished)
+			return false;
 	return true;
 }
 
 int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w, et_error *e)
 {
-	sim_init(s, cf, &c->op, w->rank_graph, w->world, fold_candidate(c, cf, w));
+	rank_classes rc;
+	bool fold = find_fold(c, cf, w, &rc) == 0;
+	sim_init(s, cf, &c->op, w->rank_graph, w->world, fold ? &rc : NULL);
 	sim_end r = sim_run(s, e);
-	if (r == SIM_UNFOLD) {
+	/* a phase without a closed form; and, with several classes, a failure
+	 * or a deadlock, whose message names ranks as every rank's run does */
+	if (fold && (r == SIM_UNFOLD || (rc.n > 1 && (r == SIM_FAILED || !all_finished(s))))) {
 		sim_free(s);
-		sim_init(s, cf, &c->op, w->rank_graph, w->world, false);
+		sim_init(s, cf, &c->op, w->rank_graph, w->world, NULL);
 		r = sim_run(s, e);
 	}
+	classes_free(&rc);
 	return r == SIM_DONE ? 0 : -1;
 }
 
@@ -184,9 +317,8 @@ static void warn_roofline(const cfg *cf, const workload *w)
 	qsort(c, w->ncls, sizeof *c, cls_cmp);
 	uint64_t total = 0;
 	for (uint32_t r = 0; r < w->world; r++) {
-		cls_count key = {w->rank_graph[r], 0};
-		const cls_count *hit =
-		    w->rank_graph[r] ? bsearch(&key, c, w->ncls, sizeof *c, cls_cmp) : NULL;
+		cls_count key = {w->rank_graph[r] ? shape_of(w->rank_graph[r]) : NULL, 0};
+		const cls_count *hit = key.g ? bsearch(&key, c, w->ncls, sizeof *c, cls_cmp) : NULL;
 		total += hit ? hit->n : 0;
 	}
 	free(c);
@@ -286,6 +418,63 @@ static int check_link_stats(const run_conf *c, const cfg *cf, et_error *e)
 	return 0;
 }
 
+int run_parse_slow(const char *arg, et_ranklist *rl, double *factor, et_error *e)
+{
+	const char *eq = strrchr(arg, '=');
+	char *end;
+	if (!eq)
+		return et_fail(e, ET_EXIT_USAGE, "--slow %s: expected RANKS=FACTOR", arg);
+	*factor = strtod(eq + 1, &end);
+	if (end == eq + 1 || *end || !(*factor > 0) || *factor > 1e9)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "--slow %s: the factor must be a number > 0 and at most 1e9", arg);
+	char ranks[256];
+	size_t n = (size_t)(eq - arg);
+	if (n == 0 || n >= sizeof ranks)
+		return et_fail(e, ET_EXIT_USAGE, "--slow %s: expected a rank list before '='", arg);
+	memcpy(ranks, arg, n);
+	ranks[n] = 0;
+	memset(rl, 0, sizeof *rl);
+	if (et_ranklist_parse(rl, ranks) < 0 || rl->n == 0)
+		return et_fail(e, ET_EXIT_USAGE, "--slow %s: '%s' is not a rank list (0-3,7)", arg,
+		               ranks);
+	return 0;
+}
+
+/* --slow's factors per rank of the trace (a later --slow wins on a rank
+ * named twice); NULL without --slow. */
+static int build_slow(const run_conf *c, uint32_t world, double **out, et_error *e)
+{
+	*out = NULL;
+	if (!c->nslows)
+		return 0;
+	double *f = et_xmalloc(((size_t)world + 1) * sizeof *f);
+	for (uint32_t r = 0; r < world; r++)
+		f[r] = 1.0;
+	for (int i = 0; i < c->nslows; i++) {
+		et_ranklist rl;
+		double x;
+		if (run_parse_slow(c->slows[i], &rl, &x, e) < 0) {
+			free(f);
+			return -1;
+		}
+		bool beyond = false;
+		for (int k = 0; k < rl.n; k++)
+			beyond = beyond || rl.ranges[k][1] >= world;
+		for (uint32_t r = 0; r < world; r++)
+			if (et_ranklist_has(&rl, r))
+				f[r] = x;
+		et_ranklist_free(&rl);
+		if (beyond) {
+			free(f);
+			return et_fail(e, ET_EXIT_USAGE, "--slow %s: the trace has %u ranks (0-%u)",
+			               c->slows[i], world, world - 1);
+		}
+	}
+	*out = f;
+	return 0;
+}
+
 int run_main(run_conf *c, int argc, char **argv)
 {
 	workload w;
@@ -306,7 +495,11 @@ int run_main(run_conf *c, int argc, char **argv)
 	if (!c->groups && w.groups.warning && c->progress >= 0)
 		et_warn("%s: %s", w.input, w.groups.warning);
 	cfg cf;
+	double *slow = NULL;
 	int rc = run_build_cfg(c, &cf, w.world, &e);
+	if (rc == 0)
+		rc = build_slow(c, w.world, &slow, &e);
+	c->op.slow = slow;
 	/* once, whatever the number of --sweep points */
 	for (int i = 0; i < cf.nwarn && c->progress >= 0; i++)
 		et_warn("%s", cf.warn[i]);
@@ -323,6 +516,8 @@ int run_main(run_conf *c, int argc, char **argv)
 	}
 	cfg_free(&cf);
 	workload_free(&w);
+	c->op.slow = NULL;
+	free(slow);
 	if (rc == 0)
 		return ET_EXIT_OK;
 	return et_app_fail(&e);

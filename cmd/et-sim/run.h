@@ -6,6 +6,7 @@
 #include "et-sim/workload/workload.h"
 #include "et_err.h"
 #include "et_input.h"
+#include "et_ranklist.h"
 #include <stdbool.h>
 
 typedef struct run_conf {
@@ -21,6 +22,9 @@ typedef struct run_conf {
 	const char **sweeps;
 	int nsweeps;
 	size_t capsweeps;
+	const char **slows; /* --slow RANKS=FACTOR */
+	int nslows;
+	size_t capslows;
 	bool json, astra, crit, no_fold;
 	const char *schedule, *trace, *output;
 	int progress;
@@ -31,6 +35,10 @@ typedef struct run_conf {
 	const et_pg_list *stream_groups;
 	const char *stream_input;
 } run_conf;
+
+/* --slow's argument: the rank list and the factor (finite, > 0). 0, or -1
+ * with e set (ET_EXIT_USAGE). rl is set only on success: free it. */
+int run_parse_slow(const char *arg, et_ranklist *rl, double *factor, et_error *e);
 
 /* The whole run on the input named by argv; prints what goes wrong on
  * stderr ("et-sim: ...", one line) and returns the exit status. */

@@ -301,6 +301,7 @@ et-sim|--compute-model|$W/st.etz --comm-groups $W/g.json|--compute-model rooflin
 et-sim|--compute|$W/st.etz --comm-groups $W/g.json|--compute tpu-v4
 et-sim|--simulate-collectives|$W/bc.etz|--simulate-collectives
 et-sim|--no-closed-form|$W/ar.etz|--no-closed-form
+et-sim|--slow|$W/st.etz --comm-groups $W/g.json|--slow 0=2
 et-sim|--no-fold|$W/ar.etz|--no-fold
 et-sim|--format|$W/ar.etz|--format json
 et-sim|--astra-sim-log|$W/ar.etz|--astra-sim-log
@@ -426,7 +427,7 @@ ALLOWED=(
 	"--timing: phase times on stderr"
 	"--astra-sim-log: ASTRA-sim's finish lines, whose clock the report already prints"
 	"--no-closed-form: the same times by design (sim.bats: closed forms = message path)"
-	"--no-fold: the same times by design (sim.bats: folded = every rank simulated)"
+	"--no-fold: the same times by design (sim_fold.bats: folded = every rank simulated)"
 )
 
 # The run of every option a command has that walk_table does not list

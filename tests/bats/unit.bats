@@ -205,6 +205,10 @@ unit_test() {
 	unit_test test_sim_tables
 }
 
+@test "unit: test_sim_classes" {
+	unit_test test_sim_classes
+}
+
 @test "the C sources follow .clang-format (make format fixes them)" {
 	command -v clang-format >/dev/null || skip "clang-format is not installed"
 	cd "$REPO"

@@ -40,7 +40,7 @@ static inline int fx_sim_open(sim *s, const cfg *c, const sim_opts *op, workload
 		fprintf(stderr, "%s: %s\n", path, e.msg);
 		return -1;
 	}
-	sim_init(s, c, op, w->rank_graph, w->world, false);
+	sim_init(s, c, op, w->rank_graph, w->world, NULL);
 	return 0;
 }
 

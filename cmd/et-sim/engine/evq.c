@@ -12,7 +12,7 @@ static int ev_less(const ev *x, const ev *y)
 void evq_push(evq *q, uint64_t t, uint32_t type, uint32_t rank, uint64_t a, uint64_t b)
 {
 	ET_GROW(q->h, q->cap, (size_t)q->n + 1);
-	ev e = {t, q->seq++, a, b, type, rank};
+	ev e = {t, q->seq++, q->now, a, b, type, rank};
 	uint64_t i = q->n++;
 	while (i > 0) {
 		uint64_t p = (i - 1) / 4;
@@ -29,6 +29,7 @@ int evq_pop(evq *q, ev *out)
 	if (q->n == 0)
 		return 0;
 	*out = q->h[0];
+	q->now = out->t;
 	ev last = q->h[--q->n];
 	uint64_t i = 0;
 	for (;;) {

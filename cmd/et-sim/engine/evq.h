@@ -6,6 +6,7 @@
 
 typedef struct ev {
 	uint64_t t, seq;
+	uint64_t pt; /* the tick it was scheduled at (the last popped event's) */
 	uint64_t a, b;
 	uint32_t type, rank;
 } ev;
@@ -13,6 +14,7 @@ typedef struct ev {
 typedef struct evq {
 	ev *h;
 	uint64_t n, cap, seq;
+	uint64_t now; /* the tick of the last event popped */
 } evq;
 
 void evq_push(evq *q, uint64_t t, uint32_t type, uint32_t rank, uint64_t a, uint64_t b);

@@ -1,4 +1,5 @@
 /* sim: set-up and the event loop. */
+#include "et-sim/workload/classes.h"
 #include "et-sim/workload/workload.h" /* sim_init builds every layer */
 #include "et_mem.h"
 #include "et_progress.h"
@@ -22,7 +23,7 @@ void sim_fail(sim *s, int code, const char *fmt, ...)
 
 void sim_overflow(sim *s, uint32_t rank, uint32_t node, const char *what)
 {
-	const sgraph *g = s->r[s->folded ? 0 : rank].g;
+	const sgraph *g = s->r[sim_index(s, rank)].g;
 	sim_fail(s, ET_EXIT_DATA, "rank %u: node %llu: %s exceeds " SIM_TMAX_TEXT, rank,
 	         (unsigned long long)g->id[node], what);
 }
@@ -76,10 +77,33 @@ void sim_unfold(sim *s)
 		s->fold_failed = true;
 }
 
+void sim_tie(sim *s, uint32_t rank, const ev *e, bool external)
+{
+	if (!s->folded)
+		return;
+	rank_st *r = &s->r[sim_index(s, rank)];
+	if (r->tie_n == 0 || r->tie_t != s->now) {
+		r->tie_t = s->now;
+		r->tie_n = 0;
+	}
+	uint64_t me = e->pt << 1 | external;
+	for (uint32_t k = 0; k < r->tie_n; k++)
+		if (r->tie[k] >> 1 == e->pt && ((r->tie[k] | me) & 1)) {
+			sim_unfold(s);
+			return;
+		}
+	if (r->tie_n == SIM_TIES) {
+		sim_unfold(s); /* more than the fold follows */
+		return;
+	}
+	r->tie[r->tie_n++] = me;
+}
+
 static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
 {
 	r->rank = rank;
 	r->g = g;
+	r->slow = s->op->slow ? s->op->slow[rank] : 1.0;
 	r->pending = et_xcalloc(g->n, sizeof *r->pending);
 	r->start = et_xcalloc(g->n, sizeof *r->start);
 	r->end = et_xcalloc(g->n, sizeof *r->end);
@@ -96,26 +120,33 @@ static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
 }
 
 void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs,
-              uint32_t world, bool folded)
+              uint32_t world, const rank_classes *fold)
 {
 	memset(s, 0, sizeof *s);
 	s->cf = cf;
 	s->op = op;
 	s->world = world;
-	s->folded = folded;
-	s->nranks = folded ? 1 : world;
+	s->folded = fold != NULL;
+	s->nranks = fold ? fold->n : world;
+	if (fold) {
+		s->sim_of = et_xmalloc(((size_t)world + 1) * sizeof *s->sim_of);
+		memcpy(s->sim_of, fold->of, (size_t)world * sizeof *s->sim_of);
+	}
 	s->net = net_backend_of(cf->net.backend);
 	sim_net_init(s);
 	/* cfg_finish checked the dimensions: this cannot fail */
 	et_dims_init(&s->dims, cf->npus, cf->ndims, NULL);
 	s->r = et_xcalloc(s->nranks, sizeof *s->r);
-	for (uint32_t i = 0; i < s->nranks; i++)
-		rank_init(s, &s->r[i], i, graphs[i]);
+	for (uint32_t i = 0; i < s->nranks; i++) {
+		uint32_t rank = fold ? fold->rep[i] : i;
+		rank_init(s, &s->r[i], rank, graphs[rank]);
+	}
 }
 
 static void stream_event(sim *s, const ev *e)
 {
 	stream *st = (stream *)(uintptr_t)e->a;
+	sim_tie(s, st->rc->rank, e, st->rc->c->nmem > 1);
 	st->rc->pend--;
 	if (e->type == EV_PHASE_END)
 		coll_phase_end(s, st);
@@ -128,17 +159,19 @@ void sim_dispatch(sim *s, const ev *e)
 {
 	switch (e->type) {
 	case EV_NODE_DONE:
-		wl_node_done(s, &s->r[s->folded ? 0 : e->rank], (uint32_t)e->a, e->b);
+		sim_tie(s, e->rank, e, false);
+		wl_node_done(s, &s->r[sim_index(s, e->rank)], (uint32_t)e->a, e->b);
 		break;
 	case EV_ALGO:
 	case EV_PHASE_END:
 		stream_event(s, e);
 		break;
 	case EV_ARRIVE:
+		sim_tie(s, (uint32_t)e->b, e, true);
 		mbox_arrive(s, e->a, e->b);
 		break;
 	case EV_P2P_ARRIVE:
-		p2p_arrive(s, e->a);
+		p2p_arrive(s, e);
 		break;
 	case EV_NET:
 		s->net->event(&s->nenv, e->a, e->b);
@@ -203,6 +236,7 @@ void sim_free(sim *s)
 	}
 	coll_free_all(s);
 	free(s->r);
+	free(s->sim_of);
 	evq_free(&s->q);
 	et_hmap_free(&s->coll_map);
 	et_hmap_free(&s->scope_seq);

@@ -28,7 +28,8 @@ typedef struct sim_opts {
 	bool closed_form;
 	bool record_cause;
 	bool fold;
-	int progress; /* et_progress mode: -1 never, 0 on a terminal, 1 always */
+	const double *slow; /* per trace rank: its compute-time factor (--slow); NULL: none */
+	int progress;       /* et_progress mode: -1 never, 0 on a terminal, 1 always */
 } sim_opts;
 
 typedef struct sim_stats {
@@ -40,9 +41,10 @@ struct sim {
 	const sim_opts *op;
 	const net_backend *net; /* cf->net.backend's */
 	net_env nenv;           /* all it sees of the engine, its state (sim_net_init) */
-	uint32_t nranks;        /* simulated ranks (1 when folded) */
+	uint32_t nranks;        /* simulated ranks: one per rank class when folded */
 	uint32_t world;         /* ranks of the trace */
 	bool folded;
+	uint32_t *sim_of; /* folded: trace rank -> its class, the index in r (a copy) */
 	rank_st *r;
 	evq q;
 	uint64_t now;
@@ -73,18 +75,26 @@ typedef enum sim_end {
 	SIM_DONE = 0,    /* the event queue ran dry: every rank finished, or some are
 	                  * blocked (report_deadlock says which) */
 	SIM_UNFOLD = 1,  /* only when folded: a phase has no exact closed form, so one
-	                  * rank cannot stand for all. No error, e untouched: sim_free and
-	                  * run again with folded = false */
+	                  * rank cannot stand for its class. No error, e untouched:
+	                  * sim_free and run again with fold = NULL */
 } sim_end;
 
 /* engine */
-/* s is ready for sim_run; graphs[rank] is each rank's graph (folded: rank
- * 0's stands for all). cf, op and graphs must outlive s. */
+typedef struct rank_classes rank_classes;
+/* s is ready for sim_run; graphs[rank] is each rank's graph. fold NULL
+ * simulates every rank; else one rank per class of fold (its lowest,
+ * workload/classes.h), whose messages go to their peers' classes. cf, op
+ * and graphs must outlive s (fold need not). */
 void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs,
-              uint32_t world, bool folded);
+              uint32_t world, const rank_classes *fold);
 /* Builds s->net (set, as s->cf) over s->nenv: the engine's side of the
  * backend interface (net.h). sim_init calls it; a test may, on a bare sim. */
 void sim_net_init(sim *s);
+/* The index in s->r of the rank that is simulated for trace rank `rank`. */
+static inline uint32_t sim_index(const sim *s, uint32_t rank)
+{
+	return s->sim_of ? s->sim_of[rank] : rank;
+}
 /* Runs once; the results (times, stats) stay in s until sim_free. */
 sim_end sim_run(sim *s, et_error *e);
 /* Frees everything of s, whatever sim_run ended with (or if it never ran). */
@@ -95,6 +105,16 @@ void sim_free(sim *s);
 void sim_fail(sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Stops a folded run that cannot stay folded (unless it has stopped already). */
 void sim_unfold(sim *s);
+/* Folded: event e of trace rank `rank` runs now; `external` when, unfolded,
+ * another rank would have scheduled it (a message's arrival at its
+ * receiver, the end of a collective phase of several members). Events at
+ * one tick run in the order they were scheduled: by the tick they were
+ * scheduled at, which every member of a class shares, then in the order
+ * of scheduling within that tick, which a rank decides for its own events
+ * only. Two events of a rank at one tick, scheduled at one tick, one of
+ * them by another rank, could run in another order on another member of
+ * the class: the run unfolds. */
+void sim_tie(sim *s, uint32_t rank, const ev *e, bool external);
 /* Times and totals: every one et-sim keeps is at most SIM_TMAX ns (584
  * years). UINT64_MAX is no time: it marks a node that has not started or
  * ended, and it is what a duration that does not fit in 64 bits saturates

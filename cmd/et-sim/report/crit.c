@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 typedef struct hop {
-	uint32_t rank, node;
+	uint32_t rank, node; /* a trace rank (folded: a simulated one) */
 } hop;
 
 static bool last_node(const sim *s, hop *h)
@@ -22,7 +22,7 @@ static bool last_node(const sim *s, hop *h)
 		for (uint32_t i = 0; i < r->g->n; i++)
 			if (r->end[i] != UINT64_MAX && (!found || r->end[i] > best)) {
 				best = r->end[i];
-				*h = (hop){k, i};
+				*h = (hop){r->rank, i};
 				found = true;
 			}
 	}
@@ -32,11 +32,11 @@ static bool last_node(const sim *s, hop *h)
 /* The node before h on the critical path, or false at the start. */
 static bool prev(const sim *s, hop *h)
 {
-	const rank_st *r = &s->r[h->rank];
+	const rank_st *r = report_rank(s, h->rank);
 	uint64_t x = r->xcause ? r->xcause[h->node] : UINT64_MAX;
 	if (x != UINT64_MAX && !s->folded) {
 		hop o = {(uint32_t)(x >> 32), (uint32_t)x};
-		const rank_st *ro = &s->r[o.rank];
+		const rank_st *ro = report_rank(s, o.rank);
 		if (o.rank != h->rank && ro->start[o.node] > r->start[h->node]) {
 			*h = o;
 			return true;
@@ -76,7 +76,7 @@ void crit_print(FILE *f, const sim *s)
 		return;
 	fprintf(f, "critical path (%llu nodes, first to last):\n", (unsigned long long)n);
 	for (uint64_t k = n; k-- > 0;) {
-		const rank_st *r = &s->r[path[k].rank];
+		const rank_st *r = report_rank(s, path[k].rank);
 		uint32_t i = path[k].node;
 		const char *tn = et_node_type_name(r->g->type[i]);
 		fprintf(f, "  rank %u node %llu %s %s [%llu, %llu] ns\n", r->rank,

@@ -26,7 +26,7 @@ static size_t missing_members(const sim *s, const coll *c, char *msg, size_t n, 
 	int shown = 0;
 	for (uint32_t m = 0; m < c->nmem && shown < 6; m++) {
 		uint32_t rank = c->mem ? c->mem[m] : m;
-		const rank_st *r = &s->r[rank];
+		const rank_st *r = report_rank(s, rank);
 		if (r->active && r->active->c == c)
 			continue;
 		len = add(msg, n, len, "%s%u", shown ? "," : "", rank);
@@ -50,7 +50,7 @@ static size_t describe(const sim *s, const rank_st *r, char *msg, size_t n, size
 			len = missing_members(s, r->active->c, msg, n, len);
 			len = add(msg, n, len, " to join");
 		} else if (g->type[i] == ET_NODE_RECV) {
-			len = add(msg, n, len, " waiting for a send from rank %d", g->src[i]);
+			len = add(msg, n, len, " waiting for a send from rank %d", sg_src(g, i));
 		}
 		shown++;
 	}

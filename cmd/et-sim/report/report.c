@@ -3,12 +3,13 @@
 #include "et-sim/report/report.h"
 #include "et_mem.h"
 #include "et_types.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 const rank_st *report_rank(const sim *s, uint32_t rank)
 {
-	return &s->r[s->folded ? 0 : rank];
+	return &s->r[sim_index(s, rank)];
 }
 
 typedef struct iv {
@@ -86,10 +87,12 @@ void report_collect(const sim *s, run_res *out)
 	out->world = s->world;
 	out->r = et_xcalloc(s->world, sizeof *out->r);
 	uint64_t *f = et_xcalloc(s->world, sizeof *f);
+	rank_res *sim_res = et_xcalloc(s->nranks, sizeof *sim_res);
 	for (uint32_t k = 0; k < s->nranks; k++)
-		rank_numbers(&s->r[k], &out->r[k]);
-	for (uint32_t k = s->nranks; k < s->world; k++)
-		out->r[k] = out->r[0];
+		rank_numbers(&s->r[k], &sim_res[k]);
+	for (uint32_t k = 0; k < s->world; k++)
+		out->r[k] = sim_res[sim_index(s, k)];
+	free(sim_res);
 	for (uint32_t k = 0; k < s->world; k++)
 		f[k] = out->r[k].finish;
 	qsort(f, s->world, sizeof *f, u64_cmp);
@@ -185,9 +188,15 @@ void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w)
 		if (rr->r[k].finish > rr->r[slow].finish)
 			slow = k;
 	const rank_res *x = &rr->r[slow];
+	char cls[64] = "";
+	if (s->folded && s->nranks == 1)
+		snprintf(cls, sizeof cls, " (identical ranks: one simulated for all)");
+	else if (s->folded)
+		snprintf(cls, sizeof cls, " (rank classes: %u of %u ranks simulated)", s->nranks,
+		         s->world);
 	fprintf(f, "%s: %u rank%s, %llu node%s%s\n", w->name[0] ? w->name : "workload", rr->world,
 	        rr->world == 1 ? "" : "s", (unsigned long long)w->nodes, w->nodes == 1 ? "" : "s",
-	        s->folded ? " (identical ranks: one simulated for all)" : "");
+	        cls);
 	fprintf(f, "simulated iteration time: %s ns\n", report_grp(rr->iter, b1));
 	fprintf(f, "per-rank finish: min %s, median %s, max %s ns\n", report_grp(rr->fmin, b1),
 	        report_grp(rr->fmed, b2), report_grp(rr->fmax, b3));
@@ -264,6 +273,7 @@ void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w
 	et_jsonw_kuint(j, "ranks", rr->world);
 	et_jsonw_kuint(j, "nodes", w->nodes);
 	et_jsonw_kbool(j, "folded", s->folded);
+	et_jsonw_kuint(j, "simulated_ranks", s->nranks);
 	et_jsonw_kuint(j, "iteration_ns", rr->iter);
 	et_jsonw_key(j, "finish_ns");
 	et_jsonw_obj(j);

@@ -17,7 +17,8 @@ typedef struct run_res {
 	uint64_t iter, fmin, fmed, fmax;
 } run_res;
 
-/* Per-rank results of a finished run (folded runs repeat rank 0). */
+/* Per-rank results of a finished run (folded: each rank its class's
+ * representative's, which are the same). */
 void report_collect(const sim *s, run_res *out);
 void report_free(run_res *r);
 void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w);
@@ -30,7 +31,8 @@ void report_astra(FILE *f, const run_res *rr);
 int report_deadlock(const sim *s, et_error *e);
 /* v with thousands separators ("1,048,576") in buf (32 bytes). */
 const char *report_grp(uint64_t v, char *buf);
-/* The rank state to print for trace rank `rank` (folded: rank 0). */
+/* The rank state to print for trace rank `rank` (folded: its class's
+ * representative's). */
 const rank_st *report_rank(const sim *s, uint32_t rank);
 
 /* One CSV cell (RFC 4180): as it is, or quoted with its quotes doubled when

@@ -304,7 +304,7 @@ void coll_phase_end(sim *s, stream *st)
 {
 	rcoll *rc = st->rc;
 	coll *c = rc->c;
-	rank_st *r = &s->r[s->folded ? 0 : rc->rank];
+	rank_st *r = &s->r[sim_index(s, rc->rank)];
 	squeue *old = queue_of(r, st);
 	st->a.done = true;
 	if (st->phase + 1 == c->nphase) {

@@ -12,7 +12,7 @@
 
 static stream *receiver(sim *s, uint64_t k1, uint32_t dst)
 {
-	rank_st *r = &s->r[s->folded ? 0 : dst];
+	rank_st *r = &s->r[sim_index(s, dst)];
 	if (!r->active || r->active->c->id != msg_key_coll(k1))
 		return NULL;
 	return &r->active->st[msg_key_chunk(k1)];

@@ -1,11 +1,13 @@
 /* load: et_load -> et_graph (one, reused for every rank) -> sgraph, keeping
- * one sgraph per class of identical ranks so that a data-parallel job of
- * 1,024 identical ranks holds one graph, not 1,024. Besides the graph, each
+ * one sgraph per shape of rank (identical but for pg names and peers), so
+ * that a data-parallel job of 1,024 identical ranks holds one graph, not
+ * 1,024, and a pipeline's ranks one per stage and a small view each. Besides the graph, each
  * node's GEMM shape, which et_graph does not keep, is taken from the decoded
  * node. */
 #include "et-sim/workload/load.h"
 #include "et-sim/workload/gemm.h"
 #include "et_attr.h"
+#include "et_hmap.h"
 #include "et_load.h"
 #include "et_mem.h"
 #include "et_sgroups.h"
@@ -23,6 +25,7 @@ typedef struct loading {
 	et_graph *g;
 	side sd;
 	et_sgroups_acc *groups;
+	et_hmap shapes; /* (hash, k) -> index in w->cls */
 } loading;
 
 static void side_grow(side *s, uint32_t n)
@@ -30,14 +33,33 @@ static void side_grow(side *s, uint32_t n)
 	ET_GROW(s->gemm, s->cap, 3 * ((size_t)n + 1)); /* M, N, K per node */
 }
 
-static void place(workload *w, uint32_t rank, sgraph *s)
+/* Ranks of one shape share its graph; each holds a view of it for its own
+ * pg names and peers unless they are the shape's first rank's too. The
+ * shapes are found by hash ((hash, k) -> the k-th shape of that hash), so
+ * that a rank is compared with the graphs of its hash only. */
+static void place(loading *l, uint32_t rank, sgraph *s)
 {
-	for (uint32_t c = 0; c < w->ncls; c++)
-		if (sgraph_equal(w->cls[c], s)) {
-			w->rank_graph[rank] = w->cls[c];
-			sgraph_free(s);
-			return;
+	workload *w = l->w;
+	uint64_t *v;
+	for (uint64_t k = 0; (v = et_hmap_get(&l->shapes, s->hash, k)); k++) {
+		sgraph *b = w->cls[*v];
+		if (!sgraph_same_shape(b, s))
+			continue;
+		if (sgraph_same_own(b, s)) {
+			w->rank_graph[rank] = b;
+		} else {
+			sgraph *view = sgraph_view(b, s);
+			ET_GROW(w->views, w->capviews, (size_t)w->nviews + 1);
+			w->views[w->nviews++] = view;
+			w->rank_graph[rank] = view;
 		}
+		sgraph_free(s);
+		return;
+	}
+	uint64_t k = 0;
+	while (et_hmap_get(&l->shapes, s->hash, k))
+		k++;
+	*et_hmap_put(&l->shapes, s->hash, k, 0) = w->ncls;
 	ET_GROW(w->cls, w->capcls, (size_t)w->ncls + 1);
 	w->cls[w->ncls++] = s;
 	w->rank_graph[rank] = s;
@@ -83,7 +105,7 @@ static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 		w->said_world = r->ri.world_size;
 	if (!w->name[0])
 		snprintf(w->name, sizeof w->name, "%s", r->ri.name);
-	place(w, r->ri.rank, sgraph_from(g, l->sd.gemm));
+	place(l, r->ri.rank, sgraph_from(g, l->sd.gemm));
 	w->nodes += g->n;
 	return 0;
 }
@@ -106,12 +128,13 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	memset(w, 0, sizeof *w);
 	snprintf(w->input, sizeof w->input, "%s",
 	         argc > 0 && strcmp(argv[0], "-") ? argv[0] : "<stdin>");
-	loading l = {w, et_graph_new(), {0}, et_sgroups_acc_new()};
+	loading l = {w, et_graph_new(), {0}, et_sgroups_acc_new(), {0}};
 	et_load_hooks h = {&l, begin_rank, NULL, add_node, end_rank};
 	et_load_opts lo = {true, progress};
 	int rc = et_load_args(argc, argv, o, &lo, &h, NULL, e);
 	free(l.sd.gemm);
 	et_graph_free(l.g);
+	et_hmap_free(&l.shapes);
 	if (rc == 0)
 		rc = check_complete(w, e);
 	if (rc == 0)
@@ -122,6 +145,9 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 
 void workload_free(workload *w)
 {
+	for (uint32_t c = 0; c < w->nviews; c++)
+		sgraph_free(w->views[c]);
+	free(w->views);
 	for (uint32_t c = 0; c < w->ncls; c++)
 		sgraph_free(w->cls[c]);
 	free(w->cls);

@@ -8,12 +8,15 @@
 
 typedef struct workload {
 	uint32_t world;
-	const sgraph **rank_graph; /* per rank (shared between identical ranks) */
-	sgraph **cls;              /* distinct graphs */
+	const sgraph **rank_graph; /* per rank: a graph of cls, or a view of one */
+	sgraph **cls;              /* distinct graphs up to pg names and peers */
 	uint32_t ncls;
 	size_t capcls, caprank; /* of cls, of rank_graph */
-	uint64_t nodes;         /* over all ranks */
-	uint32_t said_world;    /* the largest world a rank's header (or --world) gave; 0: none */
+	sgraph **views;         /* the views rank_graph holds (sgraph_view) */
+	uint32_t nviews;
+	size_t capviews;
+	uint64_t nodes;      /* over all ranks */
+	uint32_t said_world; /* the largest world a rank's header (or --world) gave; 0: none */
 	char name[256];
 	char input[256]; /* the INPUT operand as messages name it ("<stdin>" for -) */
 	/* the comm groups the stream carries (etkit-stream(5)), checked

@@ -1,7 +1,9 @@
 /* p2p: COMM_SEND / COMM_RECV (doc/astra-sim.md B.7). Sends and receives are matched on
  * (tag, src, dst, size) and occurrence: the k-th send of a key meets the
  * k-th receive. Both complete when the message arrives (t_send + T); a
- * receive posted later completes at once. */
+ * receive posted later completes at once. Folded, a message takes the
+ * delay of its real ends and is delivered to the representative of the
+ * destination's class. */
 #include "et-sim/workload/workload.h"
 #include "et_mem.h"
 #include <stdio.h>
@@ -84,13 +86,16 @@ static pentry *node_entry(sim *s, rank_st *r, uint32_t node, bool send, uint32_t
                           uint64_t *size, uint64_t *idx)
 {
 	const sgraph *g = r->g;
-	int32_t pr = send ? g->dst[node] : g->src[node];
+	int32_t pr = send ? sg_dst(g, node) : sg_src(g, node);
 	if (check_peer(s, r, node, pr, send ? "comm_dst" : "comm_src") < 0)
 		return NULL;
 	*peer = (uint32_t)pr;
 	*size = (uint64_t)(g->comm_size[node] > 0 ? g->comm_size[node] : 0);
 	uint64_t tag = (uint32_t)g->tag[node];
-	return entry(get(s), tag, send ? r->rank : *peer, send ? *peer : r->rank, *size, send, idx);
+	/* folded: the peer's class is simulated by its representative, and
+	 * both ends name it so, so that their keys meet */
+	uint32_t rp = s->r[sim_index(s, *peer)].rank;
+	return entry(get(s), tag, send ? r->rank : rp, send ? rp : r->rank, *size, send, idx);
 }
 
 /* Posts node's send or receive: a send goes to the network, a receive
@@ -124,17 +129,21 @@ void p2p_recv(sim *s, rank_st *r, uint32_t node)
 	post(s, r, node, false);
 }
 
-void p2p_arrive(sim *s, uint64_t idx)
+void p2p_arrive(sim *s, const ev *ev)
 {
+	uint64_t idx = ev->a;
 	pentry *e = &s->pp->e[idx];
 	e->arrived = true;
-	rank_st *src = &s->r[e->src];
+	sim_tie(s, e->src, ev, false);
+	sim_tie(s, e->dst, ev, true);
+	rank_st *src = &s->r[sim_index(s, e->src)];
 	sim_total_add(s, src->rank, e->send_node, &src->comm_ns, s->now - src->start[e->send_node],
 	              "communication time total");
 	wl_node_done(s, src, e->send_node, UINT64_MAX);
 	e = &s->pp->e[idx]; /* the table may have grown */
 	if (e->recv_node != UINT32_MAX)
-		wl_node_done(s, &s->r[e->dst], e->recv_node, (uint64_t)e->src << 32 | e->send_node);
+		wl_node_done(s, &s->r[sim_index(s, e->dst)], e->recv_node,
+		             (uint64_t)e->src << 32 | e->send_node);
 }
 
 void p2p_free(sim *s)

@@ -122,6 +122,13 @@ sgraph *sgraph_from(const et_graph *g, const uint64_t *gemm)
 	s->names_len = g->names_len;
 	s->names = et_xcalloc(g->names_len + 1, 1);
 	memcpy(s->names, g->names, g->names_len);
+	s->pgnames = s->names;
+	s->cslot = et_xmalloc(((size_t)n + 1) * sizeof *s->cslot);
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t t = s->type[i];
+		bool comm = t == ET_NODE_SEND || t == ET_NODE_RECV || t == ET_NODE_COLL;
+		s->cslot[i] = comm ? s->ncomm++ : UINT32_MAX;
+	}
 	s->n_dangling = g->n_dangling;
 	s->n_cycle_nodes = g->n - g->n_ordered;
 	hash_graph(s);
@@ -129,22 +136,88 @@ sgraph *sgraph_from(const et_graph *g, const uint64_t *gemm)
 }
 
 #define EQ(f, sz) (memcmp(a->f, b->f, (size_t)a->n * (sz)) == 0)
-bool sgraph_equal(const sgraph *a, const sgraph *b)
+/* Node names compared as strings: the pool also holds the pg names, so
+ * the same name can sit at different offsets. */
+static bool names_equal(const sgraph *a, const sgraph *b)
 {
-	if (a->n != b->n || a->hash != b->hash || a->names_len != b->names_len)
+	for (uint32_t i = 0; i < a->n; i++)
+		if (strcmp(sg_name(a, i), sg_name(b, i)) != 0)
+			return false;
+	return true;
+}
+
+bool sgraph_same_shape(const sgraph *a, const sgraph *b)
+{
+	if (a->n != b->n || a->hash != b->hash)
 		return false;
 	return EQ(id, 8) && EQ(type, 1) && EQ(flags, 1) && EQ(dur_us, 8) && EQ(comm_type, 4) &&
-	       EQ(comm_size, 8) && EQ(src, 4) && EQ(dst, 4) && EQ(tag, 4) && EQ(pg, 4) &&
-	       EQ(num_ops, 8) && EQ(tensor_size, 8) && EQ(gemm, 24) && EQ(involved, 1) &&
-	       EQ(name, 4) && EQ(ndeps, 4) && memcmp(a->out_off, b->out_off, (a->n + 1) * 4) == 0 &&
-	       memcmp(a->out, b->out, (size_t)a->out_off[a->n] * 4) == 0 &&
-	       memcmp(a->names, b->names, a->names_len) == 0;
+	       EQ(comm_size, 8) && EQ(tag, 4) && EQ(num_ops, 8) && EQ(tensor_size, 8) &&
+	       EQ(gemm, 24) && EQ(involved, 1) && EQ(ndeps, 4) &&
+	       memcmp(a->out_off, b->out_off, (a->n + 1) * 4) == 0 &&
+	       memcmp(a->out, b->out, (size_t)a->out_off[a->n] * 4) == 0 && names_equal(a, b);
+}
+
+bool sgraph_same_own(const sgraph *a, const sgraph *b)
+{
+	if (!EQ(src, 4) || !EQ(dst, 4))
+		return false;
+	for (uint32_t i = 0; i < a->n; i++) {
+		const char *x = sg_pg(a, i), *y = sg_pg(b, i);
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y) != 0))
+			return false;
+	}
+	return true;
+}
+
+/* Offset of pg name p in the view's pool, added if new (a rank names a
+ * few groups: a linear search over the distinct ones is enough). */
+static int32_t pool_add(sgraph *v, size_t *len, size_t *cap, const char *p)
+{
+	for (size_t off = 1; off < *len; off += strlen(v->pgnames + off) + 1)
+		if (strcmp(v->pgnames + off, p) == 0)
+			return (int32_t)off;
+	size_t n = strlen(p) + 1, off = *len;
+	ET_GROW(v->pgnames, *cap, off + n);
+	memcpy(v->pgnames + off, p, n);
+	*len += n;
+	return (int32_t)off;
+}
+
+sgraph *sgraph_view(const sgraph *body, const sgraph *s)
+{
+	sgraph *v = et_xmalloc(sizeof *v);
+	*v = *body;
+	v->body = body;
+	v->src = v->dst = v->pg = NULL;
+	v->cval = et_xcalloc((size_t)body->ncomm + 1, sizeof *v->cval);
+	size_t len = 1, cap = 0; /* offset 0 is "no pg name" */
+	v->pgnames = NULL;
+	ET_GROW(v->pgnames, cap, (size_t)16);
+	v->pgnames[0] = 0;
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint32_t k = body->cslot[i];
+		if (k == UINT32_MAX)
+			continue;
+		const char *p = sg_pg(s, i);
+		v->cval[k] = s->type[i] == ET_NODE_SEND   ? sg_dst(s, i)
+		             : s->type[i] == ET_NODE_RECV ? sg_src(s, i)
+		             : p                          ? pool_add(v, &len, &cap, p)
+		                                          : 0;
+	}
+	return v;
 }
 
 void sgraph_free(sgraph *s)
 {
 	if (!s)
 		return;
+	if (s->body) {
+		free(s->cval);
+		free(s->pgnames);
+		free(s);
+		return;
+	}
+	free(s->cslot);
 	free(s->id);
 	free(s->type);
 	free(s->flags);

@@ -1,13 +1,18 @@
 /* sgraph: the compact, read-only graph the simulator replays. Ranks whose
- * graphs are byte-for-byte identical share one sgraph.
+ * graphs are byte-for-byte identical share one sgraph; ranks whose graphs
+ * differ only in their own names (pg names, peers) hold a view: the shared
+ * graph's arrays, and 4 bytes of its own per communicating node: the peer of
+ * a SEND or a RECV, the pg name of a collective (read them through sg_src,
+ * sg_dst and sg_pg).
  *
  * Memory per node: 8 id + 1 type + 1 flags + 8 duration + 4 comm type +
  * 8 comm size + 12 src/dst/tag + 4 pg + 8 num_ops + 8 tensor_size +
- * 24 gemm M/N/K + 4 name + 4 deps + 4 child offset = 106 bytes, plus 4 bytes
+ * 24 gemm M/N/K + 4 name + 4 deps + 4 child offset + 4 comm slot = 110 bytes, plus 4 bytes
  * per dependency edge and the names. */
 #ifndef ET_SIM_WORKLOAD_SGRAPH_H
 #define ET_SIM_WORKLOAD_SGRAPH_H
 #include "et_graph.h"
+#include "et_types.h"
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -31,21 +36,51 @@ typedef struct sgraph {
 	uint32_t *out_off, *out;
 	char *names;
 	uint64_t names_len;
+	char *pgnames;             /* where pg names point (a body: names) */
+	uint32_t *cslot;           /* per node: its index among SEND/RECV/COLL nodes, or
+	                            * UINT32_MAX */
+	uint32_t ncomm;
+	const struct sgraph *body; /* a view: the graph it shares; NULL: owns all */
+	int32_t *cval; /* a view, per communicating node: a SEND's dst, a RECV's src, a
+	                * collective's pg name (offset in pgnames, 0: none); src, dst
+	                * and pg are NULL */
 	uint64_t hash;
 	uint64_t n_dangling, n_cycle_nodes;
 } sgraph;
 
 /* Build from a finished et_graph (gemm comes from a side array). */
 sgraph *sgraph_from(const et_graph *g, const uint64_t *gemm);
-bool sgraph_equal(const sgraph *a, const sgraph *b);
+/* Equal but for the ranks' own names: pg names and peers (src, dst). */
+bool sgraph_same_shape(const sgraph *a, const sgraph *b);
+/* Whether two graphs of one shape, neither a view, have the same pg names
+ * and peers too. */
+bool sgraph_same_own(const sgraph *a, const sgraph *b);
+/* A view of body with the pg names and peers of s (of body's shape). */
+sgraph *sgraph_view(const sgraph *body, const sgraph *s);
 void sgraph_free(sgraph *g);
 static inline const char *sg_name(const sgraph *g, uint32_t i)
 {
 	return g->names + g->name[i];
 }
+/* A RECV's source rank (-1: none, or not a RECV). */
+static inline int32_t sg_src(const sgraph *g, uint32_t i)
+{
+	if (!g->body)
+		return g->src[i];
+	return g->type[i] == ET_NODE_RECV ? g->cval[g->cslot[i]] : -1;
+}
+/* A SEND's destination rank (-1: none, or not a SEND). */
+static inline int32_t sg_dst(const sgraph *g, uint32_t i)
+{
+	if (!g->body)
+		return g->dst[i];
+	return g->type[i] == ET_NODE_SEND ? g->cval[g->cslot[i]] : -1;
+}
+/* A collective's pg name (a view keeps it for collectives only). */
 static inline const char *sg_pg(const sgraph *g, uint32_t i)
 {
-	return g->pg[i] ? g->names + g->pg[i] : NULL;
+	int32_t o = !g->body ? g->pg[i] : g->type[i] == ET_NODE_COLL ? g->cval[g->cslot[i]] : 0;
+	return o ? g->pgnames + o : NULL;
 }
 
 #endif

@@ -7,6 +7,7 @@
 #include "et_mem.h"
 #include "et_sat.h"
 #include "et_types.h"
+#include <math.h>
 #include <stdlib.h>
 
 #define RH_NONE 3 /* heap of nodes that need no resource */
@@ -99,6 +100,15 @@ static void issue_coll(sim *s, rank_st *r, uint32_t i)
 		r->inflight--;
 }
 
+/* --slow: round(t x factor) ns, halves up; a time that did not fit stays
+ * so. */
+static uint64_t slowed(const rank_st *r, uint64_t t)
+{
+	if (r->slow == 1.0 || t == UINT64_MAX)
+		return t;
+	return et_sat_from_double(floor((double)t * r->slow + 0.5));
+}
+
 static void issue(sim *s, rank_st *r, uint32_t i, uint64_t cause)
 {
 	const sgraph *g = r->g;
@@ -110,7 +120,7 @@ static void issue(sim *s, rank_st *r, uint32_t i, uint64_t cause)
 		r->cause[i] = cause;
 	switch (g->type[i]) {
 	case ET_NODE_COMP: {
-		uint64_t t = wl_comp_ns(s, g, i);
+		uint64_t t = slowed(r, wl_comp_ns(s, g, i));
 		finish_later(s, r, i, t, "compute time");
 		if (!(g->flags[i] & SG_CPU) && !sim_stopped(s)) {
 			sim_total_add(s, r->rank, i, &r->gpu_comp_ns, t, "GPU compute time total");

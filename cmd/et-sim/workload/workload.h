@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 enum { RES_CPU, RES_COMP, RES_COMM, RES_NONE, RES_N = 3 };
+enum { SIM_TIES = 8 }; /* events of one rank at one tick that a fold follows */
 
 /* Heap of ready node indices ordered by node id. */
 typedef struct rheap {
@@ -32,6 +33,12 @@ typedef struct rank_st {
 	uint32_t done, inflight;
 	bool finished;
 	uint64_t finish;
+	double slow; /* compute-time factor (--slow), 1 for none */
+	/* folded: the events of this rank at tick tie_t so far: the tick each
+	 * was scheduled at, bit 0 set when another rank scheduled it (sim_tie) */
+	uint64_t tie_t;
+	uint32_t tie_n;
+	uint64_t tie[SIM_TIES];
 	uint32_t prio_counter;
 	int fifo_counter;
 	squeue q[CFG_MAXDIM];
@@ -50,7 +57,7 @@ void rheap_push(rheap *h, const sgraph *g, uint32_t i);
 /* point to point (p2p.c) */
 void p2p_send(sim *s, rank_st *r, uint32_t node);
 void p2p_recv(sim *s, rank_st *r, uint32_t node);
-void p2p_arrive(sim *s, uint64_t entry);
+void p2p_arrive(sim *s, const ev *e); /* e->a: the entry */
 void p2p_free(sim *s);
 
 #endif

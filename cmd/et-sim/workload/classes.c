@@ -1,0 +1,301 @@
+/* classes: colour refinement to the coarsest equitable partition of the
+ * ranks. A rank's signature is its colour and, node by node, for a
+ * collective the view of its group from its place in the ring (the delay
+ * signatures to the members after it, in ring order), for a send or a
+ * receive the peer's colour and the delay signature to it. Colours are
+ * split by signature until no class splits; then every member of a class
+ * is compared with its representative item by item, so that a hash
+ * collision can only refuse a fold, never make a wrong one. */
+#include "et-sim/workload/classes.h"
+#include "et_hmap.h"
+#include "et_mem.h"
+#include "et_pg.h"
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+typedef struct finder {
+	const cls_in *in;
+	uint64_t *off;      /* world + 1: rank r's items are fixed[off[r], off[r+1]) */
+	uint64_t *fixed;    /* per item: what does not change between rounds */
+	uint32_t **view;    /* per group used: per member, the id of its view */
+	uint32_t (*def)[2]; /* per view id: the (group, member) that defined it */
+	size_t capdef;
+	uint32_t nview;
+	et_hmap views; /* (hash, size) -> view id */
+	uint32_t *c, *nc;
+	uint32_t ncol;
+	const char *why;
+} finder;
+
+static uint32_t ring_at(const comm_group *g, uint32_t i, uint32_t k)
+{
+	return g->mem[(i + k) % g->n];
+}
+
+/* Member i's view of group g: its delay signatures to i+1, i+2, ... */
+static uint64_t view_hash(const finder *f, const comm_group *g, uint32_t i)
+{
+	uint64_t h = g->n;
+	for (uint32_t k = 1; k < g->n && f->in->sig; k++)
+		h = mix(h, f->in->sig(f->in->ctx, g->mem[i], ring_at(g, i, k)));
+	return h;
+}
+
+static bool view_equal(const finder *f, const comm_group *g, uint32_t i, const comm_group *h,
+                       uint32_t j)
+{
+	if (g->n != h->n)
+		return false;
+	for (uint32_t k = 1; k < g->n && f->in->sig; k++)
+		if (f->in->sig(f->in->ctx, g->mem[i], ring_at(g, i, k)) !=
+		    f->in->sig(f->in->ctx, h->mem[j], ring_at(h, j, k)))
+			return false;
+	return true;
+}
+
+/* The views of group gi's members, interned: equal ids are equal views. */
+static void group_views(finder *f, int gi)
+{
+	const comm_group *g = &f->in->groups[gi];
+	f->view[gi] = et_xcalloc(g->n + 1, sizeof *f->view[gi]);
+	for (uint32_t i = 0; i < g->n; i++) {
+		uint64_t *id = et_hmap_put(&f->views, view_hash(f, g, i), g->n, UINT64_MAX);
+		if (*id == UINT64_MAX) {
+			ET_GROW(f->def, f->capdef, (size_t)f->nview + 1);
+			f->def[f->nview][0] = (uint32_t)gi;
+			f->def[f->nview][1] = i;
+			*id = f->nview++;
+		}
+		const uint32_t *d = f->def[*id];
+		if (!view_equal(f, g, i, &f->in->groups[d[0]], d[1]))
+			f->why = "two different group views hash alike";
+		f->view[gi][i] = (uint32_t)*id;
+	}
+}
+
+/* Items' fixed parts: a collective's view, a message's delay signature. */
+static int prepare(finder *f)
+{
+	const cls_in *in = f->in;
+	f->off = et_xcalloc((size_t)in->world + 1, sizeof *f->off);
+	for (uint32_t r = 0; r < in->world; r++)
+		f->off[r + 1] = f->off[r] + in->nitems[r];
+	f->fixed = et_xcalloc(f->off[in->world] + 1, sizeof *f->fixed);
+	f->view = et_xcalloc((size_t)in->ngroups + 1, sizeof *f->view);
+	for (uint32_t r = 0; r < in->world && !f->why; r++)
+		for (uint64_t k = f->off[r]; k < f->off[r + 1] && !f->why; k++) {
+			const cls_item *it = &in->items[r][k - f->off[r]];
+			if (it->kind != CLS_COLL) {
+				if (it->v < 0 || (uint32_t)it->v >= in->world)
+					f->why = "a send or receive names no rank of the trace";
+				else if (in->sig)
+					f->fixed[k] = in->sig(in->ctx, r, (uint32_t)it->v);
+				continue;
+			}
+			if (it->v < 0)
+				continue;
+			if (it->v >= in->ngroups) {
+				f->why = "a collective names no comm group";
+				continue;
+			}
+			const comm_group *g = &in->groups[it->v];
+			size_t pos = et_pg_ranks_find(g->mem, g->n, r);
+			if (pos == g->n) {
+				f->why = "a rank issues a collective on a group it is not in";
+				continue;
+			}
+			if (!f->view[it->v])
+				group_views(f, it->v);
+			f->fixed[k] = f->view[it->v][pos];
+		}
+	return f->why ? -1 : 0;
+}
+
+/* Colours as 0, 1, ... in order of their first rank. */
+static uint32_t dense(const uint32_t *in, uint32_t *out, uint32_t n)
+{
+	et_hmap m = {0};
+	uint32_t next = 0;
+	for (uint32_t r = 0; r < n; r++) {
+		uint64_t *v = et_hmap_put(&m, in[r], 0, next);
+		if (*v == next)
+			next++;
+		out[r] = (uint32_t)*v;
+	}
+	et_hmap_free(&m);
+	return next;
+}
+
+/* The rules the fold needs, on the current colours: they only get harder
+ * to meet as colours split, so a failure is final. */
+static int check_colls(finder *f)
+{
+	const cls_in *in = f->in;
+	for (uint32_t r = 0; r < in->world && f->ncol > 1; r++)
+		for (uint32_t j = 0; j < in->nitems[r]; j++)
+			if (in->items[r][j].kind == CLS_COLL && in->items[r][j].v < 0) {
+				f->why =
+				    "a collective over every rank, with ranks of several classes";
+				return -1;
+			}
+	for (int gi = 0; gi < in->ngroups; gi++) {
+		const comm_group *g = &in->groups[gi];
+		for (uint32_t i = 1; f->view[gi] && i < g->n; i++)
+			if (f->c[g->mem[i]] != f->c[g->mem[0]]) {
+				f->why = "a comm group holds ranks of several classes";
+				return -1;
+			}
+	}
+	return 0;
+}
+
+static uint64_t signature(const finder *f, uint32_t r)
+{
+	const cls_in *in = f->in;
+	uint64_t h = f->c[r];
+	for (uint32_t j = 0; j < in->nitems[r]; j++) {
+		const cls_item *it = &in->items[r][j];
+		h = mix(h, it->kind);
+		if (it->kind != CLS_COLL)
+			h = mix(h, f->c[it->v]);
+		h = mix(h, f->fixed[f->off[r] + j]);
+	}
+	return h;
+}
+
+/* One round: 1 if a colour split, 0 if the colouring is stable. */
+static int refine(finder *f)
+{
+	et_hmap m = {0};
+	uint32_t next = 0;
+	for (uint32_t r = 0; r < f->in->world; r++) {
+		uint64_t *v = et_hmap_put(&m, f->c[r], signature(f, r), next);
+		if (*v == next)
+			next++;
+		f->nc[r] = (uint32_t)*v;
+	}
+	et_hmap_free(&m);
+	if (next == f->ncol)
+		return 0;
+	uint32_t *t = f->c;
+	f->c = f->nc;
+	f->nc = t;
+	f->ncol = next;
+	return 1;
+}
+
+/* Whether ranks r and s have the same signature, item by item. */
+static bool same(const finder *f, uint32_t r, uint32_t s)
+{
+	const cls_in *in = f->in;
+	uint64_t a = f->off[r], b = f->off[s], n = in->nitems[r];
+	if (f->c[r] != f->c[s] || in->nitems[s] != n)
+		return false;
+	for (uint64_t k = 0; k < n; k++) {
+		const cls_item *x = &in->items[r][k], *y = &in->items[s][k];
+		if (x->kind != y->kind || f->fixed[a + k] != f->fixed[b + k])
+			return false;
+		if (x->kind != CLS_COLL && f->c[x->v] != f->c[y->v])
+			return false;
+	}
+	return true;
+}
+
+static int peer_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* A rank that sends to (or receives from) two ranks of one class: both
+ * messages would meet in the representatives' one mailbox. */
+static bool ambiguous(const finder *f, uint32_t r, uint64_t (*buf)[2])
+{
+	const cls_in *in = f->in;
+	uint64_t n = 0;
+	for (uint32_t j = 0; j < in->nitems[r]; j++) {
+		const cls_item *it = &in->items[r][j];
+		if (it->kind == CLS_COLL)
+			continue;
+		buf[n][0] = (uint64_t)it->kind << 32 | f->c[it->v];
+		buf[n++][1] = (uint32_t)it->v;
+	}
+	qsort(buf, n, sizeof *buf, peer_cmp);
+	for (uint64_t k = 1; k < n; k++)
+		if (buf[k][0] == buf[k - 1][0] && buf[k][1] != buf[k - 1][1])
+			return true;
+	return false;
+}
+
+static int verify(finder *f, rank_classes *rc)
+{
+	const cls_in *in = f->in;
+	rc->n = dense(f->c, f->nc, in->world);
+	rc->of = et_xcalloc(in->world + 1, sizeof *rc->of);
+	rc->rep = et_xcalloc(rc->n + 1, sizeof *rc->rep);
+	memcpy(rc->of, f->nc, (size_t)in->world * sizeof *rc->of);
+	for (uint32_t r = in->world; r-- > 0;)
+		rc->rep[rc->of[r]] = r;
+	uint64_t most = 0;
+	for (uint32_t r = 0; r < in->world; r++)
+		if (in->nitems[r] > most)
+			most = in->nitems[r];
+	uint64_t(*buf)[2] = et_xcalloc(most + 1, sizeof *buf);
+	for (uint32_t r = 0; r < in->world && !f->why; r++) {
+		if (!same(f, r, rc->rep[rc->of[r]]))
+			f->why = "two different signatures hash alike";
+		else if (ambiguous(f, r, buf))
+			f->why = "a rank sends to (or receives from) two ranks of one class";
+	}
+	free(buf);
+	return f->why ? -1 : 0;
+}
+
+static void finder_free(finder *f)
+{
+	for (int gi = 0; f->view && gi < f->in->ngroups; gi++)
+		free(f->view[gi]);
+	free(f->view);
+	free(f->off);
+	free(f->fixed);
+	free(f->def);
+	free(f->c);
+	free(f->nc);
+	et_hmap_free(&f->views);
+}
+
+int classes_find(rank_classes *rc, const cls_in *in)
+{
+	memset(rc, 0, sizeof *rc);
+	finder f = {.in = in};
+	f.c = et_xcalloc(in->world + 1, sizeof *f.c);
+	f.nc = et_xcalloc(in->world + 1, sizeof *f.nc);
+	f.ncol = dense(in->colour, f.c, in->world);
+	int rc_ = prepare(&f);
+	while (rc_ == 0 && (rc_ = check_colls(&f)) == 0 && refine(&f))
+		;
+	if (rc_ == 0)
+		rc_ = verify(&f, rc);
+	if (rc_ < 0) {
+		classes_free(rc);
+		rc->why = f.why;
+	}
+	finder_free(&f);
+	return rc_;
+}
+
+void classes_free(rank_classes *rc)
+{
+	free(rc->of);
+	free(rc->rep);
+	memset(rc, 0, sizeof *rc);
+}

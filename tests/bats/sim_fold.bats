@@ -1,0 +1,212 @@
+#!/usr/bin/env bats
+# et-sim folded by rank classes against --no-fold: every output equal (the
+# JSON report's per-rank numbers and collectives, the text report, the
+# schedule, the Chrome trace, ASTRA-sim's log lines), on et-stage plans,
+# compiled programs and ASTRA-sim's sub-group cases; and the fold must
+# happen where it can (simulated ranks below the world), so that a fold
+# that silently stops working fails here.
+
+load common
+
+ASTRA="$DATA/astra-sim"
+NET="$ASTRA/network"
+SIMD="$DATA/sim"
+M=(--model llama3-8b --layers 4)
+
+# A Switch of N ranks (every pair 2 hops): groups look alike from every member.
+sw() {
+	echo --set topology=Switch --set npus_count="$1" --set bandwidth=50 --set latency=500
+}
+
+# The JSON report without what a fold changes by design: whether it
+# folded, how many ranks it simulated, and the event counts.
+norm() {
+	jq -S 'del(.folded, .simulated_ranks, .stats)' "$1"
+}
+
+# same_as_unfolded ARGS...: et-sim ARGS folded and with --no-fold give the
+# same outputs; SIMULATED is the folded run's simulated ranks, WORLD its ranks.
+same_as_unfolded() {
+	run et-sim "$@" -F json -S f.sched --trace f.trace -o f.json
+	assert_success
+	run et-sim --no-fold "$@" -F json -S u.sched --trace u.trace -o u.json
+	assert_success
+	[ "$(jq .simulated_ranks u.json)" = "$(jq .ranks u.json)" ]
+	[ "$(jq .folded u.json)" = false ]
+	diff <(norm f.json) <(norm u.json)
+	cmp f.sched u.sched
+	cmp f.trace u.trace
+	# the text report but its first line (which says how it was simulated)
+	et-sim "$@" -o f.txt
+	et-sim --no-fold "$@" -o u.txt
+	diff <(sed 1d f.txt) <(sed 1d u.txt)
+	diff <(et-sim "$@" --astra-sim-log) <(et-sim --no-fold "$@" --astra-sim-log)
+	SIMULATED=$(jq .simulated_ranks f.json)
+	WORLD=$(jq .ranks f.json)
+}
+
+# plan NET_ARGS... -- STAGE_ARGS... [-- SIM_ARGS...]: an et-stage plan
+# through same_as_unfolded.
+plan() {
+	local net=() stage=()
+	while [ "$1" != -- ]; do
+		net+=("$1")
+		shift
+	done
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		stage+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
+	et-stage -q "${stage[@]}" --write-comm-groups g.json -o s.etz
+	same_as_unfolded "${net[@]}" --comm-groups g.json "$@" s.etz
+}
+
+@test "fold: dp x tp x pp (1f1b) folds to one rank per pipeline stage, equal to --no-fold" {
+	plan $(sw 8) -- "${M[@]}" --dp 2 --tp 2 --pp 2
+	[ "$SIMULATED" = 2 ] && [ "$WORLD" = 8 ]
+	plan $(sw 16) -- "${M[@]}" --dp 2 --tp 2 --pp 4
+	[ "$SIMULATED" = 4 ] && [ "$WORLD" = 16 ]
+}
+
+@test "fold: the text and JSON reports say how many ranks were simulated" {
+	et-stage -q "${M[@]}" --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o s.etz
+	run et-sim $(sw 8) --comm-groups g.json s.etz
+	assert_success
+	assert_line --index 0 --partial "(rank classes: 2 of 8 ranks simulated)"
+	run et-sim $(sw 8) --comm-groups g.json -F json s.etz
+	assert_output --partial '"folded":true,"simulated_ranks":2,'
+	run et-sim --no-fold $(sw 8) --comm-groups g.json -F json s.etz
+	assert_output --partial '"folded":false,"simulated_ranks":8,'
+}
+
+@test "fold: gpipe and interleaved schedules" {
+	plan $(sw 16) -- "${M[@]}" --dp 2 --tp 2 --pp 4 --schedule gpipe
+	[ "$SIMULATED" = 4 ]
+	# interleaved: a stage's own send ends at the tick a message from the
+	# stage before arrives, both scheduled at one tick by two ranks; which
+	# runs first depends on the ranks' order, not on the class, so the run
+	# unfolds (and stays equal)
+	plan $(sw 16) -- --model llama3-8b --layers 8 --dp 2 --tp 2 --pp 4 --schedule interleaved
+	[ "$SIMULATED" = 16 ]
+}
+
+@test "fold: cp, fsdp, an uneven pipeline (5 layers on 3 stages)" {
+	plan $(sw 16) -- "${M[@]}" --dp 2 --tp 2 --pp 2 --cp 2
+	[ "$SIMULATED" = 2 ]
+	plan $(sw 8) -- "${M[@]}" --dp 4 --pp 2 --fsdp
+	[ "$SIMULATED" = 2 ]
+	plan $(sw 6) -- --model llama3-8b --layers 5 --dp 2 --pp 3
+	[ "$SIMULATED" = 3 ]
+}
+
+@test "fold: MoE with expert parallelism" {
+	plan $(sw 16) -- --model mixtral-8x7b --layers 2 --dp 2 --ep 2 --pp 2 --tp 2
+	[ "$SIMULATED" = 2 ]
+}
+
+@test "fold: inference, prefill and decode" {
+	plan $(sw 8) -- "${M[@]}" --dp 2 --tp 2 --pp 2 --mode prefill
+	[ "$SIMULATED" = 2 ]
+	plan $(sw 8) -- "${M[@]}" --dp 2 --tp 2 --pp 2 --mode decode --new-tokens 2 --context 64
+	[ "$SIMULATED" = 2 ]
+}
+
+@test "fold: Ring dimensions (dp, tp, pp rings): groups are dimension rings" {
+	R=(--set topology=Ring,Ring,Ring --set npus_count=2,2,4 --set bandwidth=50,25,12.5
+		--set latency=500,700,900)
+	plan "${R[@]}" -- "${M[@]}" --dp 2 --tp 2 --pp 4
+	[ "$SIMULATED" = 4 ]
+	# one Ring of 16: the dp pairs are neighbours, the tp pairs 2 hops apart
+	plan --set topology=Ring --set npus_count=16 --set bandwidth=50 --set latency=500 \
+		-- "${M[@]}" --dp 2 --tp 2 --pp 4
+	[ "$SIMULATED" = 4 ]
+}
+
+@test "fold: a Ring where a group's members see different hop counts is simulated rank by rank, and equal" {
+	# tp groups {0, 2, 4, 6} on a Ring of 16: 2, 2, 2 then 10 hops back
+	plan --set topology=Ring --set npus_count=16 --set bandwidth=50 --set latency=500 \
+		-- "${M[@]}" --dp 2 --tp 4 --pp 2
+	[ "$SIMULATED" = 16 ]
+	run et-sim -v --set topology=Ring --set npus_count=16 --set bandwidth=50 --set latency=500 \
+		--comm-groups g.json -o /dev/null s.etz
+	assert_output --partial "every rank simulated: a comm group holds ranks of several classes"
+}
+
+@test "fold: --slow on a whole stage keeps its class; on one rank of a group, every rank is simulated" {
+	R=(--set topology=Ring,Ring,Ring --set npus_count=2,2,4 --set bandwidth=50,25,12.5
+		--set latency=500,700,900)
+	plan "${R[@]}" -- "${M[@]}" --dp 2 --tp 2 --pp 4 -- --slow 4-7=1.5
+	[ "$SIMULATED" = 4 ]
+	plan "${R[@]}" -- "${M[@]}" --dp 2 --tp 2 --pp 4 -- --slow 5=1.1 --slow 12=0.75
+	[ "$SIMULATED" = 16 ]
+	# a pipeline without groups: the slow stage is its own class anyway
+	plan $(sw 8) -- --model llama3-8b --layers 8 --pp 8 -- --slow 3=1.1
+	[ "$SIMULATED" = 8 ]
+}
+
+@test "--slow: compute times x FACTOR, rounded to the nanosecond" {
+	# one rank, two COMP nodes of 3 us and 5 us: 8 us, x 1.5 = 12 us
+	cat >one.jsonl <<-'EOF'
+		{"rank":0,"world_size":1,"name":"t","metadata":{"version":"0.0.4"}}
+		{"rank":0,"id":1,"name":"a","type":"COMP_NODE","durationMicros":3,"attr":[{"name":"is_cpu_op","boolVal":false}]}
+		{"rank":0,"id":2,"name":"b","type":"COMP_NODE","durationMicros":5,"dataDeps":[1],"attr":[{"name":"is_cpu_op","boolVal":false}]}
+	EOF
+	run et-sim -F json one.jsonl
+	assert_output --partial '"iteration_ns":8000,'
+	run et-sim -F json --slow 0=1.5 one.jsonl
+	assert_output --partial '"iteration_ns":12000,'
+	# 3000 x 1.0001 = 3000.3 -> 3000, 5000 x 1.0001 = 5000.5 -> 5001
+	run et-sim -F json --slow 0=1.0001 one.jsonl
+	assert_output --partial '"iteration_ns":8001,'
+	run -2 et-sim --slow 0=0 one.jsonl
+	assert_output --partial "--slow 0=0: the factor must be a number > 0"
+	run -2 et-sim --slow 3=2 one.jsonl
+	assert_output --partial "--slow 3=2: the trace has 1 ranks"
+	run -2 et-sim --slow x=2 one.jsonl
+	assert_output --partial "is not a rank list"
+}
+
+@test "fold: compiled programs (et-convert --from hlo)" {
+	et-convert --from hlo "$DATA/compiler/clarkechong_gspmd.after_optimizations.txt" \
+		--write-comm-groups h.json -o h.etz
+	same_as_unfolded $(sw 8) --comm-groups h.json h.etz
+	[ "$SIMULATED" = 1 ] && [ "$WORLD" = 8 ]
+	# a ring of collective-permutes whose arrivals tie with the ranks' own
+	# events at one tick: the tie breaks differently on each rank, so the
+	# run unfolds (the ranks' finishes differ) and stays equal
+	et-convert --from hlo "$DATA/compiler/xla_llama3_8b_cp_bf16_1x4.hlo" -o c.etz
+	same_as_unfolded $(sw 4) c.etz
+	[ "$SIMULATED" = 4 ]
+	[ "$(jq .finish_ns.min f.json)" != "$(jq .finish_ns.max f.json)" ]
+}
+
+@test "fold: ASTRA-sim sub-groups on a Ring of 8, even/odd (2 hops every step) and uneven hop counts" {
+	same_as_unfolded --network "$NET/Ring_8npus.yml" --comm-groups "$SIMD/groups_even_odd.json" \
+		"$SIMD/groups8.jsonl"
+	[ "$SIMULATED" = 1 ]
+	same_as_unfolded --network "$NET/Ring_8npus.yml" --comm-groups "$SIMD/groups_uneven.json" \
+		"$SIMD/groups8_uneven.jsonl"
+	[ "$SIMULATED" = 8 ]
+}
+
+@test "fold: point to point between identical ranks (p2p.jsonl) equal to --no-fold" {
+	same_as_unfolded "$SIMD/p2p.jsonl"
+}
+
+@test "fold: --critical-path folds identical ranks only, and names the same path as --no-fold" {
+	et-stage -q "${M[@]}" --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o s.etz
+	run et-sim $(sw 8) --comm-groups g.json --critical-path -F json -o f.json s.etz
+	assert_success
+	[ "$(jq .simulated_ranks f.json)" = 8 ]
+	et-sim --no-fold $(sw 8) --comm-groups g.json --critical-path -F json -o u.json s.etz
+	diff <(norm f.json) <(norm u.json)
+}
+
+@test "fold: the aware backend simulates every rank" {
+	et-stage -q "${M[@]}" --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o s.etz
+	run et-sim --backend aware $(sw 8) --comm-groups g.json -F json s.etz
+	assert_success
+	assert_output --partial '"folded":false,"simulated_ranks":8,'
+}
