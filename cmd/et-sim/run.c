@@ -135,7 +135,8 @@ static int graph_items(const cfg *cf, const sgraph *g, cls_item **out, uint32_t 
 		cls_item it;
 		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV) {
 			bool send = g->type[i] == ET_NODE_SEND;
-			it = (cls_item){send ? CLS_SEND : CLS_RECV, send ? sg_dst(g, i) : sg_src(g, i)};
+			it = (cls_item){send ? CLS_SEND : CLS_RECV,
+			                send ? sg_dst(g, i) : sg_src(g, i)};
 		} else if (g->type[i] == ET_NODE_COLL) {
 			const char *pg = sg_pg(g, i);
 			int gi = -1;

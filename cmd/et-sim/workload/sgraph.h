@@ -36,14 +36,14 @@ typedef struct sgraph {
 	uint32_t *out_off, *out;
 	char *names;
 	uint64_t names_len;
-	char *pgnames;             /* where pg names point (a body: names) */
-	uint32_t *cslot;           /* per node: its index among SEND/RECV/COLL nodes, or
-	                            * UINT32_MAX */
+	char *pgnames;   /* where pg names point (a body: names) */
+	uint32_t *cslot; /* per node: its index among SEND/RECV/COLL nodes, or
+	                  * UINT32_MAX */
 	uint32_t ncomm;
 	const struct sgraph *body; /* a view: the graph it shares; NULL: owns all */
-	int32_t *cval; /* a view, per communicating node: a SEND's dst, a RECV's src, a
-	                * collective's pg name (offset in pgnames, 0: none); src, dst
-	                * and pg are NULL */
+	int32_t *cval;             /* a view, per communicating node: a SEND's dst, a RECV's src, a
+	                            * collective's pg name (offset in pgnames, 0: none); src, dst
+	                            * and pg are NULL */
 	uint64_t hash;
 	uint64_t n_dangling, n_cycle_nodes;
 } sgraph;
