@@ -2,11 +2,13 @@
 #include "et_arena.h"
 #include "et_buf.h"
 #include "et_codec.h"
+#include "et_crule.h"
 #include "et_json.h"
 #include "et_jsonscan.h"
 #include "et_mem.h"
 #include "et_ranklist.h"
 #include "et_src.h"
+#include "et_stream.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -39,6 +41,15 @@ struct et_input {
 	et_arena *arena;
 	uint32_t *seen; /* open-addressing set of ranks, value+1 (0 = empty) */
 	size_t seen_cap, seen_n;
+	/* class_rules: per class id of the open source, what its bytes of
+	 * generation gen_read allow, and the generation returned in full */
+	struct in_class {
+		uint64_t gen_read, gen_full;
+		et_crule_class c;
+	} * cls;
+	et_arena *rule_arena; /* et_crule_rule_vals' strings, reset each rank */
+	et_crule_val *vals;
+	size_t vals_cap;
 };
 
 static const char *const format_names[] = {"auto",   "stream", "et",        "json",      "pytorch",
@@ -256,6 +267,12 @@ void et_input_close(et_input *in)
 	free(in->items);
 	free(in->seen);
 	et_arena_free(in->arena);
+	if (in->cls)
+		for (uint32_t i = 0; i < ET_STREAM_CLASS_IDS; i++)
+			et_crule_class_free(&in->cls[i].c);
+	free(in->cls);
+	et_arena_free(in->rule_arena);
+	free(in->vals);
 	free(in);
 }
 
@@ -292,6 +309,10 @@ static void close_src(et_input *in)
 	in->jr = NULL;
 	et_src_close(in->src);
 	in->src = NULL;
+	/* class generations are the source's */
+	if (in->cls)
+		for (uint32_t i = 0; i < ET_STREAM_CLASS_IDS; i++)
+			in->cls[i].gen_read = in->cls[i].gen_full = 0;
 }
 
 /* JSON is '{' or '[' then optional white space then '"' or '{'. */
@@ -445,6 +466,48 @@ static int next_any_rank(et_input *in, et_rank_info *ri, et_error *e)
 	return 1;
 }
 
+/* class_rules: whether the rule of class rank ri is simple for its class. */
+static bool rule_simple(et_input *in, const et_crule_class *c, const uint8_t *r, size_t len)
+{
+	if (!in->rule_arena)
+		in->rule_arena = et_arena_new();
+	et_arena_reset(in->rule_arena);
+	ET_GROW(in->vals, in->vals_cap, (size_t)c->n_slots + 1);
+	return et_crule_rule_vals(c, r, len, in->rule_arena, in->vals);
+}
+
+/* class_rules: a class rank comes in full the first time its class's
+ * bytes do (with its slot nodes), as a rule after that when it can. */
+static void class_rank(et_input *in, et_rank_info *ri)
+{
+	if (!in->cls)
+		in->cls = et_xcalloc(ET_STREAM_CLASS_IDS, sizeof *in->cls);
+	struct in_class *k = &in->cls[ri->class_id];
+	uint64_t gen = et_src_class_gen(in->src, ri->class_id);
+	if (k->gen_read != gen) {
+		size_t len = 0;
+		const uint8_t *p = et_src_class(in->src, ri->class_id, &len);
+		et_crule_class_read(&k->c, p, p ? len : 0);
+		k->gen_read = gen;
+	}
+	ri->class_gen = gen;
+	size_t rl = 0;
+	const uint8_t *r = et_src_rule(in->src, &rl);
+	if (!k->c.simple || !r)
+		return;
+	if (k->gen_full == gen && rule_simple(in, &k->c, r, rl) && et_src_skip_class(in->src)) {
+		in->rank_open = false;
+		ri->rule_only = true;
+		ri->rule = r;
+		ri->rule_len = (uint32_t)rl;
+		return;
+	}
+	ri->crule = &k->c;
+	ri->rule = r;
+	ri->rule_len = (uint32_t)rl;
+	k->gen_full = gen;
+}
+
 int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e)
 {
 	int r;
@@ -454,6 +517,10 @@ int et_input_next_rank(et_input *in, et_rank_info *ri, et_error *e)
 		 * expanded for that (its rule was checked, its class frame too) */
 		if (ri->in_class && et_src_skip_class(in->src))
 			in->rank_open = false;
+	}
+	if (r == 1 && in->o.class_rules && ri->in_class && in->fmt == ET_FMT_STREAM) {
+		class_rank(in, ri);
+		in->ri = *ri;
 	}
 	if (r == 1)
 		in->n_returned++;

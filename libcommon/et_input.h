@@ -62,6 +62,9 @@ typedef struct et_input_opts {
 	/* only these ranks (NULL or empty: all); et_input_next_rank skips the
 	 * others, still reading and checking their framing */
 	const struct et_ranklist *ranks;
+	/* A class-aware consumer (see et_rank_info.rule_only): class ranks
+	 * after the first of their class come as rules when they can */
+	bool class_rules;
 } et_input_opts;
 
 void et_input_opts_init(et_input_opts *o);
@@ -85,6 +88,19 @@ typedef struct et_rank_info {
 	 * (et_input_rule) instead. */
 	bool in_class;
 	uint32_t class_id;
+	/* With et_input_opts.class_rules, for a class rank from a stream:
+	 * class_gen names its class's bytes (the same class_id and class_gen
+	 * in one input, the same bytes). The first rank of each class_gen the
+	 * input returns comes in full, with crule (et_crule.h: the class's
+	 * slot nodes; NULL when its ranks cannot be built from their rules);
+	 * a later one whose rule is simple comes with no messages at all:
+	 * rule_only, and rule / rule_len its rule (et_crule_rule_vals reads
+	 * it). Both pointers are valid until the next rank. */
+	uint64_t class_gen;
+	bool rule_only;
+	const uint8_t *rule;
+	uint32_t rule_len;
+	const struct et_crule_class *crule;
 } et_rank_info;
 
 typedef struct et_msg {

@@ -17,6 +17,9 @@ typedef struct loader {
 	size_t input_cap;
 	uint8_t *groups; /* rank.ri.groups, kept for the same reason */
 	size_t groups_cap;
+	uint8_t *rule; /* rank.ri.rule and crule, kept for the same reason */
+	size_t rule_cap;
+	et_crule_class crule;
 	et_load_stats st;
 } loader;
 
@@ -35,6 +38,14 @@ static int begin_rank(loader *l, const et_reader_batch *b, et_error *e)
 	if (b->ri.groups_len) {
 		ET_GROW(l->groups, l->groups_cap, b->ri.groups_len);
 		l->rank.ri.groups = memcpy(l->groups, b->ri.groups, b->ri.groups_len);
+	}
+	if (b->ri.rule_len) {
+		ET_GROW(l->rule, l->rule_cap, b->ri.rule_len);
+		l->rank.ri.rule = memcpy(l->rule, b->ri.rule, b->ri.rule_len);
+	}
+	if (b->ri.crule) {
+		et_crule_class_copy(&l->crule, b->ri.crule);
+		l->rank.ri.crule = &l->crule;
 	}
 	l->g = NULL;
 	l->st.ranks++;
@@ -121,6 +132,8 @@ int et_load(et_input *in, const et_load_opts *o, const et_load_hooks *h, et_load
 	et_progress_done(&l.pr);
 	free(l.input);
 	free(l.groups);
+	free(l.rule);
+	et_crule_class_free(&l.crule);
 	if (st)
 		*st = l.st;
 	return rc;

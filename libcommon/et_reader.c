@@ -99,6 +99,19 @@ static const char *keep_input(et_reader_batch *b, const char *name)
 	return memcpy(b->input, name, n);
 }
 
+/* A class rank's rule and slot nodes, copied into b as the groups are. */
+static void keep_class(et_reader_batch *b, const et_rank_info *ri)
+{
+	if (ri->rule_len) {
+		ET_GROW(b->rule, b->rule_cap, ri->rule_len);
+		b->ri.rule = memcpy(b->rule, ri->rule, ri->rule_len);
+	}
+	if (ri->crule) {
+		et_crule_class_copy(&b->crule, ri->crule);
+		b->ri.crule = &b->crule;
+	}
+}
+
 /* Fills b with the next batch of the input, leaving nodes undecoded.
  * Returns the slot state it is in: FRAMED or READY (nothing to decode). */
 static int frame(et_reader *r, et_reader_batch *b)
@@ -122,6 +135,7 @@ static int frame(et_reader *r, et_reader_batch *b)
 				memcpy(b->groups, r->ri.groups, r->ri.groups_len);
 				b->ri.groups = b->groups;
 			}
+			keep_class(b, &r->ri);
 			r->n_msgs = 0;
 			r->state = S_NODES;
 		}
@@ -368,6 +382,8 @@ et_reader_times et_reader_stop(et_reader *r)
 		free(r->slot[k].bytes);
 		free(r->slot[k].input);
 		free(r->slot[k].groups);
+		free(r->slot[k].rule);
+		et_crule_class_free(&r->slot[k].crule);
 	}
 	pthread_mutex_destroy(&r->mu);
 	pthread_cond_destroy(&r->cons_cv);

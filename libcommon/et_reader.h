@@ -30,6 +30,7 @@
 
 #include "et_arena.h"
 #include "et_codec.h"
+#include "et_crule.h"
 #include "et_err.h"
 #include "et_input.h"
 #include <stdbool.h>
@@ -82,6 +83,9 @@ typedef struct et_reader_batch {
 	size_t input_cap;
 	uint8_t *groups; /* ET_READER_RANK: a copy of the rank's comm groups */
 	size_t groups_cap;
+	uint8_t *rule; /* ET_READER_RANK: copies of its class rule and slot nodes */
+	size_t rule_cap;
+	et_crule_class crule;
 	et_arena *arena;
 } et_reader_batch;
 

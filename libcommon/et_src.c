@@ -55,6 +55,8 @@ struct et_src {
 	/* the stream's classes (etkit-stream(5)), by id, allocated at the first */
 	struct src_class *classes;
 	uint64_t class_bytes;
+	et_buf spare;      /* a class frame read beside the class it redefines */
+	uint64_t gen_next; /* the next class generation (et_src_class_gen) */
 	/* the current class rank: its rule, the value of each slot, and the
 	 * expansion under way (step, and the chunk being copied) */
 	et_buf rule;
@@ -80,6 +82,7 @@ struct cls_piece {
 struct src_class {
 	et_buf b;
 	bool def;
+	uint64_t gen; /* changes only when a redefinition changes the bytes */
 	size_t meta_off, meta_len;
 	struct cls_piece *p;
 	size_t np, pcap;
@@ -131,6 +134,7 @@ void et_src_close(et_src *s)
 			free(s->classes[i].used);
 		}
 	free(s->classes);
+	et_buf_free(&s->spare);
 	et_buf_free(&s->rule);
 	free(s->val);
 	free(s->fbuf);
@@ -377,10 +381,22 @@ static int take_class(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_err
 		s->classes = et_xcalloc(ET_STREAM_CLASS_IDS, sizeof *s->classes);
 	struct src_class *c = &s->classes[id];
 	s->class_bytes -= c->b.len; /* a class redefined replaces the old one */
+	bool was = c->def;
 	c->def = false;
-	if (read_nested(s, left, &c->b, ET_STREAM_CLASS_MAX - s->class_bytes, at,
+	/* read beside the old bytes: a class-aware reader keeps what it built
+	 * from a class as long as its bytes stay the same (et-stage repeats
+	 * its classes in every block of ranks) */
+	if (read_nested(s, left, &s->spare, ET_STREAM_CLASS_MAX - s->class_bytes, at,
 	                "class frame (the stream's classes are limited to 256 MiB)", e) < 0)
 		return -1;
+	bool same = was && s->spare.len == c->b.len &&
+	            (c->b.len == 0 || memcmp(s->spare.data, c->b.data, c->b.len) == 0);
+	et_buf t = c->b;
+	c->b = s->spare;
+	s->spare = t;
+	s->spare.len = 0;
+	if (!same)
+		c->gen = ++s->gen_next;
 	s->class_bytes += c->b.len;
 	const char *why = class_parse(c);
 	if (why) {
@@ -979,6 +995,13 @@ const uint8_t *et_src_class(const et_src *s, uint32_t id, size_t *len)
 		return NULL;
 	*len = s->classes[id].b.len;
 	return s->classes[id].b.data;
+}
+
+uint64_t et_src_class_gen(const et_src *s, uint32_t id)
+{
+	if (!s->classes || id >= ET_STREAM_CLASS_IDS || !s->classes[id].def)
+		return 0;
+	return s->classes[id].gen;
 }
 
 const uint8_t *et_src_rule(const et_src *s, size_t *len)

@@ -62,6 +62,10 @@ int et_src_next_section(et_src *s, et_stream_hdr *h, et_error *e);
  * rank's rule payload (valid until the next section), or NULL. */
 const uint8_t *et_src_class(const et_src *s, uint32_t id, size_t *len);
 const uint8_t *et_src_rule(const et_src *s, size_t *len);
+/* Class id's generation: nonzero while it is defined, unique in s to its
+ * bytes since they were last different (a class frame that repeats the
+ * bytes keeps it); 0 when it is not defined. */
+uint64_t et_src_class_gen(const et_src *s, uint32_t id);
 /* A class rank that will not be read: its expansion is dropped, so that
  * the section ends where its class rank's frames end. True when it was a
  * class rank with nothing else in its section read yet. */

@@ -70,6 +70,37 @@ plan() {
 	[ "$SIMULATED" = 4 ] && [ "$WORLD" = 16 ]
 }
 
+# et-stage writes rank classes; et-sim reads a class's first rank in full
+# and builds the others from their rules (et_crule), without decoding them:
+# the same outputs as from the same plan written rank by rank
+# (--no-classes), folded or not, and -v says how many ranks were built so.
+@test "class streams: ranks built from their class rules simulate as the same plan in full ranks" {
+	for p in "--dp 2 --tp 2 --pp 2" "--dp 2 --tp 2 --pp 4 --schedule interleaved --layers 8" \
+		"--dp 2 --pp 2 --cp 2" "--dp 4 --pp 2 --fsdp"; do
+		# shellcheck disable=SC2086
+		et-stage -q --model llama3-8b --layers 4 $p -o c.etz
+		# shellcheck disable=SC2086
+		et-stage -q --model llama3-8b --layers 4 $p --no-classes -o n.etz
+		w=$(et-sim -F json n.etz | jq .ranks)
+		for f in "" --no-fold; do
+			et-sim $f $(sw "$w") -F json -S c.sched -o c.json c.etz
+			et-sim $f $(sw "$w") -F json -S n.sched -o n.json n.etz
+			cmp c.json n.json || fail "$p $f: reports differ"
+			cmp c.sched n.sched || fail "$p $f: schedules differ"
+		done
+		run et-sim -v $(sw "$w") -o /dev/null c.etz
+		assert_output --regexp "et-sim: [0-9]+ of $w ranks built from their class rules"
+		run et-sim -v $(sw "$w") -o /dev/null n.etz
+		refute_output --partial "built from their class rules"
+	done
+	et-stage -q --model mixtral-8x7b --layers 2 --dp 2 --ep 2 --pp 2 --tp 2 -o c.etz
+	et-stage -q --model mixtral-8x7b --layers 2 --dp 2 --ep 2 --pp 2 --tp 2 --no-classes -o n.etz
+	cmp <(et-sim $(sw 16) -F json c.etz) <(et-sim $(sw 16) -F json n.etz)
+	# 2 stages of 8 ranks: each stage's first rank in full, 14 from rules
+	run et-sim -v $(sw 16) -o /dev/null c.etz
+	assert_output --partial "et-sim: 14 of 16 ranks built from their class rules"
+}
+
 @test "fold: the text and JSON reports say how many ranks were simulated" {
 	et-stage -q "${M[@]}" --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o s.etz
 	run et-sim $(sw 8) --comm-groups g.json s.etz

@@ -185,6 +185,10 @@ unit_test() {
 	unit_test test_tpl
 }
 
+@test "unit: test_crule" {
+	unit_test test_crule
+}
+
 @test "unit: test_writer" {
 	unit_test test_writer
 }

@@ -21,9 +21,11 @@
  * base frame of id 0 with payload P after its tag and id, delta(P) a delta
  * frame from base 0, class(P) class 0, rule(P) a rule frame of class 0
  * with the raw payload P, header3 a version-3 (class rank) header. */
+#include "et_crule.h"
 #include "et_stream.h"
 #include "fuzz_util.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
 
@@ -91,6 +93,52 @@ static void put_classes(et_buf *b, int layout, const uint8_t *r, size_t n, size_
 	}
 }
 
+/* The class layouts again with class_rules (et_crule.h): a rank that
+ * comes as its rule reads no message, follows a rank of its class and
+ * generation that came in full with a simple class, and its rule reads for
+ * that class; a rank in full with its class's slot nodes reads as many
+ * nodes as the class says. A refusal is one line, exit code 3. */
+static void read_rules(const char *path)
+{
+	et_input_opts o;
+	et_input_opts_init(&o);
+	o.format = ET_FMT_STREAM;
+	o.class_rules = true;
+	char *argv[] = {(char *)path};
+	et_input *in = NULL;
+	et_error e = {0};
+	et_arena *a = et_arena_new();
+	et_crule_class c = {0};
+	uint64_t full_gen = 0;
+	et_crule_val *v = NULL;
+	int r = et_input_open(&in, 1, argv, &o, &e);
+	et_rank_info ri;
+	while (r == 0 && (r = et_input_next_rank(in, &ri, &e)) == 1) {
+		et_msg m;
+		uint64_t k = 0;
+		while ((r = et_input_next_msg(in, &m, &e)) == 1)
+			k++;
+		if (r < 0)
+			break;
+		r = 0;
+		if (ri.rule_only) {
+			FUZZ_CHECK(k == 0 && full_gen == ri.class_gen && c.simple);
+			v = realloc(v, ((size_t)c.n_slots + 1) * sizeof *v);
+			FUZZ_CHECK(et_crule_rule_vals(&c, ri.rule, ri.rule_len, a, v));
+		} else if (ri.crule) {
+			et_crule_class_copy(&c, ri.crule);
+			full_gen = ri.class_gen;
+			FUZZ_CHECK(k == c.n_nodes + 1);
+		}
+	}
+	if (r < 0)
+		fuzz_check_error(&e);
+	free(v);
+	et_crule_class_free(&c);
+	et_arena_free(a);
+	et_input_close(in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 1)
@@ -105,7 +153,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * seed's class payload may start with any byte */
 		n--;
 		put_classes(&b, layout, rest, n, (size_t)rest[n] * n / 256);
-		fuzz_read_all(fuzz_file(b.data, b.len), ET_FMT_STREAM, false);
+		const char *path = fuzz_file(b.data, b.len);
+		fuzz_read_all(path, ET_FMT_STREAM, false);
+		read_rules(path);
 		et_buf_free(&b);
 		return 0;
 	}

@@ -71,10 +71,13 @@ void sim_net_init(sim *s)
 	s->net->init(&s->nenv);
 }
 
-void sim_unfold(sim *s)
+void sim_unfold(sim *s, const char *why)
 {
-	if (!sim_stopped(s))
-		s->fold_failed = true;
+	if (sim_stopped(s))
+		return;
+	s->fold_failed = true;
+	s->unfold_why = why;
+	s->unfold_at = s->now;
 }
 
 void sim_tie(sim *s, uint32_t rank, const ev *e, bool external)
@@ -89,11 +92,12 @@ void sim_tie(sim *s, uint32_t rank, const ev *e, bool external)
 	uint64_t me = e->pt << 1 | external;
 	for (uint32_t k = 0; k < r->tie_n; k++)
 		if (r->tie[k] >> 1 == e->pt && ((r->tie[k] | me) & 1)) {
-			sim_unfold(s);
+			sim_unfold(s, "two events of one class at one tick, in an order the class "
+			              "does not decide");
 			return;
 		}
 	if (r->tie_n == SIM_TIES) {
-		sim_unfold(s); /* more than the fold follows */
+		sim_unfold(s, "more events of one class at one tick than the fold follows");
 		return;
 	}
 	r->tie[r->tie_n++] = me;

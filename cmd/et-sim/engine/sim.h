@@ -64,7 +64,9 @@ struct sim {
 	/* How the run ends (sim_run): */
 	et_error *err;    /* the caller's, while sim_run runs */
 	bool failed;      /* sim_fail was called: *err is set */
-	bool fold_failed; /* folded, and a phase had no exact closed form (sim_unfold) */
+	bool fold_failed; /* folded, and the fold could not go on (sim_unfold) */
+	const char *unfold_why; /* what stopped it, at unfold_at ns */
+	uint64_t unfold_at;
 };
 
 /* What sim_run ended with. */
@@ -104,7 +106,7 @@ void sim_free(sim *s);
  * sim_run runs. */
 void sim_fail(sim *s, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Stops a folded run that cannot stay folded (unless it has stopped already). */
-void sim_unfold(sim *s);
+void sim_unfold(sim *s, const char *why);
 /* Folded: event e of trace rank `rank` runs now; `external` when, unfolded,
  * another rank would have scheduled it (a message's arrival at its
  * receiver, the end of a collective phase of several members). Events at

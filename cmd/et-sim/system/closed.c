@@ -79,7 +79,7 @@ bool closed_try(sim *s, stream *st)
 		sl->bad = true;
 	sl->started++;
 	if (sl->bad && s->folded)
-		sim_unfold(s); /* folding needs closed forms */
+		sim_unfold(s, "a collective phase without a closed form"); /* folding needs them */
 	if (sl->bad || sl->started < c->nsim)
 		return false;
 	go_closed(s, sl, c->nsim);

@@ -6,11 +6,14 @@
  * node. */
 #include "et-sim/workload/load.h"
 #include "et-sim/workload/gemm.h"
+#include "et_arena.h"
 #include "et_attr.h"
+#include "et_crule.h"
 #include "et_hmap.h"
 #include "et_load.h"
 #include "et_mem.h"
 #include "et_sgroups.h"
+#include "et_stream.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +29,28 @@ typedef struct loading {
 	side sd;
 	et_sgroups_acc *groups;
 	et_hmap shapes; /* (hash, k) -> index in w->cls */
+	/* class streams: per class id, its latest rank read in full (`like`),
+	 * from which the ranks that come as rules are built */
+	struct cls_like {
+		uint64_t gen;
+		const sgraph *like;
+		et_crule_class c;
+	} * cl;
+	et_arena *ra;
+	et_crule_val *vals;
+	size_t vals_cap;
 } loading;
 
 static void side_grow(side *s, uint32_t n)
 {
 	ET_GROW(s->gemm, s->cap, 3 * ((size_t)n + 1)); /* M, N, K per node */
+}
+
+static void add_view(workload *w, uint32_t rank, sgraph *v)
+{
+	ET_GROW(w->views, w->capviews, (size_t)w->nviews + 1);
+	w->views[w->nviews++] = v;
+	w->rank_graph[rank] = v;
 }
 
 /* Ranks of one shape share its graph; each holds a view of it for its own
@@ -48,10 +68,7 @@ static void place(loading *l, uint32_t rank, sgraph *s)
 		if (sgraph_same_own(b, s)) {
 			w->rank_graph[rank] = b;
 		} else {
-			sgraph *view = sgraph_view(b, s);
-			ET_GROW(w->views, w->capviews, (size_t)w->nviews + 1);
-			w->views[w->nviews++] = view;
-			w->rank_graph[rank] = view;
+			add_view(w, rank, sgraph_view(b, s));
 		}
 		sgraph_free(s);
 		return;
@@ -93,20 +110,56 @@ static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_err
 	return 0;
 }
 
+/* A class rank that came as its rule: a view of its class's graph. */
+static int from_rule(loading *l, const et_rank_info *ri, et_error *e)
+{
+	struct cls_like *k = l->cl ? &l->cl[ri->class_id] : NULL;
+	if (!k || !k->like || k->gen != ri->class_gen)
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: rank %u: class %u cannot be built from its rule (its first "
+		               "rank does not fit it)",
+		               ri->input, ri->rank, ri->class_id);
+	et_arena_reset(l->ra);
+	ET_GROW(l->vals, l->vals_cap, (size_t)k->c.n_slots + 1);
+	if (!et_crule_rule_vals(&k->c, ri->rule, ri->rule_len, l->ra, l->vals))
+		return et_fail(e, ET_EXIT_DATA, "%s: rank %u: class %u: its rule does not read",
+		               ri->input, ri->rank, ri->class_id);
+	const sgraph *body = k->like->body ? k->like->body : k->like;
+	add_view(l->w, ri->rank, sgraph_view_vals(body, k->like, &k->c, l->vals));
+	l->w->nodes += k->c.n_nodes;
+	l->w->rule_ranks++;
+	return 0;
+}
+
+/* The first rank of a class read in full: the ranks of its class that
+ * come as rules are built from it. */
+static void keep_like(loading *l, const et_rank_info *ri, const sgraph *g)
+{
+	if (!l->cl)
+		l->cl = et_xcalloc(ET_STREAM_CLASS_IDS, sizeof *l->cl);
+	struct cls_like *k = &l->cl[ri->class_id];
+	k->gen = ri->class_gen;
+	k->like = sgraph_fits_rule(g, ri->crule) ? g : NULL;
+	et_crule_class_copy(&k->c, ri->crule);
+}
+
 /* et_input rejects a rank seen twice, so the rank's place is free. */
 static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 {
-	(void)e;
 	loading *l = ctx;
 	workload *w = l->w;
-	side_grow(&l->sd, g->n);
 	ensure_rank(w, r->ri.rank);
 	if (r->ri.world_size > w->said_world)
 		w->said_world = r->ri.world_size;
 	if (!w->name[0])
 		snprintf(w->name, sizeof w->name, "%s", r->ri.name);
+	if (r->ri.rule_only)
+		return from_rule(l, &r->ri, e);
+	side_grow(&l->sd, g->n);
 	place(l, r->ri.rank, sgraph_from(g, l->sd.gemm));
 	w->nodes += g->n;
+	if (r->ri.crule)
+		keep_like(l, &r->ri, w->rank_graph[r->ri.rank]);
 	return 0;
 }
 
@@ -128,10 +181,18 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	memset(w, 0, sizeof *w);
 	snprintf(w->input, sizeof w->input, "%s",
 	         argc > 0 && strcmp(argv[0], "-") ? argv[0] : "<stdin>");
-	loading l = {w, et_graph_new(), {0}, et_sgroups_acc_new(), {0}};
+	loading l = {w, et_graph_new(), {0}, et_sgroups_acc_new(), {0}, NULL, et_arena_new(), NULL, 0};
 	et_load_hooks h = {&l, begin_rank, NULL, add_node, end_rank};
 	et_load_opts lo = {true, progress};
-	int rc = et_load_args(argc, argv, o, &lo, &h, NULL, e);
+	et_input_opts io = *o;
+	io.class_rules = true; /* a class's ranks are built from its first one */
+	int rc = et_load_args(argc, argv, &io, &lo, &h, NULL, e);
+	if (l.cl)
+		for (uint32_t i = 0; i < ET_STREAM_CLASS_IDS; i++)
+			et_crule_class_free(&l.cl[i].c);
+	free(l.cl);
+	et_arena_free(l.ra);
+	free(l.vals);
 	free(l.sd.gemm);
 	et_graph_free(l.g);
 	et_hmap_free(&l.shapes);

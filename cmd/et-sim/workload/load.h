@@ -16,6 +16,7 @@ typedef struct workload {
 	uint32_t nviews;
 	size_t capviews;
 	uint64_t nodes;      /* over all ranks */
+	uint32_t rule_ranks; /* class ranks built from their rules, not decoded */
 	uint32_t said_world; /* the largest world a rank's header (or --world) gave; 0: none */
 	char name[256];
 	char input[256]; /* the INPUT operand as messages name it ("<stdin>" for -) */

@@ -207,6 +207,58 @@ sgraph *sgraph_view(const sgraph *body, const sgraph *s)
 	return v;
 }
 
+/* A view's pg name for node i as `like` has it. */
+static int32_t like_val(sgraph *v, size_t *len, size_t *cap, const sgraph *like, uint32_t i)
+{
+	if (like->type[i] == ET_NODE_SEND)
+		return sg_dst(like, i);
+	if (like->type[i] == ET_NODE_RECV)
+		return sg_src(like, i);
+	const char *p = sg_pg(like, i);
+	return p ? pool_add(v, len, cap, p) : 0;
+}
+
+sgraph *sgraph_view_vals(const sgraph *body, const sgraph *like, const et_crule_class *c,
+                         const et_crule_val *vals)
+{
+	sgraph *v = et_xmalloc(sizeof *v);
+	*v = *body;
+	v->body = body;
+	v->src = v->dst = v->pg = NULL;
+	v->cval = et_xcalloc((size_t)body->ncomm + 1, sizeof *v->cval);
+	size_t len = 1, cap = 0; /* offset 0 is "no pg name" */
+	v->pgnames = NULL;
+	ET_GROW(v->pgnames, cap, (size_t)16);
+	v->pgnames[0] = 0;
+	for (uint32_t i = 0; i < body->n; i++)
+		if (body->cslot[i] != UINT32_MAX)
+			v->cval[body->cslot[i]] = like_val(v, &len, &cap, like, i);
+	for (size_t j = 0; j < c->n; j++) {
+		uint32_t i = c->nodes[j].node;
+		const et_crule_val *x = &vals[c->nodes[j].slot];
+		int32_t *dst = &v->cval[body->cslot[i]];
+		if (c->kind[c->nodes[j].slot] == ET_CRULE_PG)
+			*dst = pool_add(v, &len, &cap, x->pg);
+		else
+			*dst = x->peer >= 0 ? x->peer : -1; /* as et_graph_p2p_peer */
+	}
+	return v;
+}
+
+bool sgraph_fits_rule(const sgraph *g, const et_crule_class *c)
+{
+	if (!c->simple || c->n_nodes != g->n)
+		return false;
+	for (size_t j = 0; j < c->n; j++) {
+		uint32_t i = c->nodes[j].node;
+		uint8_t k = c->kind[c->nodes[j].slot];
+		uint8_t want = k == ET_CRULE_PG ? ET_NODE_COLL : k == ET_CRULE_SRC ? ET_NODE_RECV : ET_NODE_SEND;
+		if (i >= g->n || g->type[i] != want)
+			return false;
+	}
+	return true;
+}
+
 void sgraph_free(sgraph *s)
 {
 	if (!s)

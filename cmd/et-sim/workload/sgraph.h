@@ -11,6 +11,7 @@
  * per dependency edge and the names. */
 #ifndef ET_SIM_WORKLOAD_SGRAPH_H
 #define ET_SIM_WORKLOAD_SGRAPH_H
+#include "et_crule.h"
 #include "et_graph.h"
 #include "et_types.h"
 #include <stdbool.h>
@@ -57,6 +58,14 @@ bool sgraph_same_shape(const sgraph *a, const sgraph *b);
 bool sgraph_same_own(const sgraph *a, const sgraph *b);
 /* A view of body with the pg names and peers of s (of body's shape). */
 sgraph *sgraph_view(const sgraph *body, const sgraph *s);
+/* A view of body for a class rank built from its rule (et_crule.h):
+ * the pg names and peers of `like` (a rank of the class, of body's
+ * shape), but for the class's slot nodes, which take vals. */
+sgraph *sgraph_view_vals(const sgraph *body, const sgraph *like, const et_crule_class *c,
+                         const et_crule_val *vals);
+/* Whether c's slot nodes are nodes of g of the types their slots need
+ * (and c has g's node count): then sgraph_view_vals can use g. */
+bool sgraph_fits_rule(const sgraph *g, const et_crule_class *c);
 void sgraph_free(sgraph *g);
 static inline const char *sg_name(const sgraph *g, uint32_t i)
 {
