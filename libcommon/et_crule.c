@@ -176,11 +176,14 @@ static bool one_val(et_crule_kind k, const uint8_t *p, size_t len, et_arena *a, 
 	if (!n || n->n_attr != 1 || n->base.n_unknown_fields)
 		return false;
 	const et_attr *at = n->attr[0];
-	const char *want = k == ET_CRULE_PG ? "pg_name" : k == ET_CRULE_SRC ? "comm_src" : "comm_dst";
+	const char *want = k == ET_CRULE_PG    ? "pg_name"
+	                   : k == ET_CRULE_SRC ? "comm_src"
+	                                       : "comm_dst";
 	if (!at->name || strcmp(at->name, want) != 0)
 		return false;
 	if (k == ET_CRULE_PG) {
-		if (at->value_case != CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_STRING_VAL || !at->string_val)
+		if (at->value_case != CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_STRING_VAL ||
+		    !at->string_val)
 			return false;
 		v->pg = at->string_val;
 		return true;

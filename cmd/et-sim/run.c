@@ -259,7 +259,8 @@ int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w, et
 	 * or a deadlock, whose message names ranks as every rank's run does */
 	if (fold && (r == SIM_UNFOLD || (rc.n > 1 && (r == SIM_FAILED || !all_finished(s))))) {
 		if (c->verbose && r == SIM_UNFOLD && s->unfold_why)
-			fprintf(stderr, "et-sim: every rank simulated: the folded run met %s at %llu ns\n",
+			fprintf(stderr,
+			        "et-sim: every rank simulated: the folded run met %s at %llu ns\n",
 			        s->unfold_why, (unsigned long long)s->unfold_at);
 		sim_free(s);
 		sim_init(s, cf, &c->op, w->rank_graph, w->world, NULL);
@@ -495,8 +496,8 @@ int run_main(run_conf *c, int argc, char **argv)
 		        "simulated as a world of %u",
 		        w.input, w.world, w.said_world, w.world);
 	if (c->verbose && w.rule_ranks)
-		fprintf(stderr, "et-sim: %u of %u ranks built from their class rules\n", w.rule_ranks,
-		        w.world);
+		fprintf(stderr, "et-sim: %u of %u ranks built from their class rules\n",
+		        w.rule_ranks, w.world);
 	c->stream_groups = &w.groups;
 	c->stream_input = w.input;
 	if (!c->groups && w.groups.warning && c->progress >= 0)

@@ -64,8 +64,7 @@ static const et_buf *var(void *ctx, uint32_t slot)
 
 /* RANKS ranks of class 0 (class frame before rank 0; before rank 2 too
  * when redefine, from template t2 if given). */
-static void write_cls(const char *path, bool comp_slot, uint32_t odd, bool redefine,
-                      bool other)
+static void write_cls(const char *path, bool comp_slot, uint32_t odd, bool redefine, bool other)
 {
 	et_tpl t, t2;
 	build(&t, comp_slot);
@@ -165,7 +164,8 @@ static void test_simple(void)
 	CHECK(c->nodes[0].node == 1 && c->nodes[0].slot == 0);
 	CHECK(c->nodes[1].node == 2 && c->nodes[1].slot == 2);
 	CHECK(c->nodes[2].node == 4 && c->nodes[2].slot == 1);
-	CHECK(c->kind[0] == ET_CRULE_DST && c->kind[1] == ET_CRULE_SRC && c->kind[2] == ET_CRULE_PG);
+	CHECK(c->kind[0] == ET_CRULE_DST && c->kind[1] == ET_CRULE_SRC &&
+	      c->kind[2] == ET_CRULE_PG);
 	et_input_close(in);
 	/* without class_rules every rank is read in full */
 	et_input_opts_init(&o);

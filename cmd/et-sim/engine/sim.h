@@ -62,9 +62,9 @@ struct sim {
 	struct ringset *rs;
 	sim_stats st;
 	/* How the run ends (sim_run): */
-	et_error *err;    /* the caller's, while sim_run runs */
-	bool failed;      /* sim_fail was called: *err is set */
-	bool fold_failed; /* folded, and the fold could not go on (sim_unfold) */
+	et_error *err;          /* the caller's, while sim_run runs */
+	bool failed;            /* sim_fail was called: *err is set */
+	bool fold_failed;       /* folded, and the fold could not go on (sim_unfold) */
 	const char *unfold_why; /* what stopped it, at unfold_at ns */
 	uint64_t unfold_at;
 };

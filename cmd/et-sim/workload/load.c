@@ -181,7 +181,8 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	memset(w, 0, sizeof *w);
 	snprintf(w->input, sizeof w->input, "%s",
 	         argc > 0 && strcmp(argv[0], "-") ? argv[0] : "<stdin>");
-	loading l = {w, et_graph_new(), {0}, et_sgroups_acc_new(), {0}, NULL, et_arena_new(), NULL, 0};
+	loading l = {w, et_graph_new(), {0}, et_sgroups_acc_new(), {0}, NULL, et_arena_new(), NULL,
+	             0};
 	et_load_hooks h = {&l, begin_rank, NULL, add_node, end_rank};
 	et_load_opts lo = {true, progress};
 	et_input_opts io = *o;

@@ -252,7 +252,9 @@ bool sgraph_fits_rule(const sgraph *g, const et_crule_class *c)
 	for (size_t j = 0; j < c->n; j++) {
 		uint32_t i = c->nodes[j].node;
 		uint8_t k = c->kind[c->nodes[j].slot];
-		uint8_t want = k == ET_CRULE_PG ? ET_NODE_COLL : k == ET_CRULE_SRC ? ET_NODE_RECV : ET_NODE_SEND;
+		uint8_t want = k == ET_CRULE_PG    ? ET_NODE_COLL
+		               : k == ET_CRULE_SRC ? ET_NODE_RECV
+		                                   : ET_NODE_SEND;
 		if (i >= g->n || g->type[i] != want)
 			return false;
 	}
