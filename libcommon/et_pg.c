@@ -434,26 +434,23 @@ int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_err
 
 int et_pg_write_list(const char *path, const et_pg_list *l, et_error *e)
 {
-	et_buf b = {0};
-	et_buf_putc(&b, '{');
-	for (size_t i = 0; i < l->n; i++) {
-		if (i)
-			et_buf_puts(&b, ", ");
-		et_json_str(&b, l->g[i].name, 0);
-		et_buf_puts(&b, ": [");
-		for (size_t k = 0; k < l->g[i].n_ranks; k++)
-			et_buf_printf(&b, "%s%u", k ? ", " : "", l->g[i].ranks[k]);
-		et_buf_putc(&b, ']');
-	}
-	et_buf_puts(&b, "}\n");
 	et_output *o;
-	int rc = et_output_open(&o, path, false, e);
-	if (rc == 0) {
-		fwrite(b.data, 1, b.len, et_output_file(o));
-		rc = et_output_close_deferred(o, e);
+	if (et_output_open(&o, path, false, e) < 0)
+		return -1;
+	et_jsonw j;
+	et_jsonw_init(&j, et_output_file(o), NULL, ET_JSONW_SPACED, 0);
+	et_jsonw_set_lines(&j, true);
+	et_jsonw_obj(&j);
+	for (size_t i = 0; i < l->n; i++) {
+		et_jsonw_key(&j, l->g[i].name);
+		et_jsonw_arr(&j);
+		for (size_t k = 0; k < l->g[i].n_ranks; k++)
+			et_jsonw_uint(&j, l->g[i].ranks[k]);
+		et_jsonw_end(&j);
 	}
-	et_buf_free(&b);
-	return rc;
+	et_jsonw_end(&j);
+	et_jsonw_done(&j); /* f's errors: et_output_close_deferred's */
+	return et_output_close_deferred(o, e);
 }
 
 bool et_pg_id(const char *s, int32_t *id)

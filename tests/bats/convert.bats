@@ -177,11 +177,11 @@ corpus_ets() {
 
 @test "wrong stream header version: exit 3" {
 	et-convert "$MB/all_reduce/4npus_1MB/all_reduce.0.et" -o a.etz
-	cp a.etz v3.etz
-	printf '\x03' | dd of=v3.etz bs=1 seek=16 conv=notrunc 2>/dev/null
-	run et-convert --to et v3.etz
+	cp a.etz v4.etz
+	printf '\x04' | dd of=v4.etz bs=1 seek=16 conv=notrunc 2>/dev/null
+	run et-convert --to et v4.etz
 	assert_failure 3
-	assert_output "et-convert: v3.etz: byte 0: stream header version 3, expected 1 or 2"
+	assert_output "et-convert: v4.etz: byte 0: stream header version 4, expected 1 to 3"
 	# version 2 (a section that may hold delta frames) reads as the same rank
 	cp a.etz v2.etz
 	printf '\x02' | dd of=v2.etz bs=1 seek=16 conv=notrunc 2>/dev/null
@@ -189,6 +189,13 @@ corpus_ets() {
 	run et-convert --to et v2.etz -o v2.et
 	assert_success
 	cmp a.et v2.et
+	# version 3 (a class rank, etkit-stream(5) CLASS FRAMES) without a rule
+	# frame: its frames are the rank's bytes, as in version 1
+	cp a.etz v3.etz
+	printf '\x03' | dd of=v3.etz bs=1 seek=16 conv=notrunc 2>/dev/null
+	run et-convert --to et v3.etz -o v3.et
+	assert_success
+	cmp a.et v3.et
 }
 
 @test "--from stream on a non-stream is an error; foreign skippable frames are skipped" {

@@ -252,6 +252,8 @@ et-stage|--world|$SB|--world 16
 et-stage|--ranks|$SB|--ranks 0
 et-stage|--write-comm-groups|$SB|--write-comm-groups cg.json
 et-stage|--seed|$SB|--seed 2
+et-stage|--no-classes|$SB|--no-classes
+et-stage|--class-block|$SB|--class-block 4
 et-convert|--to|$W/ar.etz|--to jsonl
 et-convert|--split|$W/ar.etz|--split sp
 et-convert|--name|$W/ar.etz|--name other
