@@ -515,6 +515,7 @@ void cfg_free(cfg *c)
 	free(c->groups);
 	c->groups = NULL;
 	c->ngroups = 0;
+	et_hmap_free(&c->group_ix);
 }
 
 const comm_group *cfg_group(const cfg *c, const char *pg, int *index)
@@ -523,12 +524,11 @@ const comm_group *cfg_group(const cfg *c, const char *pg, int *index)
 	int32_t id;
 	if (et_pg_is_all(pg) || !et_pg_id(pg, &id))
 		return NULL;
-	for (int i = 0; i < c->ngroups; i++)
-		if (c->groups[i].id == id) {
-			*index = i;
-			return &c->groups[i];
-		}
-	return NULL;
+	const uint64_t *v = et_hmap_get(&c->group_ix, (uint64_t)(uint32_t)id, 0);
+	if (!v)
+		return NULL;
+	*index = (int)*v;
+	return &c->groups[*v];
 }
 
 /* The presets of --compute: published numbers (et-sim(1) names the

@@ -3,6 +3,7 @@
 #ifndef ET_SIM_CONFIG_CFG_H
 #define ET_SIM_CONFIG_CFG_H
 #include "et_err.h"
+#include "et_hmap.h"
 #include "et_pg.h"
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,6 +69,7 @@ typedef struct cfg {
 	comm_group *groups;
 	int ngroups;
 	size_t capgroups;
+	et_hmap group_ix; /* a group's id -> its index in groups (cfg_group) */
 	/* beyond ASTRA-sim */
 	int compute_model;
 	double compute_scale;

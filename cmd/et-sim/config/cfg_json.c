@@ -307,6 +307,8 @@ static void add_group(cfg *c, const et_pg_group *pg)
 	g.mem = et_xmalloc(pg->n_ranks * sizeof *g.mem);
 	memcpy(g.mem, pg->ranks, pg->n_ranks * sizeof *g.mem);
 	ET_GROW(c->groups, c->capgroups, (size_t)c->ngroups + 1);
+	/* the first group of an id is the one cfg_group finds */
+	et_hmap_put(&c->group_ix, (uint64_t)(uint32_t)g.id, 0, (uint64_t)c->ngroups);
 	c->groups[c->ngroups++] = g;
 }
 
