@@ -365,10 +365,28 @@ void et_jsonw_kint(et_jsonw *w, const char *k, int64_t v)
 	et_jsonw_int(w, v);
 }
 
+void et_jsonw_kobj(et_jsonw *w, const char *k)
+{
+	et_jsonw_key(w, k);
+	et_jsonw_obj(w);
+}
+
+void et_jsonw_karr(et_jsonw *w, const char *k)
+{
+	et_jsonw_key(w, k);
+	et_jsonw_arr(w);
+}
+
 void et_jsonw_kuint(et_jsonw *w, const char *k, uint64_t v)
 {
 	et_jsonw_key(w, k);
 	et_jsonw_uint(w, v);
+}
+
+void et_jsonw_kuints(et_jsonw *w, const char *const *k, const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		et_jsonw_kuint(w, k[i], v[i]);
 }
 
 void et_jsonw_kbool(et_jsonw *w, const char *k, bool v)

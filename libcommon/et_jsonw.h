@@ -112,6 +112,12 @@ void et_jsonw_kstr(et_jsonw *w, const char *k, const char *s);
 void et_jsonw_kint(et_jsonw *w, const char *k, int64_t v);
 void et_jsonw_kuint(et_jsonw *w, const char *k, uint64_t v);
 void et_jsonw_kbool(et_jsonw *w, const char *k, bool v);
+/* n members k[i]: v[i], for reports of many counts (a table of keys
+ * instead of a line each). */
+void et_jsonw_kuints(et_jsonw *w, const char *const *k, const uint64_t *v, size_t n);
+/* A member whose value is an object or an array, opened (et_jsonw_end closes it). */
+void et_jsonw_kobj(et_jsonw *w, const char *k);
+void et_jsonw_karr(et_jsonw *w, const char *k);
 
 struct cJSON;
 /* A cJSON tree, as cJSON_Print (style ET_JSONW_CJSON) or cJSON_PrintUnformatted

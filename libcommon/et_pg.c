@@ -421,8 +421,7 @@ int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_err
 	for (uint32_t id = 0; id < world / g; id++) {
 		char key[16];
 		snprintf(key, sizeof key, "%u", id + 1);
-		et_jsonw_key(&j, key);
-		et_jsonw_arr(&j);
+		et_jsonw_karr(&j, key);
 		for (uint32_t k = 0; k < g; k++)
 			et_jsonw_uint(&j, id * g + k);
 		et_jsonw_end(&j);

@@ -11,8 +11,7 @@ void et_te_open(et_te *w, FILE *f)
 
 void et_te_begin(et_te *w)
 {
-	et_jsonw_key(&w->j, "traceEvents");
-	et_jsonw_arr(&w->j);
+	et_jsonw_karr(&w->j, "traceEvents");
 	et_jsonw_nl(&w->j);
 }
 
@@ -43,8 +42,7 @@ void et_te_complete(et_te *w, const et_te_event *e)
 	if (e->cat)
 		et_jsonw_kstr(j, "cat", e->cat);
 	if (e->args) {
-		et_jsonw_key(j, "args");
-		et_jsonw_obj(j);
+		et_jsonw_kobj(j, "args");
 		return;
 	}
 	et_jsonw_end(j);
@@ -64,8 +62,7 @@ void et_te_meta(et_te *w, uint32_t pid, uint32_t tid, const char *name, const ch
 	et_jsonw_kuint(j, "tid", tid);
 	et_jsonw_kint(j, "ts", 0);
 	et_jsonw_kstr(j, "name", name);
-	et_jsonw_key(j, "args");
-	et_jsonw_obj(j);
+	et_jsonw_kobj(j, "args");
 	if (val)
 		et_jsonw_kstr(j, key, val);
 	else

@@ -292,8 +292,7 @@ static void json_header(et_writer *w, const et_meta *m)
 	et_jsonw_raw(&j, (const char *)meta.data, meta.len);
 	et_buf_free(&meta);
 	if (w->c.format == ET_WRITER_JSON) {
-		et_jsonw_key(&j, "nodes");
-		et_jsonw_arr(&j);
+		et_jsonw_karr(&j, "nodes");
 		et_jsonw_release(&j); /* the node loop goes on, then closes both */
 		return;
 	}

@@ -99,8 +99,7 @@ static void write_groups(const stage_layout *l, FILE *f)
 			uint64_t r = group_first(l, d, g);
 			char key[24];
 			snprintf(key, sizeof key, "%" PRIu64, l->group_base[d] + g);
-			et_jsonw_key(&j, key);
-			et_jsonw_arr(&j);
+			et_jsonw_karr(&j, key);
 			for (uint32_t x = 0; x < l->size[d]; x++)
 				et_jsonw_uint(&j, r + x * l->stride[d]);
 			et_jsonw_end(&j);

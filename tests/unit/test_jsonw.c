@@ -37,18 +37,18 @@ static void sample(et_jsonw_style st)
 {
 	start(st, 0);
 	et_jsonw_obj(&w);
-	et_jsonw_kint(&w, "a", 1);
+	static const char *const a_key[] = {"a"};
+	const uint64_t a_val[] = {1};
+	et_jsonw_kuints(&w, a_key, a_val, 1); /* as et_jsonw_kint(&w, "a", 1) */
 	et_jsonw_key(&w, "b");
 	et_jsonw_arr(&w);
 	et_jsonw_bool(&w, true);
 	et_jsonw_null(&w);
 	et_jsonw_str(&w, "x");
 	et_jsonw_end(&w);
-	et_jsonw_key(&w, "c");
-	et_jsonw_obj(&w);
+	et_jsonw_kobj(&w, "c"); /* the shorthands: the same bytes as key, obj */
 	et_jsonw_end(&w);
-	et_jsonw_key(&w, "d");
-	et_jsonw_arr(&w);
+	et_jsonw_karr(&w, "d");
 	et_jsonw_end(&w);
 	et_jsonw_end(&w);
 }

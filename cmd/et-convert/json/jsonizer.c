@@ -128,8 +128,7 @@ static void attrs(et_jsonw *z, et_attr *const *a, size_t n)
 {
 	if (!n)
 		return;
-	et_jsonw_key(z, "attr");
-	et_jsonw_arr(z);
+	et_jsonw_karr(z, "attr");
 	for (size_t i = 0; i < n; i++)
 		attr(z, a[i]);
 	et_jsonw_end(z);
@@ -155,8 +154,7 @@ static void io(et_jsonw *z, const char *k, const ChakraProtoMsg__IOInfo *v)
 {
 	if (!v)
 		return;
-	et_jsonw_key(z, k);
-	et_jsonw_obj(z);
+	et_jsonw_kobj(z, k);
 	str_field(z, "values", v->values);
 	str_field(z, "shapes", v->shapes);
 	str_field(z, "types", v->types);

@@ -179,8 +179,7 @@ int xir_sets_write_groups(const xir_sets *t, const char *path, et_error *e)
 	for (uint32_t g = 0; g < t->ngroups; g++) {
 		char key[16];
 		snprintf(key, sizeof key, "%u", g + 1);
-		et_jsonw_key(&j, key);
-		et_jsonw_arr(&j);
+		et_jsonw_karr(&j, key);
 		for (uint32_t k = 0; k < t->gsize[g]; k++)
 			et_jsonw_uint(&j, t->gmem[t->goff[g] + k]);
 		et_jsonw_end(&j);

@@ -94,8 +94,7 @@ void crit_json(et_jsonw *j, const sim *s)
 		return;
 	/* one node a line */
 	et_jsonw_nl(j);
-	et_jsonw_key(j, "critical_path");
-	et_jsonw_arr(j);
+	et_jsonw_karr(j, "critical_path");
 	for (uint64_t k = n; k-- > 0;) {
 		const rank_st *r = &s->r[path[k].rank];
 		uint32_t i = path[k].node;

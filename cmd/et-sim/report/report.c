@@ -214,18 +214,15 @@ void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w)
 
 static void json_rank(et_jsonw *j, uint32_t k, const rank_res *x)
 {
+	static const char *const keys[] = {"rank",           "finish_ns", "exposed_comm_ns",
+	                                   "gpu_compute_ns", "comm_ns",   "idle_ns"};
+	static const char *const busy_keys[] = {"cpu", "comp", "comm"};
+	const uint64_t v[] = {k, x->finish, x->exposed, x->gpu_comp, x->comm, x->idle};
+	const uint64_t busy[] = {x->busy[RES_CPU], x->busy[RES_COMP], x->busy[RES_COMM]};
 	et_jsonw_obj(j);
-	et_jsonw_kuint(j, "rank", k);
-	et_jsonw_kuint(j, "finish_ns", x->finish);
-	et_jsonw_kuint(j, "exposed_comm_ns", x->exposed);
-	et_jsonw_kuint(j, "gpu_compute_ns", x->gpu_comp);
-	et_jsonw_kuint(j, "comm_ns", x->comm);
-	et_jsonw_kuint(j, "idle_ns", x->idle);
-	et_jsonw_key(j, "busy_ns");
-	et_jsonw_obj(j);
-	et_jsonw_kuint(j, "cpu", x->busy[RES_CPU]);
-	et_jsonw_kuint(j, "comp", x->busy[RES_COMP]);
-	et_jsonw_kuint(j, "comm", x->busy[RES_COMM]);
+	et_jsonw_kuints(j, keys, v, 6);
+	et_jsonw_kobj(j, "busy_ns");
+	et_jsonw_kuints(j, busy_keys, busy, 3);
 	et_jsonw_end(j);
 	et_jsonw_end(j);
 }
@@ -275,16 +272,14 @@ void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w
 	et_jsonw_kbool(j, "folded", s->folded);
 	et_jsonw_kuint(j, "simulated_ranks", s->nranks);
 	et_jsonw_kuint(j, "iteration_ns", rr->iter);
-	et_jsonw_key(j, "finish_ns");
-	et_jsonw_obj(j);
+	et_jsonw_kobj(j, "finish_ns");
 	et_jsonw_kuint(j, "min", rr->fmin);
 	et_jsonw_kuint(j, "median", rr->fmed);
 	et_jsonw_kuint(j, "max", rr->fmax);
 	et_jsonw_end(j);
 	/* the lists one item a line */
 	et_jsonw_nl(j);
-	et_jsonw_key(j, "per_rank");
-	et_jsonw_arr(j);
+	et_jsonw_karr(j, "per_rank");
 	for (uint32_t k = 0; k < rr->world; k++) {
 		et_jsonw_nl(j);
 		json_rank(j, k, &rr->r[k]);
@@ -292,15 +287,13 @@ void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w
 	et_jsonw_nl(j);
 	et_jsonw_end(j);
 	et_jsonw_nl(j);
-	et_jsonw_key(j, "collectives");
-	et_jsonw_arr(j);
+	et_jsonw_karr(j, "collectives");
 	et_jsonw_nl(j);
 	json_colls(j, s);
 	et_jsonw_nl(j);
 	et_jsonw_end(j);
 	et_jsonw_nl(j);
-	et_jsonw_key(j, "stats");
-	et_jsonw_obj(j);
+	et_jsonw_kobj(j, "stats");
 	et_jsonw_kuint(j, "events", s->st.events);
 	et_jsonw_kuint(j, "messages", s->st.messages);
 	et_jsonw_kuint(j, "closed_form_phases", s->st.closed_phases);

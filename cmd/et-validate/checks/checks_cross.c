@@ -235,16 +235,14 @@ static void mismatch_json(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_
 	et_jsonw *j = find_x_open(&x);
 	et_jsonw_kstr(j, "group", groups_name(v->grp, gid));
 	et_jsonw_kuint(j, "position", p);
-	et_jsonw_key(j, "ranks");
-	et_jsonw_arr(j);
+	et_jsonw_karr(j, "ranks");
 	for (uint32_t k = 0; k < sp->no; k++)
 		et_jsonw_uint(j, sp->odd[k]);
 	et_jsonw_end(j);
 	et_jsonw_kuint(j, "agreeing_ranks", sp->na);
 	et_jsonw_kuint(j, "differing_positions", ndiff);
 	if (sp->want) {
-		et_jsonw_key(j, "expected");
-		et_jsonw_obj(j);
+		et_jsonw_kobj(j, "expected");
 		et_jsonw_kstr(j, "comm_type", coll_name(sp->want->type));
 		et_jsonw_kint(j, "comm_size", sp->want->size);
 		et_jsonw_end(j);

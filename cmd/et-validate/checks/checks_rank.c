@@ -68,8 +68,7 @@ static void check_cycle(vctx *v, const et_graph *g)
 		find_x x;
 		et_jsonw *j = find_x_open(&x);
 		et_buf_printf(&m, "cycle of %u node%s: ", n, n == 1 ? "" : "s");
-		et_jsonw_key(j, "cycle");
-		et_jsonw_arr(j);
+		et_jsonw_karr(j, "cycle");
 		for (uint32_t k = 0; k <= n; k++) {
 			uint32_t i = path[k % n];
 			if (k < 24 || k == n)

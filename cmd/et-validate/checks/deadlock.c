@@ -331,8 +331,7 @@ static void report_deadlock(sim *m, const waits *w)
 	              (unsigned long long)w->blocked, w->blocked == 1 ? "" : "s",
 	              (unsigned long long)w->blocked_ranks, w->blocked_ranks == 1 ? "" : "s",
 	              (unsigned long long)w->left);
-	et_jsonw_key(j, "wait_cycle");
-	et_jsonw_arr(j);
+	et_jsonw_karr(j, "wait_cycle");
 	if (cyc)
 		describe_cycle(&b, j, m, w, cyc, len);
 	else
@@ -360,8 +359,7 @@ static void report_blocked(sim *m, const waits *w)
 		et_jsonw *x_w = find_x_open(&x);
 		describe_node(&b, m, e->from, e->sk, true);
 		et_buf_puts(&b, " waits for rank");
-		et_jsonw_key(x_w, "waits_for");
-		et_jsonw_arr(x_w);
+		et_jsonw_karr(x_w, "waits_for");
 		size_t j = k;
 		for (; j < w->n && w->e[j].from == e->from && w->e[j].sk == e->sk; j++) {
 			et_buf_printf(&b, "%s %u", j > k ? "," : "", m->xs->r[w->e[j].to].rank);

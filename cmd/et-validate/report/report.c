@@ -86,8 +86,7 @@ static void json_code(et_jsonw *j, const findings *fs, code c)
 	et_jsonw_kuint(j, "count", fs->count[c]);
 	et_jsonw_kuint(j, "nodes", fs->nodes[c]);
 	et_jsonw_kstr(j, "description", ci->what);
-	et_jsonw_key(j, "findings");
-	et_jsonw_arr(j);
+	et_jsonw_karr(j, "findings");
 	for (size_t k = 0; k < fs->n[c]; k++)
 		json_finding(j, &fs->list[c][k]);
 	et_jsonw_end(j);
@@ -113,8 +112,7 @@ static void json_report(FILE *f, const vctx *v, int status)
 	et_jsonw_kuint(&j, "warnings", find_total(fs, SEV_WARNING));
 	et_jsonw_kuint(&j, "info", find_total(fs, SEV_INFO));
 	et_jsonw_kbool(&j, "ok", !status);
-	et_jsonw_key(&j, "codes");
-	et_jsonw_arr(&j);
+	et_jsonw_karr(&j, "codes");
 	for (int s = SEV_ERROR; s >= SEV_INFO; s--)
 		for (int c = 0; c < C_COUNT; c++)
 			if (fs->count[c] && (int)find_sev(fs, (code)c) == s)

@@ -210,8 +210,7 @@ static void json_saturated(et_jsonw *j, const et_graph_stats *r)
 	for (int k = 0; k < SF_N; k++)
 		if (et_sat_is(sf_value(r, k))) {
 			if (!n++) {
-				et_jsonw_key(j, "saturated");
-				et_jsonw_arr(j);
+				et_jsonw_karr(j, "saturated");
 			}
 			sf_key(k, key, sizeof key);
 			et_jsonw_str(j, key);
@@ -227,32 +226,34 @@ static void json_one(et_jsonw *j, const et_graph_stats *r, int64_t rank, uint64_
 	if (rank >= 0)
 		et_jsonw_kint(j, "rank", rank);
 	et_jsonw_kuint(j, "nodes", r->nodes);
-	et_jsonw_key(j, "nodes_by_type");
-	et_jsonw_obj(j);
+	et_jsonw_kobj(j, "nodes_by_type");
 	for (int i = 0; i < ET_GRAPH_STATS_TYPES; i++)
 		if (r->by_type[i])
 			et_jsonw_kuint(j, type_key(i), r->by_type[i]);
 	et_jsonw_end(j);
-	et_jsonw_kuint(j, "data_deps", r->data_deps);
-	et_jsonw_kuint(j, "ctrl_deps", r->ctrl_deps);
-	et_jsonw_kuint(j, "dangling_deps", r->dangling_deps);
-	et_jsonw_kuint(j, "self_deps", r->self_deps);
-	et_jsonw_kuint(j, "forward_deps", r->forward_deps);
-	et_jsonw_key(j, "comm_bytes");
-	et_jsonw_obj(j);
+	static const char *const dep_keys[] = {"data_deps", "ctrl_deps", "dangling_deps",
+	                                       "self_deps", "forward_deps"};
+	const uint64_t deps[] = {r->data_deps, r->ctrl_deps, r->dangling_deps, r->self_deps,
+	                         r->forward_deps};
+	et_jsonw_kuints(j, dep_keys, deps, 5);
+	et_jsonw_kobj(j, "comm_bytes");
 	for (int i = 0; i < ET_GRAPH_STATS_COLLS; i++)
 		if (r->coll_count[i])
 			et_jsonw_kuint(j, coll_key(i), r->coll_bytes[i]);
 	if (r->send_count)
 		et_jsonw_kuint(j, "SEND", r->send_bytes);
 	et_jsonw_end(j);
-	et_jsonw_kuint(j, "total_duration_micros", r->total_duration);
-	et_jsonw_kuint(j, "critical_path_micros", r->critical_duration);
-	et_jsonw_kuint(j, "critical_path_nodes", r->critical_nodes);
-	et_jsonw_kuint(j, "depth", r->depth);
-	et_jsonw_kuint(j, "max_width", r->max_width);
-	et_jsonw_kuint(j, "unordered_nodes", r->unordered);
-	et_jsonw_kuint(j, "graph_bytes", graph_bytes);
+	static const char *const path_keys[] = {"total_duration_micros",
+	                                        "critical_path_micros",
+	                                        "critical_path_nodes",
+	                                        "depth",
+	                                        "max_width",
+	                                        "unordered_nodes",
+	                                        "graph_bytes"};
+	const uint64_t path[] = {r->total_duration, r->critical_duration, r->critical_nodes,
+	                         r->depth,          r->max_width,         r->unordered,
+	                         graph_bytes};
+	et_jsonw_kuints(j, path_keys, path, 7);
 	json_saturated(j, r);
 	et_jsonw_end(j);
 }
@@ -260,8 +261,7 @@ static void json_one(et_jsonw *j, const et_graph_stats *r, int64_t rank, uint64_
 void stats_json(et_jsonw *j, const stats *st)
 {
 	et_jsonw_obj(j);
-	et_jsonw_key(j, "ranks");
-	et_jsonw_arr(j);
+	et_jsonw_karr(j, "ranks");
 	for (size_t k = 0; k < st->n; k++)
 		json_one(j, &st->r[k].g, st->r[k].rank, st->r[k].graph_bytes);
 	et_jsonw_end(j);

@@ -69,8 +69,7 @@ void tl_write_json(const timeline *t, FILE *f)
 	et_te_open(&w, f);
 	et_jsonw *j = &w.j;
 	et_jsonw_kstr(j, "displayTimeUnit", "ns");
-	et_jsonw_key(j, "otherData");
-	et_jsonw_obj(j);
+	et_jsonw_kobj(j, "otherData");
 	et_jsonw_kstr(j, "generator", "et-viz");
 	/* the source is a path: escaped like every other JSON string (no
 	 * flags, not the events' ET_JSTR_CTRL_NT) */

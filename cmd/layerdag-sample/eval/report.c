@@ -19,8 +19,7 @@ static void print_roles(const ld_eval *r, uint8_t mask, uint8_t want, FILE *f)
 
 static void json_roles(et_jsonw *j, const char *key, const ld_eval *r, uint8_t mask, uint8_t want)
 {
-	et_jsonw_key(j, key);
-	et_jsonw_arr(j);
+	et_jsonw_karr(j, key);
 	for (uint32_t a = 0; a < r->vocab; a++)
 		if (role_is(r, a, mask, want))
 			et_jsonw_cjnum(j, a);
@@ -72,8 +71,7 @@ static void num(et_jsonw *j, const char *key, double v)
 
 static void surrogate(et_jsonw *j, const char *key, const ld_surrogate *s)
 {
-	et_jsonw_key(j, key);
-	et_jsonw_obj(j);
+	et_jsonw_kobj(j, key);
 	num(j, "pearson", s->pearson);
 	num(j, "spearman", s->spearman);
 	num(j, "mae", s->mae);
@@ -82,8 +80,7 @@ static void surrogate(et_jsonw *j, const char *key, const ld_surrogate *s)
 
 static void stats(et_jsonw *j, const char *key, const double *v)
 {
-	et_jsonw_key(j, key);
-	et_jsonw_obj(j);
+	et_jsonw_kobj(j, key);
 	for (int st = 0; st < NSTATS; st++)
 		num(j, ld_stat_name[st], v[st]);
 	et_jsonw_end(j);
@@ -99,8 +96,7 @@ void ld_eval_print_json(const ld_eval *r, FILE *f)
 	num(&j, "synthetic", (double)r->n_synth);
 	num(&j, "validity", r->validity);
 	num(&j, "role_validity", r->role_validity);
-	et_jsonw_key(&j, "role_broken");
-	et_jsonw_obj(&j);
+	et_jsonw_kobj(&j, "role_broken");
 	num(&j, "sink", r->role_broken[0]);
 	num(&j, "source", r->role_broken[1]);
 	num(&j, "successor", r->role_broken[2]);
