@@ -130,7 +130,13 @@ static int graph_items(const cfg *cf, const sgraph *g, cls_item **out, uint32_t 
 {
 	*out = NULL;
 	*n = 0;
-	size_t cap = 0;
+	/* exactly one item per communicating node: 131,072 ranks hold 10^8 */
+	uint32_t nc = 0;
+	for (uint32_t i = 0; i < g->n; i++)
+		nc += g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV ||
+		      g->type[i] == ET_NODE_COLL;
+	size_t cap = nc;
+	*out = et_xmalloc(((size_t)nc + 1) * sizeof **out);
 	for (uint32_t i = 0; i < g->n; i++) {
 		cls_item it;
 		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV) {

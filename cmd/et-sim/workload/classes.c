@@ -22,8 +22,12 @@ static uint64_t mix(uint64_t h, uint64_t v)
 
 typedef struct finder {
 	const cls_in *in;
-	uint64_t *off;      /* world + 1: rank r's items are fixed[off[r], off[r+1]) */
-	uint64_t *fixed;    /* per item: what does not change between rounds */
+	uint64_t *off;   /* world + 1: rank r's items are fixed[off[r], off[r+1]) */
+	uint32_t *fixed; /* per item: what does not change between rounds, as an
+	                  * id: 4 bytes an item, not 8 (131,072 ranks hold
+	                  * about 10^8 items) */
+	et_hmap sigs;    /* a message's delay signature -> its id in fixed */
+	uint32_t nsig;
 	uint32_t **view;    /* per group used: per member, the id of its view */
 	uint32_t (*def)[2]; /* per view id: the (group, member) that defined it */
 	size_t capdef;
@@ -80,6 +84,15 @@ static void group_views(finder *f, int gi)
 	}
 }
 
+/* A delay signature's id: equal ids, equal signatures. */
+static uint32_t sig_id(finder *f, uint64_t sig)
+{
+	uint64_t *id = et_hmap_put(&f->sigs, sig, 0, f->nsig);
+	if (*id == f->nsig)
+		f->nsig++;
+	return (uint32_t)*id;
+}
+
 /* Items' fixed parts: a collective's view, a message's delay signature. */
 static int prepare(finder *f)
 {
@@ -96,7 +109,8 @@ static int prepare(finder *f)
 				if (it->v < 0 || (uint32_t)it->v >= in->world)
 					f->why = "a send or receive names no rank of the trace";
 				else if (in->sig)
-					f->fixed[k] = in->sig(in->ctx, r, (uint32_t)it->v);
+					f->fixed[k] =
+					    sig_id(f, in->sig(in->ctx, r, (uint32_t)it->v));
 				continue;
 			}
 			if (it->v < 0)
@@ -267,6 +281,7 @@ static void finder_free(finder *f)
 	free(f->view);
 	free(f->off);
 	free(f->fixed);
+	et_hmap_free(&f->sigs);
 	free(f->def);
 	free(f->c);
 	free(f->nc);
