@@ -28,9 +28,9 @@ readme_commands() {
 
 @test "README: the command list is what we think it is" {
 	run -0 readme_commands
-	# 9 et-convert and 1 et-sim on its output, 3 et-validate, 7 et-sim, 4 et-synth, 6 et-stage,
+	# 9 et-convert and 1 et-sim on its output, 3 et-validate, 8 et-sim, 4 et-synth, 7 et-stage,
 	# 6 layerdag-sample (one of them et-convert), the gallery input, 6 gallery rows
-	[ "${#lines[@]}" -eq 42 ] || fail "${#lines[@]} commands, not 42: $output"
+	[ "${#lines[@]}" -eq 44 ] || fail "${#lines[@]} commands, not 44: $output"
 	assert_line "et-convert samples/all_reduce_8/all_reduce -o ar.etz"
 	assert_line "et-viz --timeline --schedule s.jsonl -o gantt.svg"
 	assert_line "et-stage --list-models"
@@ -55,7 +55,8 @@ $output"
 	[ "$(jq length stage/workload.json)" = 16 ] && [ -s stage/workload.7.et ]
 	[ "$(jq length groups.json)" = 16 ]
 	[ "$(et-validate -q decode.etz --format json | jq .ranks)" = 8 ]
-	[ "$(et-validate -q shard.0.etz --format json | jq .ranks)" = 1024 ]
+	[ "$(et-validate -q shard.0.etz --format json | jq .ranks)" = 2048 ]
+	[ "$(et-sim --set topology=Switch --set npus_count=2048 -F json scale.etz | jq .simulated_ranks)" = 16 ]
 	[ "$(et-validate -q shareable.etz --format json | jq .ranks)" = 256 ]
 	[ "$(grep -c "^g " samples.txt)" = 630 ] && [ -s diffusion.bin ] && [ -s ar.txt ]
 	[ "$(wc -l <links.csv)" = $((2 * 288 + 1)) ]
