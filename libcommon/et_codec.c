@@ -146,6 +146,15 @@ int et_varint_put(uint8_t *p, uint64_t v)
 	return n;
 }
 
+bool et_cursor_varint(et_cursor *c, uint64_t *v)
+{
+	int k = c->pos < c->n ? et_varint_get(c->p + c->pos, c->n - c->pos, v) : 0;
+	if (k <= 0)
+		return false;
+	c->pos += (size_t)k;
+	return true;
+}
+
 void et_frame_put(et_buf *out, const uint8_t *p, size_t n)
 {
 	et_buf_reserve(out, n + 10);

@@ -38,6 +38,14 @@ void et_frame_put(et_buf *out, const uint8_t *p, size_t n);
 int et_varint_get(const uint8_t *p, size_t avail, uint64_t *v);
 /* Write v as a varint into p (>= 10 bytes); returns bytes written. */
 int et_varint_put(uint8_t *p, uint64_t v);
+/* A cursor over p[0..n) for payloads of varints (class frames, rules):
+ * et_cursor_varint reads the varint at pos and moves past it; false, pos
+ * unchanged, when a whole one is not there. */
+typedef struct et_cursor {
+	const uint8_t *p;
+	size_t n, pos;
+} et_cursor;
+bool et_cursor_varint(et_cursor *c, uint64_t *v);
 
 /* Whether the message or one of its sub-messages holds fields this schema
  * does not know (from a newer writer); *field gets the first one's field

@@ -16,28 +16,14 @@
  * field, nothing else (another field would change the node's shape). */
 #define ATTR_TAG ((10u << 3) | 2u)
 
-typedef struct rd {
-	const uint8_t *p;
-	size_t n, pos;
-} rd;
-
-static bool get(rd *r, uint64_t *v)
-{
-	int k = r->pos < r->n ? et_varint_get(r->p + r->pos, r->n - r->pos, v) : 0;
-	if (k <= 0)
-		return false;
-	r->pos += (size_t)k;
-	return true;
-}
-
 /* Nodes framed back to back in p[0..len): their count, or -1. */
 static int64_t count_framed(const uint8_t *p, size_t len)
 {
-	rd r = {p, len, 0};
+	et_cursor r = {p, len, 0};
 	int64_t k = 0;
 	while (r.pos < r.n) {
 		uint64_t l;
-		if (!get(&r, &l) || l > r.n - r.pos)
+		if (!et_cursor_varint(&r, &l) || l > r.n - r.pos)
 			return -1;
 		r.pos += (size_t)l;
 		k++;
@@ -90,26 +76,26 @@ static bool add_slot_node(et_crule_class *c, et_arena *a, const uint8_t *p, size
 	return true;
 }
 
-static bool read_pieces(et_crule_class *c, rd *r, et_arena *a)
+static bool read_pieces(et_crule_class *c, et_cursor *r, et_arena *a)
 {
 	uint64_t ml, np;
-	if (!get(r, &ml) || ml > r->n - r->pos)
+	if (!et_cursor_varint(r, &ml) || ml > r->n - r->pos)
 		return false;
 	r->pos += (size_t)ml;
-	if (!get(r, &np) || np > r->n - r->pos)
+	if (!et_cursor_varint(r, &np) || np > r->n - r->pos)
 		return false;
 	/* the table first, then the bytes it describes */
-	rd t = *r;
+	et_cursor t = *r;
 	for (uint64_t i = 0; i < np; i++) {
 		uint64_t kind, len;
-		if (!get(r, &kind) || !get(r, &len))
+		if (!et_cursor_varint(r, &kind) || !et_cursor_varint(r, &len))
 			return false;
 	}
 	size_t off = r->pos;
 	for (uint64_t i = 0; i < np; i++) {
 		uint64_t kind, len;
-		get(&t, &kind);
-		get(&t, &len);
+		et_cursor_varint(&t, &kind);
+		et_cursor_varint(&t, &len);
 		if (len > r->n - off || kind > ET_STREAM_CLASS_SLOTS)
 			return false;
 		if (kind == 0) {
@@ -131,7 +117,7 @@ bool et_crule_class_read(et_crule_class *c, const uint8_t *p, size_t len)
 	c->n_nodes = 0;
 	c->n = 0;
 	c->n_slots = 0;
-	rd r = {p, len, 0};
+	et_cursor r = {p, len, 0};
 	et_arena *a = et_arena_new();
 	c->simple = read_pieces(c, &r, a);
 	et_arena_free(a);
@@ -168,9 +154,10 @@ static int32_t clamp32(int64_t v)
 /* One slot's value: exactly one attr field holding the slot kind's attribute. */
 static bool one_val(et_crule_kind k, const uint8_t *p, size_t len, et_arena *a, et_crule_val *v)
 {
-	rd r = {p, len, 0};
+	et_cursor r = {p, len, 0};
 	uint64_t tag, l;
-	if (!get(&r, &tag) || tag != ATTR_TAG || !get(&r, &l) || l != r.n - r.pos)
+	if (!et_cursor_varint(&r, &tag) || tag != ATTR_TAG || !et_cursor_varint(&r, &l) ||
+	    l != r.n - r.pos)
 		return false;
 	et_node *n = et_node_decode(a, p, len);
 	if (!n || n->n_attr != 1 || n->base.n_unknown_fields)
@@ -199,13 +186,13 @@ bool et_crule_rule_vals(const et_crule_class *c, const uint8_t *r, size_t len, e
 {
 	if (!c->simple)
 		return false;
-	rd d = {r, len, 0};
+	et_cursor d = {r, len, 0};
 	uint64_t k;
-	if (!get(&d, &k))
+	if (!et_cursor_varint(&d, &k))
 		return false;
 	for (uint64_t i = 0; i < k; i++) {
 		uint64_t slot, l;
-		if (!get(&d, &slot) || !get(&d, &l) || l > d.n - d.pos)
+		if (!et_cursor_varint(&d, &slot) || !et_cursor_varint(&d, &l) || l > d.n - d.pos)
 			return false;
 		if (slot < c->n_slots && c->kind[slot] != ET_CRULE_NONE &&
 		    !one_val((et_crule_kind)c->kind[slot], d.p + d.pos, (size_t)l, a, &v[slot]))

@@ -409,7 +409,10 @@ int et_pg_file_read(const char *path, et_pg_list *out, et_error *e)
 	return rc;
 }
 
-int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_error *e)
+/* A comm-group file at path: ASTRA-sim's {"id": [ranks]} in json.dumps'
+ * layout, one line, its members written by body. */
+static int write_groups(const char *path, void (*body)(et_jsonw *, const void *), const void *ctx,
+                        et_error *e)
 {
 	et_output *o;
 	if (et_output_open(&o, path, false, e) < 0)
@@ -418,38 +421,49 @@ int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_err
 	et_jsonw_init(&j, et_output_file(o), NULL, ET_JSONW_SPACED, 0);
 	et_jsonw_set_lines(&j, true);
 	et_jsonw_obj(&j);
-	for (uint32_t id = 0; id < world / g; id++) {
-		char key[16];
-		snprintf(key, sizeof key, "%u", id + 1);
-		et_jsonw_karr(&j, key);
-		for (uint32_t k = 0; k < g; k++)
-			et_jsonw_uint(&j, id * g + k);
-		et_jsonw_end(&j);
-	}
+	body(&j, ctx);
 	et_jsonw_end(&j);
 	et_jsonw_done(&j); /* f's errors: et_output_close_deferred's */
 	return et_output_close_deferred(o, e);
 }
 
+typedef struct consecutive {
+	uint32_t world, g;
+} consecutive;
+
+static void consecutive_body(et_jsonw *j, const void *ctx)
+{
+	const consecutive *c = ctx;
+	for (uint32_t id = 0; id < c->world / c->g; id++) {
+		char key[16];
+		snprintf(key, sizeof key, "%u", id + 1);
+		et_jsonw_karr(j, key);
+		for (uint32_t k = 0; k < c->g; k++)
+			et_jsonw_uint(j, id * c->g + k);
+		et_jsonw_end(j);
+	}
+}
+
+int et_pg_write_consecutive(const char *path, uint32_t world, uint32_t g, et_error *e)
+{
+	consecutive c = {world, g};
+	return write_groups(path, consecutive_body, &c, e);
+}
+
+static void list_body(et_jsonw *j, const void *ctx)
+{
+	const et_pg_list *l = ctx;
+	for (size_t i = 0; i < l->n; i++) {
+		et_jsonw_karr(j, l->g[i].name);
+		for (size_t k = 0; k < l->g[i].n_ranks; k++)
+			et_jsonw_uint(j, l->g[i].ranks[k]);
+		et_jsonw_end(j);
+	}
+}
+
 int et_pg_write_list(const char *path, const et_pg_list *l, et_error *e)
 {
-	et_output *o;
-	if (et_output_open(&o, path, false, e) < 0)
-		return -1;
-	et_jsonw j;
-	et_jsonw_init(&j, et_output_file(o), NULL, ET_JSONW_SPACED, 0);
-	et_jsonw_set_lines(&j, true);
-	et_jsonw_obj(&j);
-	for (size_t i = 0; i < l->n; i++) {
-		et_jsonw_key(&j, l->g[i].name);
-		et_jsonw_arr(&j);
-		for (size_t k = 0; k < l->g[i].n_ranks; k++)
-			et_jsonw_uint(&j, l->g[i].ranks[k]);
-		et_jsonw_end(&j);
-	}
-	et_jsonw_end(&j);
-	et_jsonw_done(&j); /* f's errors: et_output_close_deferred's */
-	return et_output_close_deferred(o, e);
+	return write_groups(path, list_body, l, e);
 }
 
 bool et_pg_id(const char *s, int32_t *id)

@@ -314,32 +314,18 @@ static int take_delta(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_err
 
 /* ---- classes ---- */
 
-typedef struct crd {
-	const uint8_t *p;
-	size_t n, pos;
-} crd;
-
-static int cget(crd *r, uint64_t *v)
-{
-	int k = r->pos < r->n ? et_varint_get(r->p + r->pos, r->n - r->pos, v) : 0;
-	if (k <= 0)
-		return -1;
-	r->pos += (size_t)k;
-	return 0;
-}
-
 /* The parts of a class payload: the GlobalMetadata, the pieces, then their
  * bytes, exactly. Returns NULL, or what is wrong. */
 static const char *class_parse(struct src_class *c)
 {
-	crd r = {c->b.data, c->b.len, 0};
+	et_cursor r = {c->b.data, c->b.len, 0};
 	uint64_t ml, np;
-	if (cget(&r, &ml) < 0 || ml > r.n - r.pos)
+	if (!et_cursor_varint(&r, &ml) || ml > r.n - r.pos)
 		return "truncated GlobalMetadata";
 	c->meta_off = r.pos;
 	c->meta_len = (size_t)ml;
 	r.pos += (size_t)ml;
-	if (cget(&r, &np) < 0 || np > r.n - r.pos)
+	if (!et_cursor_varint(&r, &np) || np > r.n - r.pos)
 		return "piece count beyond the frame";
 	c->np = 0;
 	c->n_slots = c->max_slot = 0;
@@ -347,7 +333,7 @@ static const char *class_parse(struct src_class *c)
 	uint64_t total = 0;
 	for (uint64_t i = 0; i < np; i++) {
 		uint64_t kind, len;
-		if (cget(&r, &kind) < 0 || cget(&r, &len) < 0)
+		if (!et_cursor_varint(&r, &kind) || !et_cursor_varint(&r, &len))
 			return "truncated piece table";
 		if (kind > ET_STREAM_CLASS_SLOTS)
 			return "a slot beyond 65535";
@@ -411,9 +397,9 @@ static int take_class(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_err
 /* The rule of a class rank: every slot its class uses, once, ascending. */
 static const char *rule_parse(et_src *s, const struct src_class *c)
 {
-	crd r = {s->rule.data, s->rule.len, 0};
+	et_cursor r = {s->rule.data, s->rule.len, 0};
 	uint64_t k;
-	if (cget(&r, &k) < 0 || k > r.n)
+	if (!et_cursor_varint(&r, &k) || k > r.n)
 		return "truncated or malformed slot count";
 	if (k != c->n_slots)
 		return "not as many slots as its class uses";
@@ -421,7 +407,7 @@ static const char *rule_parse(et_src *s, const struct src_class *c)
 	uint64_t prev = 0;
 	for (uint64_t i = 0; i < k; i++) {
 		uint64_t sl, len;
-		if (cget(&r, &sl) < 0 || cget(&r, &len) < 0 || len > r.n - r.pos)
+		if (!et_cursor_varint(&r, &sl) || !et_cursor_varint(&r, &len) || len > r.n - r.pos)
 			return "truncated slot";
 		if ((i && sl <= prev) || sl > c->max_slot || !c->used[sl])
 			return "a slot its class does not use, or slots not ascending";
@@ -528,6 +514,22 @@ static int64_t class_run(et_src *s, uint8_t *dst, size_t cap)
 	return (int64_t)out;
 }
 
+/* The id of a base, delta, class or rule frame at p, below limit, and the
+ * frame's payload next; else exit 3 naming the frame. */
+static int frame_id(et_src *s, const uint8_t *p, const char *frame, const char *of, uint32_t limit,
+                    uint64_t at, uint32_t *id, et_error *e)
+{
+	*id = le32(p + 16);
+	if (*id >= limit) {
+		char what[96];
+		snprintf(what, sizeof what, "%s frame: %s id %u, expected below %u", frame, of, *id,
+		         limit);
+		return src_fail(s, e, 3, at, what);
+	}
+	s->fpos += 20;
+	return 0;
+}
+
 /* At a skippable frame (not a section header): a base is kept, a delta
  * begins (returns 2), anything else is skipped (returns 0); -1 on error. */
 static int take_skippable(et_src *s, et_error *e)
@@ -548,15 +550,11 @@ static int take_skippable(et_src *s, et_error *e)
 	           memcmp(p + 8, ET_STREAM_TAG_CLASS, 8) == 0;
 	bool rule = le32(p) == ET_STREAM_MAGIC && len >= 12 && a >= 20 &&
 	            memcmp(p + 8, ET_STREAM_TAG_RULE, 8) == 0;
+	uint32_t id;
 	if (cls || rule) {
-		uint32_t id = le32(p + 16);
-		if (id >= ET_STREAM_CLASS_IDS) {
-			char what[96];
-			snprintf(what, sizeof what, "%s frame: class id %u, expected below %u",
-			         cls ? "class" : "rule", id, ET_STREAM_CLASS_IDS);
-			return src_fail(s, e, 3, at, what);
-		}
-		s->fpos += 20;
+		if (frame_id(s, p, cls ? "class" : "rule", "class", ET_STREAM_CLASS_IDS, at, &id,
+		             e) < 0)
+			return -1;
 		if (cls)
 			return take_class(s, id, len - 12, at, e);
 		return take_rule(s, id, len - 12, at, e) < 0 ? -1 : 2;
@@ -565,14 +563,8 @@ static int take_skippable(et_src *s, et_error *e)
 		s->fpos += 8;
 		return file_skip(s, len, e);
 	}
-	uint32_t id = le32(p + 16);
-	if (id >= ET_STREAM_BASE_IDS) {
-		char what[96];
-		snprintf(what, sizeof what, "%s frame: base id %u, expected below %u",
-		         base ? "base" : "delta", id, ET_STREAM_BASE_IDS);
-		return src_fail(s, e, 3, at, what);
-	}
-	s->fpos += 20;
+	if (frame_id(s, p, base ? "base" : "delta", "base", ET_STREAM_BASE_IDS, at, &id, e) < 0)
+		return -1;
 	if (base)
 		return take_base(s, id, len - 12, at, e);
 	return take_delta(s, id, len - 12, at, e) < 0 ? -1 : 2;

@@ -183,31 +183,8 @@ static int32_t pool_add(sgraph *v, size_t *len, size_t *cap, const char *p)
 	return (int32_t)off;
 }
 
-sgraph *sgraph_view(const sgraph *body, const sgraph *s)
-{
-	sgraph *v = et_xmalloc(sizeof *v);
-	*v = *body;
-	v->body = body;
-	v->src = v->dst = v->pg = NULL;
-	v->cval = et_xcalloc((size_t)body->ncomm + 1, sizeof *v->cval);
-	size_t len = 1, cap = 0; /* offset 0 is "no pg name" */
-	v->pgnames = NULL;
-	ET_GROW(v->pgnames, cap, (size_t)16);
-	v->pgnames[0] = 0;
-	for (uint32_t i = 0; i < s->n; i++) {
-		uint32_t k = body->cslot[i];
-		if (k == UINT32_MAX)
-			continue;
-		const char *p = sg_pg(s, i);
-		v->cval[k] = s->type[i] == ET_NODE_SEND   ? sg_dst(s, i)
-		             : s->type[i] == ET_NODE_RECV ? sg_src(s, i)
-		             : p                          ? pool_add(v, &len, &cap, p)
-		                                          : 0;
-	}
-	return v;
-}
-
-/* A view's pg name for node i as `like` has it. */
+/* A view's value for communicating node i as `like` has it: a SEND's
+ * destination, a RECV's source, a collective's pg name (pooled). */
 static int32_t like_val(sgraph *v, size_t *len, size_t *cap, const sgraph *like, uint32_t i)
 {
 	if (like->type[i] == ET_NODE_SEND)
@@ -218,21 +195,37 @@ static int32_t like_val(sgraph *v, size_t *len, size_t *cap, const sgraph *like,
 	return p ? pool_add(v, len, cap, p) : 0;
 }
 
-sgraph *sgraph_view_vals(const sgraph *body, const sgraph *like, const et_crule_class *c,
-                         const et_crule_val *vals)
+/* A view of body with the pg names and peers of `like` (of body's shape);
+ * *len and *cap are its pool's, for more names. */
+static sgraph *view_of(const sgraph *body, const sgraph *like, size_t *len, size_t *cap)
 {
 	sgraph *v = et_xmalloc(sizeof *v);
 	*v = *body;
 	v->body = body;
 	v->src = v->dst = v->pg = NULL;
 	v->cval = et_xcalloc((size_t)body->ncomm + 1, sizeof *v->cval);
-	size_t len = 1, cap = 0; /* offset 0 is "no pg name" */
+	*len = 1; /* offset 0 is "no pg name" */
+	*cap = 0;
 	v->pgnames = NULL;
-	ET_GROW(v->pgnames, cap, (size_t)16);
+	ET_GROW(v->pgnames, *cap, (size_t)16);
 	v->pgnames[0] = 0;
 	for (uint32_t i = 0; i < body->n; i++)
 		if (body->cslot[i] != UINT32_MAX)
-			v->cval[body->cslot[i]] = like_val(v, &len, &cap, like, i);
+			v->cval[body->cslot[i]] = like_val(v, len, cap, like, i);
+	return v;
+}
+
+sgraph *sgraph_view(const sgraph *body, const sgraph *s)
+{
+	size_t len, cap;
+	return view_of(body, s, &len, &cap);
+}
+
+sgraph *sgraph_view_vals(const sgraph *body, const sgraph *like, const et_crule_class *c,
+                         const et_crule_val *vals)
+{
+	size_t len, cap;
+	sgraph *v = view_of(body, like, &len, &cap);
 	for (size_t j = 0; j < c->n; j++) {
 		uint32_t i = c->nodes[j].node;
 		const et_crule_val *x = &vals[c->nodes[j].slot];
