@@ -29,3 +29,10 @@ setup() {
 hexbytes() {
 	od -An -v -tx1 -j "$2" -N "$3" "$1" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//'
 }
+
+# ulimit_v KB: "ulimit -v KB && ", to put before a command run with bash -c,
+# where the tools run natively; nothing under ASan or valgrind, whose
+# address space is theirs (a bound there makes the tool abort at start).
+ulimit_v() {
+	[ -n "${ASAN_OPTIONS:-}${ETKIT_VALGRIND:-}" ] || printf 'ulimit -v %s && ' "$1"
+}

@@ -71,7 +71,7 @@ make_class() {
 	at_rule=$((20 + z + 8 + 23)) # class frame, then the section header
 	check() { # FILE MESSAGE-PATTERN
 		for t in et-convert et-validate et-sim; do
-			run --separate-stderr bash -c "ulimit -v 400000 && exec $t $1 >/dev/null"
+			run --separate-stderr bash -c "$(ulimit_v 400000)exec $t $1 >/dev/null"
 			assert_failure 3
 			[[ "$stderr" == $2 ]] || fail "$t $1: $stderr (expected $2)"
 		done
@@ -103,7 +103,7 @@ make_class() {
 	head -c 300000000 /dev/zero | zstd -qc >huge.zst
 	{ frame 'ETCLASS\x00' 0 huge.zst; header3 0; frame 'ETRULE\x00\x00' 0 rule0; } >h.etz
 	[ "$(stat -c %s h.etz)" -lt 100000 ]
-	run --separate-stderr bash -c "ulimit -v 1000000 && exec et-convert h.etz >/dev/null"
+	run --separate-stderr bash -c "$(ulimit_v 1000000)exec et-convert h.etz >/dev/null"
 	assert_failure 3
 	[[ "$stderr" == *"class frame (the stream's classes are limited to 256 MiB): over "*" bytes decompressed" ]] || fail "$stderr"
 }

@@ -147,7 +147,7 @@ grps() {
 	while IFS='|' read -r payload off why; do
 		section h.etz "$n" 0 2 "$(grps "$payload")"
 		for t in et-convert et-sim et-validate; do
-			run --separate-stderr bash -c "ulimit -v 400000 && exec $t h.etz >/dev/null"
+			run --separate-stderr bash -c "$(ulimit_v 400000)exec $t h.etz >/dev/null"
 			assert_failure 3
 			[ "$stderr" = "$t: h.etz: rank 0: byte $((at + off)): comm groups: $why" ] ||
 				fail "$t [$payload]: $stderr"
