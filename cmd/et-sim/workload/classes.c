@@ -278,13 +278,10 @@ static void finder_free(finder *f)
 {
 	for (int gi = 0; f->view && gi < f->in->ngroups; gi++)
 		free(f->view[gi]);
-	free(f->view);
-	free(f->off);
-	free(f->fixed);
+	void *arrays[] = {f->view, f->off, f->fixed, f->def, f->c, f->nc};
+	for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++)
+		free(arrays[k]);
 	et_hmap_free(&f->sigs);
-	free(f->def);
-	free(f->c);
-	free(f->nc);
 	et_hmap_free(&f->views);
 }
 
