@@ -123,36 +123,31 @@ static uint64_t delay_sig(const void *ctx, uint32_t a, uint32_t b)
 	return (uint64_t)(net_first_dim(cf, a, b) + 1) << 32 | (uint32_t)net_hops(cf, a, b);
 }
 
-/* Each distinct graph's communicating nodes: a collective's group (-1:
- * every rank), a send's or a receive's peer. -1 when a group is unknown
- * (the unfolded run says so). */
+/* A rank's items for classes_find: its distinct communicating values
+ * (sgraph_pack), each a collective's group (-1: every rank), a send's or a
+ * receive's peer; which nodes use which is its pattern, part of its first
+ * colour. -1 when a group is unknown (the unfolded run says so) or the rank
+ * is not packed. */
 static int graph_items(const cfg *cf, const sgraph *g, cls_item **out, uint32_t *n)
 {
 	*out = NULL;
 	*n = 0;
-	/* exactly one item per communicating node: 131,072 ranks hold 10^8 */
-	uint32_t nc = 0;
-	for (uint32_t i = 0; i < g->n; i++)
-		nc += g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV ||
-		      g->type[i] == ET_NODE_COLL;
-	size_t cap = nc;
-	*out = et_xmalloc(((size_t)nc + 1) * sizeof **out);
-	for (uint32_t i = 0; i < g->n; i++) {
-		cls_item it;
-		if (g->type[i] == ET_NODE_SEND || g->type[i] == ET_NODE_RECV) {
-			bool send = g->type[i] == ET_NODE_SEND;
-			it = (cls_item){send ? CLS_SEND : CLS_RECV,
-			                send ? sg_dst(g, i) : sg_src(g, i)};
-		} else if (g->type[i] == ET_NODE_COLL) {
-			const char *pg = sg_pg(g, i);
+	if (!g->cp)
+		return -1;
+	*out = et_xmalloc(((size_t)g->cp->nval + 1) * sizeof **out);
+	for (uint32_t j = 0; j < g->cp->nval; j++) {
+		uint8_t t = g->cp->kind[j];
+		cls_item it = {t == ET_NODE_SEND   ? CLS_SEND
+		               : t == ET_NODE_RECV ? CLS_RECV
+		                                   : CLS_COLL,
+		               g->cv[j]};
+		if (t == ET_NODE_COLL) {
+			const char *pg = g->cv[j] ? g->pgnames + g->cv[j] : NULL;
 			int gi = -1;
 			if (!et_pg_is_all(pg) && !cfg_group(cf, pg, &gi))
 				return -1;
-			it = (cls_item){CLS_COLL, gi};
-		} else {
-			continue;
+			it.v = gi;
 		}
-		ET_GROW(*out, cap, (size_t)*n + 1);
 		(*out)[(*n)++] = it;
 	}
 	return 0;
@@ -179,8 +174,8 @@ static const sgraph *shape_of(const sgraph *g)
 	return g->body ? g->body : g;
 }
 
-/* First colours: one per graph shape (w->cls) and --slow factor, numbered
- * in order of the first rank. */
+/* First colours: one per graph shape (w->cls), value pattern and --slow
+ * factor, numbered in order of the first rank. */
 static void first_colours(const run_conf *c, const workload *w, fold_in *f)
 {
 	et_hmap m = {0}, cm = {0};
@@ -188,8 +183,9 @@ static void first_colours(const run_conf *c, const workload *w, fold_in *f)
 		*et_hmap_put(&m, (uint64_t)(uintptr_t)w->cls[k], 0, 0) = k;
 	uint64_t next = 0;
 	for (uint32_t r = 0; r < w->world; r++) {
-		uint64_t shape =
-		    *et_hmap_get(&m, (uint64_t)(uintptr_t)shape_of(w->rank_graph[r]), 0);
+		const sgraph *g = w->rank_graph[r];
+		uint64_t shape = *et_hmap_get(&m, (uint64_t)(uintptr_t)shape_of(g), 0) |
+		                 (uint64_t)g->cp->id << 32;
 		double slow = c->op.slow ? c->op.slow[r] : 1.0;
 		uint64_t bits;
 		memcpy(&bits, &slow, sizeof bits);

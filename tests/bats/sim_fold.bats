@@ -116,11 +116,38 @@ plan() {
 	plan $(sw 16) -- "${M[@]}" --dp 2 --tp 2 --pp 4 --schedule gpipe
 	[ "$SIMULATED" = 4 ]
 	# interleaved: a stage's own send ends at the tick a message from the
-	# stage before arrives, both scheduled at one tick by two ranks; which
-	# runs first depends on the ranks' order, not on the class, so the run
-	# unfolds (and stays equal)
+	# stage before arrives, both scheduled at one tick by two ranks; their
+	# ancestries differ in an earlier tick, which decides the order in the
+	# folded run as in the full one, so the fold holds
 	plan $(sw 16) -- --model llama3-8b --layers 8 --dp 2 --tp 2 --pp 4 --schedule interleaved
-	[ "$SIMULATED" = 16 ]
+	[ "$SIMULATED" = 4 ]
+}
+
+# Ranks 0 and 3 send to 1 and 2 (two classes). In each receiver the message
+# arrives at 7,000 ns, the tick its own c3 ends; c4 waits for the message,
+# c5 for c3, and whichever is ready first runs first.
+@test "fold: two events at one tick whose ancestries differ only in which rank started first unfold; differing in a tick, the fold holds" {
+	# tie_root: both events descend from 5,000 ns events that descend from
+	# the start, so ASTRA-sim's push order decides: rank 0 starts before
+	# rank 1 (message first, c4 first), rank 2 before rank 3 (c3 first, c5
+	# first). One rank per class cannot give both.
+	same_as_unfolded $(sw 4) --set bandwidth=1 "$SIMD/tie_root.jsonl"
+	[ "$SIMULATED" = 4 ]
+	run et-sim -v $(sw 4) --set bandwidth=1 -o /dev/null "$SIMD/tie_root.jsonl"
+	assert_output --partial "every rank simulated: the folded run met two events of one class at one tick"
+	assert_output --partial "at 7000 ns"
+	run grep -E '"rank":(1|2),"id":4,' f.sched
+	assert_line --index 0 --partial '"start_ns":7000,'
+	assert_line --index 1 --partial '"start_ns":8000,'
+	# tie_ticks: c3 now follows c6 (4,000 to 5,000 ns), so the events at 5,000
+	# that schedule the two differ in their parents' ticks (the start against
+	# 4,000 ns): the sender's comes first in every pair, c4 runs first in
+	# both receivers, and one rank per class is exact
+	same_as_unfolded $(sw 4) --set bandwidth=1 "$SIMD/tie_ticks.jsonl"
+	[ "$SIMULATED" = 2 ]
+	run grep -E '"rank":(1|2),"id":4,' f.sched
+	assert_line --index 0 --partial '"start_ns":7000,'
+	assert_line --index 1 --partial '"start_ns":7000,'
 }
 
 @test "fold: cp, fsdp, an uneven pipeline (5 layers on 3 stages)" {

@@ -65,8 +65,38 @@ static void test_many(void)
 	evq_free(&q);
 }
 
+/* What an event pushes carries the ticks of its ancestry (ev.pc): equal for
+ * two events whose ancestors ran at the same ticks, different when any
+ * ancestor's tick differs, and the start's pushes have ancestry 0. */
+static void test_ancestry(void)
+{
+	evq q = {0};
+	evq_push(&q, 10, 1, 0, 1, 0);
+	evq_push(&q, 10, 1, 1, 2, 0);
+	evq_push(&q, 15, 1, 2, 3, 0);
+	ev a, b, c;
+	CHECK(evq_pop(&q, &a) == 1 && a.a == 1 && a.pc == 0);
+	CHECK(q.now_pc == 0 && q.chain == evq_chain(0, 10));
+	evq_push(&q, 20, 1, 0, 11, 0);
+	CHECK(evq_pop(&q, &b) == 1 && b.a == 2 && b.pc == 0);
+	evq_push(&q, 20, 1, 1, 12, 0);
+	CHECK(evq_pop(&q, &c) == 1 && c.a == 3);
+	evq_push(&q, 20, 1, 2, 13, 0);
+	ev x, y, z;
+	CHECK(evq_pop(&q, &x) == 1 && evq_pop(&q, &y) == 1 && evq_pop(&q, &z) == 1);
+	CHECK(x.a == 11 && y.a == 12 && z.a == 13);
+	CHECK(x.pc == y.pc); /* both parents at 10, from the start */
+	CHECK(x.pc != z.pc); /* parent at 15 */
+	CHECK(q.now_pc == z.pc);
+	/* one level deeper: a tick two generations back still tells apart */
+	CHECK(evq_chain(evq_chain(0, 10), 20) != evq_chain(evq_chain(0, 15), 20));
+	CHECK(evq_chain(0, 0) != 0);
+	evq_free(&q);
+}
+
 int main(void)
 {
+	test_ancestry();
 	test_order_and_ties();
 	test_push_during_tick();
 	test_many();

@@ -9,10 +9,19 @@ static int ev_less(const ev *x, const ev *y)
 	return x->t < y->t || (x->t == y->t && x->seq < y->seq);
 }
 
+uint64_t evq_chain(uint64_t pc, uint64_t t)
+{
+	/* splitmix64's finalizer over both words: every bit of each moves */
+	uint64_t x = pc ^ (t + 0x9e3779b97f4a7c15u + (pc << 6) + (pc >> 2));
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+	return x ^ (x >> 31);
+}
+
 void evq_push(evq *q, uint64_t t, uint32_t type, uint32_t rank, uint64_t a, uint64_t b)
 {
 	ET_GROW(q->h, q->cap, (size_t)q->n + 1);
-	ev e = {t, q->seq++, q->now, a, b, type, rank};
+	ev e = {t, q->seq++, q->chain, a, b, type, rank};
 	uint64_t i = q->n++;
 	while (i > 0) {
 		uint64_t p = (i - 1) / 4;
@@ -30,6 +39,8 @@ int evq_pop(evq *q, ev *out)
 		return 0;
 	*out = q->h[0];
 	q->now = out->t;
+	q->now_pc = out->pc;
+	q->chain = evq_chain(out->pc, out->t);
 	ev last = q->h[--q->n];
 	uint64_t i = 0;
 	for (;;) {

@@ -43,7 +43,9 @@ static void eng_done_at(void *eng, uint64_t t, const net_done *d)
 static void eng_dispatch(void *eng, const net_done *d)
 {
 	sim *s = eng;
-	ev e = {.t = s->now, .type = d->type, .rank = d->rank, .a = d->a, .b = d->b};
+	/* runs inside the popped event: it takes that event's place in the order */
+	ev e = {
+	    .t = s->now, .pc = s->q.now_pc, .type = d->type, .rank = d->rank, .a = d->a, .b = d->b};
 	sim_dispatch(s, &e);
 }
 
@@ -89,9 +91,12 @@ void sim_tie(sim *s, uint32_t rank, const ev *e, bool external)
 		r->tie_t = s->now;
 		r->tie_n = 0;
 	}
-	uint64_t me = e->pt << 1 | external;
+	/* Events of this rank at this tick whose ancestries differ in some tick
+	 * run in the same order in the folded run as in the full one (evq.h);
+	 * with equal ancestries the order comes from pushes at the start, which
+	 * only this rank's own events are sure to share. */
 	for (uint32_t k = 0; k < r->tie_n; k++)
-		if (r->tie[k] >> 1 == e->pt && ((r->tie[k] | me) & 1)) {
+		if (r->tie[k] == e->pc && (r->tie_ext[k] || external)) {
 			sim_unfold(s, "two events of one class at one tick, in an order the class "
 			              "does not decide");
 			return;
@@ -100,7 +105,8 @@ void sim_tie(sim *s, uint32_t rank, const ev *e, bool external)
 		sim_unfold(s, "more events of one class at one tick than the fold follows");
 		return;
 	}
-	r->tie[r->tie_n++] = me;
+	r->tie_ext[r->tie_n] = external;
+	r->tie[r->tie_n++] = e->pc;
 }
 
 static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)

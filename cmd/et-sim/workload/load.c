@@ -35,6 +35,8 @@ typedef struct loading {
 		uint64_t gen;
 		const sgraph *like;
 		et_crule_class c;
+		sgraph_rtpl t; /* made at the class's first rule rank */
+		int t_state;   /* 0: not made, 1: made, -1: cannot be */
 	} * cl;
 	et_arena *ra;
 	et_crule_val *vals;
@@ -48,6 +50,8 @@ static void side_grow(side *s, uint32_t n)
 
 static void add_view(workload *w, uint32_t rank, sgraph *v)
 {
+	if (!v->cp)
+		sgraph_pack(v, &w->pats);
 	ET_GROW(w->views, w->capviews, (size_t)w->nviews + 1);
 	w->views[w->nviews++] = v;
 	w->rank_graph[rank] = v;
@@ -77,6 +81,7 @@ static void place(loading *l, uint32_t rank, sgraph *s)
 	while (et_hmap_get(&l->shapes, s->hash, k))
 		k++;
 	*et_hmap_put(&l->shapes, s->hash, k, 0) = w->ncls;
+	sgraph_pack(s, &w->pats);
 	ET_GROW(w->cls, w->capcls, (size_t)w->ncls + 1);
 	w->cls[w->ncls++] = s;
 	w->rank_graph[rank] = s;
@@ -125,7 +130,12 @@ static int from_rule(loading *l, const et_rank_info *ri, et_error *e)
 		return et_fail(e, ET_EXIT_DATA, "%s: rank %u: class %u: its rule does not read",
 		               ri->input, ri->rank, ri->class_id);
 	const sgraph *body = k->like->body ? k->like->body : k->like;
-	add_view(l->w, ri->rank, sgraph_view_vals(body, k->like, &k->c, l->vals));
+	if (k->t_state == 0)
+		k->t_state = sgraph_rtpl_make(&k->t, body, k->like, &k->c, &l->w->pats) ? 1 : -1;
+	sgraph *v = k->t_state > 0 ? sgraph_view_rule(body, &k->t, l->vals, &l->w->pats) : NULL;
+	if (!v)
+		v = sgraph_view_vals(body, k->like, &k->c, l->vals);
+	add_view(l->w, ri->rank, v);
 	l->w->nodes += k->c.n_nodes;
 	l->w->rule_ranks++;
 	return 0;
@@ -140,6 +150,8 @@ static void keep_like(loading *l, const et_rank_info *ri, const sgraph *g)
 	struct cls_like *k = &l->cl[ri->class_id];
 	k->gen = ri->class_gen;
 	k->like = sgraph_fits_rule(g, ri->crule) ? g : NULL;
+	sgraph_rtpl_free(&k->t);
+	k->t_state = 0;
 	et_crule_class_copy(&k->c, ri->crule);
 }
 
@@ -189,8 +201,10 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	io.class_rules = true; /* a class's ranks are built from its first one */
 	int rc = et_load_args(argc, argv, &io, &lo, &h, NULL, e);
 	if (l.cl)
-		for (uint32_t i = 0; i < ET_STREAM_CLASS_IDS; i++)
+		for (uint32_t i = 0; i < ET_STREAM_CLASS_IDS; i++) {
 			et_crule_class_free(&l.cl[i].c);
+			sgraph_rtpl_free(&l.cl[i].t);
+		}
 	free(l.cl);
 	et_arena_free(l.ra);
 	free(l.vals);
@@ -214,6 +228,7 @@ void workload_free(workload *w)
 		sgraph_free(w->cls[c]);
 	free(w->cls);
 	free(w->rank_graph);
+	cpat_set_free(&w->pats);
 	et_pg_list_free(&w->groups);
 	memset(w, 0, sizeof *w);
 }

@@ -13,6 +13,7 @@ typedef struct workload {
 	uint32_t ncls;
 	size_t capcls, caprank; /* of cls, of rank_graph */
 	sgraph **views;         /* the views rank_graph holds (sgraph_view) */
+	cpat_set pats;          /* the patterns of the packed graphs and views */
 	uint32_t nviews;
 	size_t capviews;
 	uint64_t nodes;      /* over all ranks */

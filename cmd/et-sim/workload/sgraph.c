@@ -169,9 +169,9 @@ bool sgraph_same_own(const sgraph *a, const sgraph *b)
 	return true;
 }
 
-/* Offset of pg name p in the view's pool, added if new (a rank names a
- * few groups: a linear search over the distinct ones is enough). */
-static int32_t pool_add(sgraph *v, size_t *len, size_t *cap, const char *p)
+/* A rank names a few groups: a linear search over the distinct ones is
+ * enough. */
+int32_t sgraph_pool_add(sgraph *v, size_t *len, size_t *cap, const char *p)
 {
 	for (size_t off = 1; off < *len; off += strlen(v->pgnames + off) + 1)
 		if (strcmp(v->pgnames + off, p) == 0)
@@ -192,23 +192,31 @@ static int32_t like_val(sgraph *v, size_t *len, size_t *cap, const sgraph *like,
 	if (like->type[i] == ET_NODE_RECV)
 		return sg_src(like, i);
 	const char *p = sg_pg(like, i);
-	return p ? pool_add(v, len, cap, p) : 0;
+	return p ? sgraph_pool_add(v, len, cap, p) : 0;
 }
 
 /* A view of body with the pg names and peers of `like` (of body's shape);
  * *len and *cap are its pool's, for more names. */
-static sgraph *view_of(const sgraph *body, const sgraph *like, size_t *len, size_t *cap)
+sgraph *sgraph_view_new(const sgraph *body, size_t *len, size_t *cap)
 {
 	sgraph *v = et_xmalloc(sizeof *v);
 	*v = *body;
 	v->body = body;
 	v->src = v->dst = v->pg = NULL;
-	v->cval = et_xcalloc((size_t)body->ncomm + 1, sizeof *v->cval);
+	v->cval = v->cv = NULL;
+	v->cp = NULL;
 	*len = 1; /* offset 0 is "no pg name" */
 	*cap = 0;
 	v->pgnames = NULL;
 	ET_GROW(v->pgnames, *cap, (size_t)16);
 	v->pgnames[0] = 0;
+	return v;
+}
+
+static sgraph *view_of(const sgraph *body, const sgraph *like, size_t *len, size_t *cap)
+{
+	sgraph *v = sgraph_view_new(body, len, cap);
+	v->cval = et_xcalloc((size_t)body->ncomm + 1, sizeof *v->cval);
 	for (uint32_t i = 0; i < body->n; i++)
 		if (body->cslot[i] != UINT32_MAX)
 			v->cval[body->cslot[i]] = like_val(v, len, cap, like, i);
@@ -231,7 +239,7 @@ sgraph *sgraph_view_vals(const sgraph *body, const sgraph *like, const et_crule_
 		const et_crule_val *x = &vals[c->nodes[j].slot];
 		int32_t *dst = &v->cval[body->cslot[i]];
 		if (c->kind[c->nodes[j].slot] == ET_CRULE_PG)
-			*dst = pool_add(v, &len, &cap, x->pg);
+			*dst = sgraph_pool_add(v, &len, &cap, x->pg);
 		else
 			*dst = x->peer >= 0 ? x->peer : -1; /* as et_graph_p2p_peer */
 	}
@@ -258,6 +266,7 @@ void sgraph_free(sgraph *s)
 {
 	if (!s)
 		return;
+	free(s->cv);
 	if (s->body) {
 		free(s->cval);
 		free(s->pgnames);

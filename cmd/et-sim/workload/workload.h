@@ -34,11 +34,12 @@ typedef struct rank_st {
 	bool finished;
 	uint64_t finish;
 	double slow; /* compute-time factor (--slow), 1 for none */
-	/* folded: the events of this rank at tick tie_t so far: the tick each
-	 * was scheduled at, bit 0 set when another rank scheduled it (sim_tie) */
+	/* folded: the events of this rank at tick tie_t so far: each one's
+	 * ancestry hash (ev.pc) and whether another rank scheduled it (sim_tie) */
 	uint64_t tie_t;
 	uint32_t tie_n;
 	uint64_t tie[SIM_TIES];
+	bool tie_ext[SIM_TIES];
 	uint32_t prio_counter;
 	int fifo_counter;
 	squeue q[CFG_MAXDIM];
