@@ -20,11 +20,14 @@
 # rank per stage and builds the others from their rules (et_crule), folded
 # or not, so --no-fold here measures simulating every rank, not decoding.
 #
-# BENCH_BIG=1 adds the large plans, each on one Switch of every rank (the
+# BENCH_BIG=1 adds the issue's plans, each on one Switch of every rank (the
 # default Ring does not fold: see above): et-stage's time, stream size and
-# peak RSS, then et-sim's, for llama3-8b tp 8 pp 16 at dp 128 (16,384
-# ranks) and dp 1024 (131,072 ranks), and the dp 1024 plan with
-# --slow 17=1.1 (rank 17's class splits off).
+# peak RSS, then et-sim's (text report: the JSON one lists every rank's
+# every collective, gigabytes at this scale), for llama3-405b tp 8 pp 16
+# at dp 64, 128 and 1024 (8,192, 16,384 and 131,072 ranks). Peak RSS at dp
+# 1024 against dp 64 is what grows with the ranks: each rank's packed
+# values and the comm groups. (--slow on one rank of a group makes et-sim
+# simulate every rank: at 131,072 ranks of 405B that needs tens of GB.)
 #
 # Environment: BENCH_RUNS (3), BENCH_DPS ("32 128 512"), BENCH_NETS
 # ("switch ring"), BENCH_BIG (0). Run after `make`.
@@ -91,13 +94,30 @@ stage_row() { # LABEL STREAM ARGS...: BENCH_RUNS runs of et-stage ARGS -o STREAM
 		"$(median "${rsss[@]}" | awk '{print $1 / 1024}')" \
 		"$(stat -c %s "$st" | awk '{printf "%.1f", $1 / 1048576}')"
 }
+# row_text LABEL ARGS...: as row, with the text report (its first line
+# says how many ranks were simulated)
+row_text() {
+	local label=$1 walls=() cpus=() rsss=() i
+	shift
+	for ((i = 0; i < RUNS; i++)); do
+		/usr/bin/time -v "$BIN/et-sim" "$@" -o "$OUT/scale.txt" 2>"$TF" >/dev/null ||
+			die "$label: et-sim failed: $(grep -v '^\s' "$TF" | head -1)"
+		walls+=("$(tv_wall "$TF")")
+		cpus+=("$(tv_cpu "$TF")")
+		rsss+=("$(tv_rss "$TF")")
+	done
+	printf '%-44s %8.2f s %8.2f s %9.1f MB  %s\n' "$label" "$(median "${walls[@]}")" \
+		"$(median "${cpus[@]}")" \
+		"$(median "${rsss[@]}" | awk '{print $1 / 1024}')" \
+		"$(head -1 "$OUT/scale.txt" | sed -n 's/.*(rank classes: \([0-9]*\) of.*/\1 simulated/p')"
+}
 if [ "${BENCH_BIG:-0}" = 1 ]; then
-	for dp in 128 1024; do
+	for dp in 64 128 1024; do
 		n=$((dp * 128))
-		s=$OUT/scale_big_dp$dp.etz
-		stage_row "et-stage llama3-8b dp $dp tp 8 pp 16 ($n)" "$s" --model llama3-8b --dp "$dp" --tp 8 --pp 16
+		s=$OUT/scale_405b_dp$dp.etz
+		stage_row "et-stage llama3-405b dp $dp tp 8 pp 16 ($n)" "$s" --model llama3-405b \
+			--dp "$dp" --tp 8 --pp 16
 		set -- --set topology=Switch --set npus_count=$n --set bandwidth=50 --set latency=500
-		row "dp $dp ($n ranks), switch, folded" "$@" "$s"
-		[ "$dp" = 1024 ] && row "dp $dp ($n ranks), switch, --slow 17=1.1" "$@" --slow 17=1.1 "$s"
+		row_text "dp $dp ($n ranks), switch, folded" "$@" "$s"
 	done
 fi

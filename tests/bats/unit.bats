@@ -197,6 +197,10 @@ unit_test() {
 	unit_test test_sim_evq
 }
 
+@test "unit: test_sim_pack" {
+	unit_test test_sim_pack
+}
+
 @test "unit: test_sim_net" {
 	unit_test test_sim_net
 }

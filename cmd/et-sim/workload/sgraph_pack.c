@@ -58,14 +58,16 @@ void sgraph_pack(sgraph *g, cpat_set *set)
 	}
 	if (!b.over) {
 		g->cp = cpat_intern(set, b.idx, b.n, b.kind, b.nval);
-		g->cv = et_xrealloc(tab, ((size_t)b.nval + 1) * sizeof *tab);
+		/* exactly its values: a rank keeps this for the whole run */
+		g->cv = et_xcalloc((size_t)b.nval + 1, sizeof *g->cv);
+		if (b.nval)
+			memcpy(g->cv, tab, (size_t)b.nval * sizeof *tab);
 		if (g->body) {
 			free(g->cval);
 			g->cval = NULL;
 		}
-	} else {
-		free(tab);
 	}
+	free(tab);
 	cpat_build_free(&b);
 }
 
