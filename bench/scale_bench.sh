@@ -41,24 +41,30 @@ BENCH_NAME=scale_bench
 mkdir -p "$OUT"
 TF=$OUT/scale-time.txt
 
-# row LABEL ARGS...: BENCH_RUNS runs of et-sim ARGS (JSON report to
-# $OUT/scale.json); one table row with the simulated ranks.
+# row LABEL ARGS...: BENCH_RUNS runs of et-sim ARGS with the text report
+# (its first line says how many ranks were simulated; the JSON report lists
+# every rank's every collective, and writing it would be most of the time)
 row() {
 	local label=$1 walls=() cpus=() rsss=() i
 	shift
 	for ((i = 0; i < RUNS; i++)); do
-		/usr/bin/time -v "$BIN/et-sim" "$@" -F json -o "$OUT/scale.json" 2>"$TF" >/dev/null ||
+		/usr/bin/time -v "$BIN/et-sim" "$@" -o "$OUT/scale.txt" 2>"$TF" >/dev/null ||
 			die "$label: et-sim failed: $(grep -v '^\s' "$TF" | head -1)"
 		walls+=("$(tv_wall "$TF")")
 		cpus+=("$(tv_cpu "$TF")")
 		rsss+=("$(tv_rss "$TF")")
 	done
-	printf '%-44s %8.2f s %8.2f s %9.1f MB  %6s of %s\n' "$label" "$(median "${walls[@]}")" \
+	printf '%-44s %8.2f s %8.2f s %9.1f MB  %s\n' "$label" "$(median "${walls[@]}")" \
 		"$(median "${cpus[@]}")" \
 		"$(median "${rsss[@]}" | awk '{print $1 / 1024}')" \
-		"$(jq .simulated_ranks "$OUT/scale.json")" "$(jq .ranks "$OUT/scale.json")"
+		"$(simulated "$OUT/scale.txt")"
 }
-
+# simulated REPORT: the ranks the text report's first line says it simulated
+simulated() {
+	local k
+	k=$(head -1 "$1" | sed -n 's/.*(rank classes: \([0-9]*\) of.*/\1/p; s/.*(identical ranks: one.*/1/p')
+	echo "${k:-every rank}"
+}
 printf '%-44s %10s %10s %12s  %s\n' "et-sim (median of $RUNS)" wall "cpu" "max RSS" "simulated"
 for dp in ${BENCH_DPS:-32 128 512}; do
 	n=$((dp * 8))
@@ -71,9 +77,10 @@ for dp in ${BENCH_DPS:-32 128 512}; do
 		ring) set -- ;;
 		esac
 		row "dp $dp ($n ranks), $net, folded" "$@" --comm-groups "$g" "$s"
-		cp "$OUT/scale.json" "$OUT/scale_f.json"
 		row "dp $dp ($n ranks), $net, --no-fold" --no-fold "$@" --comm-groups "$g" "$s"
-		# the fold's promise, checked on the benchmark's own runs
+		# the fold's promise, checked on the benchmark's plans
+		"$BIN/et-sim" "$@" --comm-groups "$g" -F json -o "$OUT/scale_f.json" "$s"
+		"$BIN/et-sim" --no-fold "$@" --comm-groups "$g" -F json -o "$OUT/scale.json" "$s"
 		cmp -s <(jq -S 'del(.folded, .simulated_ranks, .stats)' "$OUT/scale_f.json") \
 			<(jq -S 'del(.folded, .simulated_ranks, .stats)' "$OUT/scale.json") ||
 			die "dp $dp, $net: folded and --no-fold reports differ"
@@ -94,23 +101,6 @@ stage_row() { # LABEL STREAM ARGS...: BENCH_RUNS runs of et-stage ARGS -o STREAM
 		"$(median "${rsss[@]}" | awk '{print $1 / 1024}')" \
 		"$(stat -c %s "$st" | awk '{printf "%.1f", $1 / 1048576}')"
 }
-# row_text LABEL ARGS...: as row, with the text report (its first line
-# says how many ranks were simulated)
-row_text() {
-	local label=$1 walls=() cpus=() rsss=() i
-	shift
-	for ((i = 0; i < RUNS; i++)); do
-		/usr/bin/time -v "$BIN/et-sim" "$@" -o "$OUT/scale.txt" 2>"$TF" >/dev/null ||
-			die "$label: et-sim failed: $(grep -v '^\s' "$TF" | head -1)"
-		walls+=("$(tv_wall "$TF")")
-		cpus+=("$(tv_cpu "$TF")")
-		rsss+=("$(tv_rss "$TF")")
-	done
-	printf '%-44s %8.2f s %8.2f s %9.1f MB  %s\n' "$label" "$(median "${walls[@]}")" \
-		"$(median "${cpus[@]}")" \
-		"$(median "${rsss[@]}" | awk '{print $1 / 1024}')" \
-		"$(head -1 "$OUT/scale.txt" | sed -n 's/.*(rank classes: \([0-9]*\) of.*/\1 simulated/p')"
-}
 if [ "${BENCH_BIG:-0}" = 1 ]; then
 	for dp in 64 128 1024; do
 		n=$((dp * 128))
@@ -118,6 +108,6 @@ if [ "${BENCH_BIG:-0}" = 1 ]; then
 		stage_row "et-stage llama3-405b dp $dp tp 8 pp 16 ($n)" "$s" --model llama3-405b \
 			--dp "$dp" --tp 8 --pp 16
 		set -- --set topology=Switch --set npus_count=$n --set bandwidth=50 --set latency=500
-		row_text "dp $dp ($n ranks), switch, folded" "$@" "$s"
+		row "dp $dp ($n ranks), switch, folded" "$@" "$s"
 	done
 fi

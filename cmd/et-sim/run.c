@@ -123,6 +123,38 @@ static uint64_t delay_sig(const void *ctx, uint32_t a, uint32_t b)
 	return (uint64_t)(net_first_dim(cf, a, b) + 1) << 32 | (uint32_t)net_hops(cf, a, b);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Whether every two members first differ in one dimension, a Switch or
+ * FullyConnected one (whose hops do not depend on the coordinates): the
+ * members agree below it and are all apart in it. */
+static bool uniform_group(const void *ctx, const uint32_t *mem, uint32_t n)
+{
+	const cfg *cf = ctx;
+	if (n < 2)
+		return true;
+	int d = net_first_dim(cf, mem[0], mem[1]);
+	if (d < 0 || cf->net.topo[d] == TOPO_RING)
+		return false;
+	uint32_t *c = et_xmalloc((size_t)n * sizeof *c);
+	bool ok = true;
+	for (uint32_t i = 0; i < n && ok; i++) {
+		for (int k = 0; k < d && ok; k++)
+			ok = net_coord(cf, mem[i], k) == net_coord(cf, mem[0], k);
+		c[i] = net_coord(cf, mem[i], d);
+	}
+	if (ok)
+		qsort(c, n, sizeof *c, cmp_u32);
+	for (uint32_t i = 1; i < n && ok; i++)
+		ok = c[i] != c[i - 1];
+	free(c);
+	return ok;
+}
+
 /* A rank's items for classes_find: its distinct communicating values
  * (sgraph_pack), each a collective's group (-1: every rank), a send's or a
  * receive's peer; which nodes use which is its pattern, part of its first
@@ -228,9 +260,9 @@ static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_c
 		r = graph_items(cf, w->rank_graph[k], &f.items[k], &f.nitems[k]);
 	if (r == 0) {
 		first_colours(c, w, &f);
-		cls_in in = {w->world,  f.colour,   (const cls_item *const *)f.items,
-		             f.nitems,  cf->groups, cf->ngroups,
-		             delay_sig, cf};
+		cls_in in = {w->world,  f.colour,      (const cls_item *const *)f.items,
+		             f.nitems,  cf->groups,    cf->ngroups,
+		             delay_sig, uniform_group, cf};
 		r = classes_find(rc, &in);
 		if (r < 0 && c->verbose)
 			fprintf(stderr, "et-sim: every rank simulated: %s\n", rc->why);

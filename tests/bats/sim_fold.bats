@@ -157,6 +157,11 @@ plan() {
 	[ "$SIMULATED" = 2 ]
 	plan $(sw 6) -- --model llama3-8b --layers 5 --dp 2 --pp 3
 	[ "$SIMULATED" = 3 ]
+	# 7 layers on 4 stages, as llama3-405b's 126 on 16: two events of a
+	# stage meet on one tick, scheduled at one tick by two ranks; their
+	# ancestries' ticks decide the order, and the fold holds
+	plan $(sw 16) -- --model llama3-405b --layers 7 --dp 2 --tp 2 --pp 4
+	[ "$SIMULATED" = 4 ]
 }
 
 @test "fold: MoE with expert parallelism" {

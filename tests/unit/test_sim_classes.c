@@ -15,8 +15,11 @@ typedef struct tcase {
 	comm_group groups[4];
 	uint32_t mem[4][MAXR];
 	int ngroups;
-	uint32_t ring; /* > 0: ranks sit on a ring of this size (hops = ring distance) */
+	uint32_t ring;       /* > 0: ranks sit on a ring of this size (hops = ring distance) */
+	bool sw, sw_uniform; /* on a Switch; telling classes_find its groups are uniform */
 } tcase;
+
+static int uniform_calls;
 
 static uint64_t ring_sig(const void *ctx, uint32_t a, uint32_t b)
 {
@@ -39,14 +42,38 @@ static void group(tcase *t, const uint32_t *mem, uint32_t n)
 	t->groups[g] = (comm_group){g + 1, n, t->mem[g]};
 }
 
+/* A Switch: every two ranks 2 hops apart, every group uniform. */
+static uint64_t switch_sig(const void *ctx, uint32_t a, uint32_t b)
+{
+	(void)ctx;
+	return a == b ? 0 : 2;
+}
+
+static bool all_uniform(const void *ctx, const uint32_t *mem, uint32_t n)
+{
+	(void)ctx;
+	(void)mem;
+	(void)n;
+	uniform_calls++;
+	return true;
+}
+
 static int run(tcase *t, rank_classes *rc)
 {
 	const cls_item *items[MAXR];
 	for (uint32_t r = 0; r < t->world; r++)
 		items[r] = t->it[r];
-	cls_in in = {
-	    t->world, t->colour, items, t->nit, t->groups, t->ngroups, t->ring ? ring_sig : NULL,
-	    t};
+	cls_in in = {t->world,
+	             t->colour,
+	             items,
+	             t->nit,
+	             t->groups,
+	             t->ngroups,
+	             t->sw     ? switch_sig
+	             : t->ring ? ring_sig
+	                       : NULL,
+	             t->sw_uniform ? all_uniform : NULL,
+	             t};
 	return classes_find(rc, &in);
 }
 
@@ -197,8 +224,30 @@ static void refusals(void)
 	CHECK(rc.why && strstr(rc.why, "not in"));
 }
 
+/* Two groups of 4 on a Switch: one class, whether or not classes_find is
+ * told the groups are uniform (then it asks once per group and takes
+ * member 0's view for all). */
+static void switch_groups(void)
+{
+	for (int u = 0; u < 2; u++) {
+		tcase t = {.world = 8, .sw = true, .sw_uniform = u == 1};
+		uint32_t g0[] = {0, 1, 2, 3}, g1[] = {4, 5, 6, 7};
+		group(&t, g0, 4);
+		group(&t, g1, 4);
+		for (uint32_t r = 0; r < 8; r++)
+			add(&t, r, CLS_COLL, r < 4 ? 0 : 1);
+		uniform_calls = 0;
+		rank_classes rc;
+		CHECK(run(&t, &rc) == 0);
+		CHECK(rc.n == 1 && rc.rep[0] == 0);
+		CHECK(uniform_calls == (u == 1 ? 2 : 0));
+		classes_free(&rc);
+	}
+}
+
 int main(void)
 {
+	switch_groups();
 	identical();
 	pipeline();
 	odd_member();

@@ -69,7 +69,13 @@ static void group_views(finder *f, int gi)
 {
 	const comm_group *g = &f->in->groups[gi];
 	f->view[gi] = et_xcalloc(g->n + 1, sizeof *f->view[gi]);
+	/* every member sees the same sigs: member 0's view is everyone's */
+	bool same = f->in->uniform && f->in->uniform(f->in->ctx, g->mem, g->n);
 	for (uint32_t i = 0; i < g->n; i++) {
+		if (same && i > 0) {
+			f->view[gi][i] = f->view[gi][0];
+			continue;
+		}
 		uint64_t *id = et_hmap_put(&f->views, view_hash(f, g, i), g->n, UINT64_MAX);
 		if (*id == UINT64_MAX) {
 			ET_GROW(f->def, f->capdef, (size_t)f->nview + 1);

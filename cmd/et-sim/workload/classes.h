@@ -19,6 +19,7 @@
 #ifndef ET_SIM_WORKLOAD_CLASSES_H
 #define ET_SIM_WORKLOAD_CLASSES_H
 #include "et-sim/config/cfg.h"
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A communicating node of a rank, in node order. */
@@ -41,6 +42,10 @@ typedef struct cls_in {
 	/* What a message's delay between two ranks depends on (unaware: the
 	 * first dimension where they differ and the hops there). */
 	uint64_t (*sig)(const void *ctx, uint32_t a, uint32_t b);
+	/* Optional: true when every two members of mem[0..n) have one sig (a
+	 * group across one Switch or FullyConnected dimension), so that every
+	 * member sees the same view, found in O(n) instead of O(n^2). */
+	bool (*uniform)(const void *ctx, const uint32_t *mem, uint32_t n);
 	const void *ctx;
 } cls_in;
 
@@ -53,8 +58,8 @@ typedef struct rank_classes {
 
 /* 0 with rc filled; -1 when folding by classes would not be exact (rc->why
  * says which rule, nothing else is set). Deterministic; the cost is
- * O(items x rounds) plus O(size^2) per comm group used, never a loop over
- * all pairs of ranks. */
+ * O(items x rounds) plus O(size^2) per comm group used (O(size) for a
+ * uniform one), never a loop over all pairs of ranks. */
 int classes_find(rank_classes *rc, const cls_in *in);
 void classes_free(rank_classes *rc);
 
