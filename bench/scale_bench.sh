@@ -24,9 +24,9 @@
 # default Ring does not fold: see above): et-stage's time, stream size and
 # peak RSS, then et-sim's (text report: the JSON one lists every rank's
 # every collective, gigabytes at this scale), for llama3-405b tp 8 pp 16
-# at dp 64, 128 and 1024 (8,192, 16,384 and 131,072 ranks). Peak RSS at dp
-# 1024 against dp 64 is what grows with the ranks: each rank's packed
-# values and the comm groups. (--slow on one rank of a group makes et-sim
+# at dp 64, 128, 1024 and 8192 (8,192, 16,384, 131,072 and 1,048,576
+# ranks, the most a stream holds). Peak RSS at dp 1024 against dp 64 is
+# what grows with the ranks: each rank's packed values and the comm groups. (--slow on one rank of a group makes et-sim
 # simulate every rank: at 131,072 ranks of 405B that needs tens of GB.)
 #
 # Environment: BENCH_RUNS (3), BENCH_DPS ("32 128 512"), BENCH_NETS
@@ -102,7 +102,7 @@ stage_row() { # LABEL STREAM ARGS...: BENCH_RUNS runs of et-stage ARGS -o STREAM
 		"$(stat -c %s "$st" | awk '{printf "%.1f", $1 / 1048576}')"
 }
 if [ "${BENCH_BIG:-0}" = 1 ]; then
-	for dp in 64 128 1024; do
+	for dp in 64 128 1024 8192; do
 		n=$((dp * 128))
 		s=$OUT/scale_405b_dp$dp.etz
 		stage_row "et-stage llama3-405b dp $dp tp 8 pp 16 ($n)" "$s" --model llama3-405b \
