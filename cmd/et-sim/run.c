@@ -123,12 +123,6 @@ static uint64_t delay_sig(const void *ctx, uint32_t a, uint32_t b)
 	return (uint64_t)(net_first_dim(cf, a, b) + 1) << 32 | (uint32_t)net_hops(cf, a, b);
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* Whether every two members first differ in one dimension, a Switch or
  * FullyConnected one (whose hops do not depend on the coordinates): the
  * members agree below it and are all apart in it. */
@@ -140,18 +134,15 @@ static bool uniform_group(const void *ctx, const uint32_t *mem, uint32_t n)
 	int d = net_first_dim(cf, mem[0], mem[1]);
 	if (d < 0 || cf->net.topo[d] == TOPO_RING)
 		return false;
-	uint32_t *c = et_xmalloc((size_t)n * sizeof *c);
+	et_hmap seen = {0};
 	bool ok = true;
 	for (uint32_t i = 0; i < n && ok; i++) {
 		for (int k = 0; k < d && ok; k++)
 			ok = net_coord(cf, mem[i], k) == net_coord(cf, mem[0], k);
-		c[i] = net_coord(cf, mem[i], d);
+		uint64_t *v = et_hmap_put(&seen, net_coord(cf, mem[i], d), 0, i);
+		ok = ok && *v == i;
 	}
-	if (ok)
-		qsort(c, n, sizeof *c, cmp_u32);
-	for (uint32_t i = 1; i < n && ok; i++)
-		ok = c[i] != c[i - 1];
-	free(c);
+	et_hmap_free(&seen);
 	return ok;
 }
 

@@ -254,6 +254,17 @@ plan() {
 	[ "$SIMULATED" = 8 ]
 }
 
+@test "fold: Switch dimensions: groups within one dimension (every member sees the same view) and across two" {
+	# dp groups are dimension 0's switches, tp groups dimension 1's
+	plan --set topology=Switch,Switch --set npus_count=4,4 --set bandwidth=50,50 \
+		--set latency=500,500 -- "${M[@]}" --dp 4 --tp 2 --pp 2
+	[ "$SIMULATED" = 2 ]
+	# dp groups of 8 span both dimensions: their views are compared pair by pair
+	plan --set topology=Switch,Switch --set npus_count=4,4 --set bandwidth=50,50 \
+		--set latency=500,500 -- "${M[@]}" --dp 8 --pp 2
+	[ "$SIMULATED" = 2 ]
+}
+
 @test "fold: point to point between identical ranks (p2p.jsonl) equal to --no-fold" {
 	same_as_unfolded "$SIMD/p2p.jsonl"
 }
