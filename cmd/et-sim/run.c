@@ -151,21 +151,26 @@ static bool uniform_group(const void *ctx, const uint32_t *mem, uint32_t n)
  * receive's peer; which nodes use which is its pattern, part of its first
  * colour. -1 when a group is unknown (the unfolded run says so) or the rank
  * is not packed. */
-static int graph_items(const cfg *cf, const sgraph *g, cls_item **out, uint32_t *n)
+static int graph_items(const cfg *cf, const workload *w, uint32_t r, cls_item **out, uint32_t *n)
 {
 	*out = NULL;
 	*n = 0;
-	if (!g->cp)
+	const sgraph *shape;
+	const cpat *cp;
+	const int32_t *cv;
+	const char *pgnames;
+	workload_vals(w, r, &shape, &cp, &cv, &pgnames);
+	if (!cp)
 		return -1;
-	*out = et_xmalloc(((size_t)g->cp->nval + 1) * sizeof **out);
-	for (uint32_t j = 0; j < g->cp->nval; j++) {
-		uint8_t t = g->cp->kind[j];
+	*out = et_xmalloc(((size_t)cp->nval + 1) * sizeof **out);
+	for (uint32_t j = 0; j < cp->nval; j++) {
+		uint8_t t = cp->kind[j];
 		cls_item it = {t == ET_NODE_SEND   ? CLS_SEND
 		               : t == ET_NODE_RECV ? CLS_RECV
 		                                   : CLS_COLL,
-		               g->cv[j]};
+		               cv[j]};
 		if (t == ET_NODE_COLL) {
-			const char *pg = g->cv[j] ? g->pgnames + g->cv[j] : NULL;
+			const char *pg = cv[j] ? pgnames + cv[j] : NULL;
 			int gi = -1;
 			if (!et_pg_is_all(pg) && !cfg_group(cf, pg, &gi))
 				return -1;
@@ -191,12 +196,6 @@ static void fold_in_free(fold_in *f, uint32_t world)
 	free(f->colour);
 }
 
-/* The graph of w->cls a rank's graph is, or is a view of. */
-static const sgraph *shape_of(const sgraph *g)
-{
-	return g->body ? g->body : g;
-}
-
 /* First colours: one per graph shape (w->cls), value pattern and --slow
  * factor, numbered in order of the first rank. */
 static void first_colours(const run_conf *c, const workload *w, fold_in *f)
@@ -206,9 +205,13 @@ static void first_colours(const run_conf *c, const workload *w, fold_in *f)
 		*et_hmap_put(&m, (uint64_t)(uintptr_t)w->cls[k], 0, 0) = k;
 	uint64_t next = 0;
 	for (uint32_t r = 0; r < w->world; r++) {
-		const sgraph *g = w->rank_graph[r];
-		uint64_t shape = *et_hmap_get(&m, (uint64_t)(uintptr_t)shape_of(g), 0) |
-		                 (uint64_t)g->cp->id << 32;
+		const sgraph *g;
+		const cpat *cp;
+		const int32_t *cv;
+		const char *pgn;
+		workload_vals(w, r, &g, &cp, &cv, &pgn);
+		uint64_t shape = *et_hmap_get(&m, (uint64_t)(uintptr_t)g, 0) | (uint64_t)cp->id
+		                                                                   << 32;
 		double slow = c->op.slow ? c->op.slow[r] : 1.0;
 		uint64_t bits;
 		memcpy(&bits, &slow, sizeof bits);
@@ -248,7 +251,7 @@ static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_c
 	f.nitems = et_xcalloc(w->world, sizeof *f.nitems);
 	int r = 0;
 	for (uint32_t k = 0; k < w->world && r == 0; k++)
-		r = graph_items(cf, w->rank_graph[k], &f.items[k], &f.nitems[k]);
+		r = graph_items(cf, w, k, &f.items[k], &f.nitems[k]);
 	if (r == 0) {
 		first_colours(c, w, &f);
 		cls_in in = {w->world,  f.colour,      (const cls_item *const *)f.items,
@@ -274,11 +277,20 @@ static bool all_finished(const sim *s)
 	return true;
 }
 
+/* The graphs of the ranks a run simulates (every rank without rc), views
+ * made of packed ranks as needed (workload_graph). */
+static const sgraph *const *graphs_for(const workload *w, const rank_classes *rc)
+{
+	for (uint32_t k = 0; k < (rc ? rc->n : w->world); k++)
+		workload_graph(w, rc ? rc->rep[k] : k);
+	return w->rank_graph;
+}
+
 int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w, et_error *e)
 {
 	rank_classes rc;
 	bool fold = find_fold(c, cf, w, &rc) == 0;
-	sim_init(s, cf, &c->op, w->rank_graph, w->world, fold ? &rc : NULL);
+	sim_init(s, cf, &c->op, graphs_for(w, fold ? &rc : NULL), w->world, fold ? &rc : NULL);
 	sim_end r = sim_run(s, e);
 	/* a phase without a closed form; and, with several classes, a failure
 	 * or a deadlock, whose message names ranks as every rank's run does */
@@ -288,7 +300,7 @@ int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w, et
 			        "et-sim: every rank simulated: the folded run met %s at %llu ns\n",
 			        s->unfold_why, (unsigned long long)s->unfold_at);
 		sim_free(s);
-		sim_init(s, cf, &c->op, w->rank_graph, w->world, NULL);
+		sim_init(s, cf, &c->op, graphs_for(w, NULL), w->world, NULL);
 		r = sim_run(s, e);
 	}
 	classes_free(&rc);
@@ -347,7 +359,12 @@ static void warn_roofline(const cfg *cf, const workload *w)
 	qsort(c, w->ncls, sizeof *c, cls_cmp);
 	uint64_t total = 0;
 	for (uint32_t r = 0; r < w->world; r++) {
-		cls_count key = {w->rank_graph[r] ? shape_of(w->rank_graph[r]) : NULL, 0};
+		const sgraph *g;
+		const cpat *cp;
+		const int32_t *cv;
+		const char *pgn;
+		workload_vals(w, r, &g, &cp, &cv, &pgn);
+		cls_count key = {g, 0};
 		const cls_count *hit = key.g ? bsearch(&key, c, w->ncls, sizeof *c, cls_cmp) : NULL;
 		total += hit ? hit->n : 0;
 	}

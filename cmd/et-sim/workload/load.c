@@ -18,6 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct wl_made {
+	sgraph **v;
+	size_t n, cap;
+};
+
 typedef struct side {
 	uint64_t *gemm;
 	size_t cap;
@@ -115,7 +120,21 @@ static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_err
 	return 0;
 }
 
-/* A class rank that came as its rule: a view of its class's graph. */
+/* A rank's packed values, kept until workload_graph needs its view. */
+static void keep_packed(workload *w, uint32_t rank, const sgraph *body, const cpat *cp,
+                        int32_t *blob)
+{
+	if (w->cappk < w->world) {
+		size_t old = w->cappk;
+		ET_GROW(w->pk, w->cappk, (size_t)w->world);
+		memset(w->pk + old, 0, (w->cappk - old) * sizeof *w->pk);
+	}
+	w->pk[rank] = (wl_packed){body, cp, blob};
+	w->rank_graph[rank] = NULL;
+}
+
+/* A class rank that came as its rule: its packed values (or a view of its
+ * class's graph). */
 static int from_rule(loading *l, const et_rank_info *ri, et_error *e)
 {
 	struct cls_like *k = l->cl ? &l->cl[ri->class_id] : NULL;
@@ -132,10 +151,13 @@ static int from_rule(loading *l, const et_rank_info *ri, et_error *e)
 	const sgraph *body = k->like->body ? k->like->body : k->like;
 	if (k->t_state == 0)
 		k->t_state = sgraph_rtpl_make(&k->t, body, k->like, &k->c, &l->w->pats) ? 1 : -1;
-	sgraph *v = k->t_state > 0 ? sgraph_view_rule(body, &k->t, l->vals, &l->w->pats) : NULL;
-	if (!v)
-		v = sgraph_view_vals(body, k->like, &k->c, l->vals);
-	add_view(l->w, ri->rank, v);
+	const cpat *cp;
+	int32_t *blob =
+	    k->t_state > 0 ? sgraph_rule_blob(body, &k->t, l->vals, &l->w->pats, &cp) : NULL;
+	if (blob)
+		keep_packed(l->w, ri->rank, body, cp, blob);
+	else
+		add_view(l->w, ri->rank, sgraph_view_vals(body, k->like, &k->c, l->vals));
 	l->w->nodes += k->c.n_nodes;
 	l->w->rule_ranks++;
 	return 0;
@@ -180,7 +202,7 @@ static int check_complete(workload *w, et_error *e)
 	if (w->world == 0)
 		return et_fail(e, ET_EXIT_DATA, "no ranks in the input");
 	for (uint32_t i = 0; i < w->world; i++)
-		if (!w->rank_graph[i])
+		if (!w->rank_graph[i] && (i >= w->cappk || !w->pk[i].blob))
 			return et_fail(e, ET_EXIT_DATA,
 			               "rank %u is missing from the input (ranks 0..%u expected)",
 			               i, w->world - 1);
@@ -191,6 +213,7 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
                   et_error *e)
 {
 	memset(w, 0, sizeof *w);
+	w->made = et_xcalloc(1, sizeof *w->made);
 	snprintf(w->input, sizeof w->input, "%s",
 	         argc > 0 && strcmp(argv[0], "-") ? argv[0] : "<stdin>");
 	loading l = {w, et_graph_new(), {0}, et_sgroups_acc_new(), {0}, NULL, et_arena_new(), NULL,
@@ -219,8 +242,47 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	return rc;
 }
 
+const sgraph *workload_graph(const workload *w, uint32_t r)
+{
+	if (w->rank_graph[r])
+		return w->rank_graph[r];
+	const wl_packed *p = &w->pk[r];
+	sgraph *v = sgraph_view_blob(p->body, p->cp, p->blob, false);
+	struct wl_made *m = w->made;
+	ET_GROW(m->v, m->cap, m->n + 1);
+	m->v[m->n++] = v;
+	w->rank_graph[r] = v;
+	return v;
+}
+
+void workload_vals(const workload *w, uint32_t r, const sgraph **shape, const cpat **cp,
+                   const int32_t **cv, const char **pgnames)
+{
+	const sgraph *g = w->rank_graph[r];
+	if (!g) {
+		const wl_packed *p = &w->pk[r];
+		*shape = p->body;
+		*cp = p->cp;
+		*cv = p->blob;
+		*pgnames = (const char *)(p->blob + p->cp->nval);
+		return;
+	}
+	*shape = g->body ? g->body : g;
+	*cp = g->cp;
+	*cv = g->cv;
+	*pgnames = g->pgnames;
+}
+
 void workload_free(workload *w)
 {
+	for (size_t k = 0; w->made && k < w->made->n; k++)
+		sgraph_free(w->made->v[k]);
+	if (w->made)
+		free(w->made->v);
+	free(w->made);
+	for (size_t r = 0; r < w->cappk; r++)
+		free(w->pk[r].blob);
+	free(w->pk);
 	for (uint32_t c = 0; c < w->nviews; c++)
 		sgraph_free(w->views[c]);
 	free(w->views);

@@ -6,10 +6,25 @@
 #include "et_pg.h"
 #include <stdint.h>
 
+/* A class rank kept packed: its graph's shape (a graph of cls), its value
+ * pattern and a blob of its values and their pg names (sgraph_rule_blob);
+ * about 100 bytes, where a view is 300. workload_graph makes its view
+ * when a simulation needs it (a fold needs its classes' ranks only). */
+typedef struct wl_packed {
+	const sgraph *body;
+	const cpat *cp;
+	int32_t *blob;
+} wl_packed;
+
 typedef struct workload {
 	uint32_t world;
-	const sgraph **rank_graph; /* per rank: a graph of cls, or a view of one */
-	sgraph **cls;              /* distinct graphs up to pg names and peers */
+	/* per rank: a graph of cls, a view of one, or NULL: packed (pk[rank])
+	 * until workload_graph */
+	const sgraph **rank_graph;
+	wl_packed *pk; /* per rank, or NULL when no rank is packed */
+	size_t cappk;
+	struct wl_made *made; /* the views workload_graph made */
+	sgraph **cls;         /* distinct graphs up to pg names and peers */
 	uint32_t ncls;
 	size_t capcls, caprank; /* of cls, of rank_graph */
 	sgraph **views;         /* the views rank_graph holds (sgraph_view) */
@@ -25,6 +40,15 @@ typedef struct workload {
 	 * rank by rank: the comm-group file's list, empty when it carries none */
 	et_pg_list groups;
 } workload;
+
+/* Rank r's graph: rank_graph[r], or a view of its packed values made now
+ * (and kept: the workload frees it). */
+const sgraph *workload_graph(const workload *w, uint32_t r);
+/* What classes need of rank r, packed or not, without making a view: its
+ * shape (a graph of cls), value pattern (NULL: not packed), values and the
+ * pool of their pg names. */
+void workload_vals(const workload *w, uint32_t r, const sgraph **shape, const cpat **cp,
+                   const int32_t **cv, const char **pgnames);
 
 /* Returns 0 or -1 with e set (exit 3 for bad data). */
 int load_workload(workload *w, int argc, char *const argv[], const et_input_opts *o, int progress,

@@ -171,16 +171,21 @@ bool sgraph_same_own(const sgraph *a, const sgraph *b)
 
 /* A rank names a few groups: a linear search over the distinct ones is
  * enough. */
-int32_t sgraph_pool_add(sgraph *v, size_t *len, size_t *cap, const char *p)
+int32_t sgraph_pool_put(char **pool, size_t *len, size_t *cap, const char *p)
 {
-	for (size_t off = 1; off < *len; off += strlen(v->pgnames + off) + 1)
-		if (strcmp(v->pgnames + off, p) == 0)
+	for (size_t off = 1; off < *len; off += strlen(*pool + off) + 1)
+		if (strcmp(*pool + off, p) == 0)
 			return (int32_t)off;
 	size_t n = strlen(p) + 1, off = *len;
-	ET_GROW(v->pgnames, *cap, off + n);
-	memcpy(v->pgnames + off, p, n);
+	ET_GROW(*pool, *cap, off + n);
+	memcpy(*pool + off, p, n);
 	*len += n;
 	return (int32_t)off;
+}
+
+int32_t sgraph_pool_add(sgraph *v, size_t *len, size_t *cap, const char *p)
+{
+	return sgraph_pool_put(&v->pgnames, len, cap, p);
 }
 
 /* A view's value for communicating node i as `like` has it: a SEND's
@@ -205,6 +210,7 @@ sgraph *sgraph_view_new(const sgraph *body, size_t *len, size_t *cap)
 	v->src = v->dst = v->pg = NULL;
 	v->cval = v->cv = NULL;
 	v->cp = NULL;
+	v->vals_mem = SG_VALS_OWN;
 	*len = 1; /* offset 0 is "no pg name" */
 	*cap = 0;
 	v->pgnames = NULL;
@@ -266,10 +272,12 @@ void sgraph_free(sgraph *s)
 {
 	if (!s)
 		return;
-	free(s->cv);
+	if (s->vals_mem != SG_VALS_BORROWED)
+		free(s->cv);
 	if (s->body) {
 		free(s->cval);
-		free(s->pgnames);
+		if (s->vals_mem == SG_VALS_OWN)
+			free(s->pgnames);
 		free(s);
 		return;
 	}

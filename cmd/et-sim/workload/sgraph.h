@@ -22,6 +22,10 @@
 #include <stdint.h>
 
 enum { SG_CPU = 1, SG_INVOLVED = 2 };
+/* Where a view's values live: its own cv and pgnames; one blob (cv, with
+ * the pg name pool after the values: sgraph_rule_blob) it owns; a blob it
+ * borrows (sgraph_view_blob). */
+enum { SG_VALS_OWN, SG_VALS_BLOB, SG_VALS_BORROWED };
 
 typedef struct sgraph {
 	uint32_t n;
@@ -54,6 +58,7 @@ typedef struct sgraph {
 	 * more than CPAT_MAX_VALS values) */
 	const cpat *cp;
 	int32_t *cv;
+	uint8_t vals_mem; /* a view: SG_VALS_OWN, _BLOB or _BORROWED (sgraph_free) */
 	uint64_t hash;
 	uint64_t n_dangling, n_cycle_nodes;
 } sgraph;
@@ -103,9 +108,18 @@ typedef struct sgraph_rtpl {
 bool sgraph_rtpl_make(sgraph_rtpl *t, const sgraph *body, const sgraph *like,
                       const et_crule_class *c, cpat_set *set);
 void sgraph_rtpl_free(sgraph_rtpl *t);
-/* sgraph_view_vals(body, like, c, vals) packed, in time proportional to
- * the class's entries, not its nodes (but when two entries of this rank
- * have one value, which costs a pass over the pattern). */
+/* The packed values sgraph_view_vals(body, like, c, vals) would have, in
+ * time proportional to the class's entries, not its nodes (but when two
+ * entries of this rank have one value, which costs a pass over the
+ * pattern): a blob of (*cp)->nval values and then their pg name pool
+ * (offsets into it, 0: none), the caller's to free. NULL when two of its
+ * pg names share a hash (use sgraph_view_vals). */
+int32_t *sgraph_rule_blob(const sgraph *body, sgraph_rtpl *t, const et_crule_val *vals,
+                          cpat_set *set, const cpat **cp);
+/* A view of body with the values of blob (from sgraph_rule_blob), which it
+ * owns (sgraph_free frees it) or borrows. */
+sgraph *sgraph_view_blob(const sgraph *body, const cpat *cp, int32_t *blob, bool own);
+/* sgraph_view_blob of a new sgraph_rule_blob, owned; NULL as it. */
 sgraph *sgraph_view_rule(const sgraph *body, sgraph_rtpl *t, const et_crule_val *vals,
                          cpat_set *set);
 
@@ -114,6 +128,8 @@ sgraph *sgraph_view_rule(const sgraph *body, sgraph_rtpl *t, const et_crule_val 
  * in that pool (added if new). */
 sgraph *sgraph_view_new(const sgraph *body, size_t *len, size_t *cap);
 int32_t sgraph_pool_add(sgraph *v, size_t *len, size_t *cap, const char *p);
+/* The same on any pool (*pool of *len bytes, *cap allocated). */
+int32_t sgraph_pool_put(char **pool, size_t *len, size_t *cap, const char *p);
 static inline const char *sg_name(const sgraph *g, uint32_t i)
 {
 	return g->names + g->name[i];

@@ -193,15 +193,27 @@ static const cpat *merged(const sgraph *body, sgraph_rtpl *t, cpat_set *set)
 	return p;
 }
 
-sgraph *sgraph_view_rule(const sgraph *body, sgraph_rtpl *t, const et_crule_val *vals,
-                         cpat_set *set)
+/* The blob: the values, then the pool. */
+static int32_t *make_blob(const int32_t *cv, uint32_t nval, const char *pool, size_t len)
 {
-	size_t len, cap;
-	sgraph *v = sgraph_view_new(body, &len, &cap);
+	int32_t *b = et_xmalloc((size_t)nval * sizeof *cv + len + 1);
+	if (nval)
+		memcpy(b, cv, (size_t)nval * sizeof *cv);
+	memcpy((char *)(b + nval), pool, len);
+	return b;
+}
+
+int32_t *sgraph_rule_blob(const sgraph *body, sgraph_rtpl *t, const et_crule_val *vals,
+                          cpat_set *set, const cpat **cp)
+{
 	cpat_build *b = &t->scratch;
 	cpat_build_reset(b);
-	v->cv = et_xcalloc((size_t)t->nused + 1, sizeof *v->cv);
-	for (uint32_t p = 0; p < t->nused; p++) {
+	int32_t cv[64], *v = t->nused <= 64 ? cv : et_xmalloc((size_t)t->nused * sizeof *v);
+	char *pool = NULL;
+	size_t len = 1, cap = 0; /* offset 0 is "no pg name" */
+	ET_GROW(pool, cap, (size_t)64);
+	pool[0] = 0;
+	for (uint32_t p = 0; p < t->nused && !b->over; p++) {
 		uint32_t e = t->order[p];
 		int32_t peer;
 		const char *pg;
@@ -209,14 +221,37 @@ sgraph *sgraph_view_rule(const sgraph *body, sgraph_rtpl *t, const et_crule_val 
 		bool fresh;
 		uint32_t ci = cpat_build_add(b, t->kind[e], val_key(t->kind[e], peer, pg), &fresh);
 		if (fresh)
-			v->cv[ci] = pg ? sgraph_pool_add(v, &len, &cap, pg) : peer;
-		else if (t->kind[e] == ET_NODE_COLL && !same_pg(pg_at(v, v->cv[ci]), pg))
+			v[ci] = pg ? sgraph_pool_put(&pool, &len, &cap, pg) : peer;
+		else if (t->kind[e] == ET_NODE_COLL && !same_pg(v[ci] ? pool + v[ci] : NULL, pg))
 			b->over = true; /* two names of one hash */
 	}
-	if (b->over) {
-		sgraph_free(v);
-		return NULL;
+	int32_t *blob = NULL;
+	if (!b->over) {
+		*cp = b->nval == t->nused ? t->plain : merged(body, t, set);
+		blob = make_blob(v, b->nval, pool, len);
 	}
-	v->cp = b->nval == t->nused ? t->plain : merged(body, t, set);
+	if (v != cv)
+		free(v);
+	free(pool);
+	return blob;
+}
+
+sgraph *sgraph_view_blob(const sgraph *body, const cpat *cp, int32_t *blob, bool own)
+{
+	size_t len, cap;
+	sgraph *v = sgraph_view_new(body, &len, &cap);
+	free(v->pgnames);
+	v->cp = cp;
+	v->cv = blob;
+	v->pgnames = (char *)(blob + cp->nval);
+	v->vals_mem = own ? SG_VALS_BLOB : SG_VALS_BORROWED;
 	return v;
+}
+
+sgraph *sgraph_view_rule(const sgraph *body, sgraph_rtpl *t, const et_crule_val *vals,
+                         cpat_set *set)
+{
+	const cpat *cp;
+	int32_t *blob = sgraph_rule_blob(body, t, vals, set, &cp);
+	return blob ? sgraph_view_blob(body, cp, blob, true) : NULL;
 }
