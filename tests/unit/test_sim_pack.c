@@ -33,6 +33,18 @@ static void test_intern(void)
 	CHECK(cpat_build_add(&b2, COLL, 7, &fresh) == 0 && !fresh);
 	CHECK(b2.n == 3 && b2.nval == 2 && b2.idx[2] == 0);
 	cpat_build_free(&b2);
+	/* the limit: CPAT_MAX_VALS values index in 16 bits; one more is over,
+	 * never an index that wraps */
+	cpat_build b3 = {0};
+	for (uint32_t v = 0; v < CPAT_MAX_VALS; v++)
+		CHECK(cpat_build_add(&b3, SEND, v, &fresh) == v && fresh);
+	CHECK(!b3.over && b3.nval == CPAT_MAX_VALS && b3.idx[CPAT_MAX_VALS - 1] == 65535);
+	CHECK(cpat_build_add(&b3, SEND, 7, &fresh) == 7 && !fresh); /* known: fine */
+	cpat_build_add(&b3, SEND, CPAT_MAX_VALS, &fresh);
+	CHECK(b3.over && !fresh);
+	cpat_build_reset(&b3);
+	CHECK(!b3.over && b3.nval == 0 && cpat_build_add(&b3, RECV, 1, &fresh) == 0 && fresh);
+	cpat_build_free(&b3);
 }
 
 /* Rank 0: comp, coll tp0, send 1, coll dp0, recv 1, coll tp0, send 2. */
