@@ -261,6 +261,8 @@ static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_c
 		if (r < 0 && c->verbose)
 			fprintf(stderr, "et-sim: every rank simulated: %s\n", rc->why);
 	}
+	if (r == 0 && rc->n == w->world && c->verbose)
+		fprintf(stderr, "et-sim: every rank simulated: every rank is a class of its own\n");
 	if (r == 0 && (rc->n == w->world || (c->crit && !crit_foldable(rc, &f, w->world))))
 		r = -1;
 	fold_in_free(&f, w->world);

@@ -187,14 +187,21 @@ plan() {
 	[ "$SIMULATED" = 4 ]
 }
 
-@test "fold: a Ring where a group's members see different hop counts is simulated rank by rank, and equal" {
-	# tp groups {0, 2, 4, 6} on a Ring of 16: 2, 2, 2 then 10 hops back
+@test "fold: a Ring where a group's members see different hop counts: one class per place, the group stepped member by member, equal" {
+	# tp groups {0, 2, 4, 6} on a Ring of 16: 2, 2, 2 then 10 hops back, so
+	# a member's class is its place in its tp group and its stage: 8
+	# classes, whose representatives make up stage 0's and stage 1's first
+	# tp groups, simulated member by member as unfolded
 	plan --set topology=Ring --set npus_count=16 --set bandwidth=50 --set latency=500 \
 		-- "${M[@]}" --dp 2 --tp 4 --pp 2
-	[ "$SIMULATED" = 16 ]
-	run et-sim -v --set topology=Ring --set npus_count=16 --set bandwidth=50 --set latency=500 \
-		--comm-groups g.json -o /dev/null s.etz
-	assert_output --partial "every rank simulated: a comm group holds ranks of several classes"
+	[ "$SIMULATED" = 8 ]
+	[ "$(jq .finish_ns.min f.json)" != "$(jq .finish_ns.max f.json)" ]
+	# dp groups of 128 in a row on one Ring of 1,024: every member sees
+	# another hop count back to the start, so every rank is a class
+	et-stage -q --model llama3-8b --layers 2 --dp 128 --tp 4 --pp 2 -o r.etz
+	run et-sim -v -o /dev/null r.etz
+	assert_success
+	assert_output --partial "every rank simulated: every rank is a class of its own"
 }
 
 @test "fold: --slow on a whole stage keeps its class; on one rank of a group, every rank is simulated" {

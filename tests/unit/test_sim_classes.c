@@ -173,8 +173,10 @@ static void peers_differ(void)
 
 /* On a ring of 8, groups {0, 2, 4, 6} and {1, 3, 5, 7} see 2 hops between
  * neighbours from every member: one class. Groups {0, 1, 2, 3} and
- * {4, 5, 6, 7} do not (1, 1, 1 then 3 back to the start): their members
- * part, a group holds several classes, and the fold is refused. */
+ * {4, 5, 6, 7} do not (1, 1, 1 then 3 back to the start): a member's class
+ * is its place in its group, 4 classes whose representatives 0-3 make up
+ * the first group (which the engine steps member by member), while no
+ * member of the second is simulated. */
 static void ring_hops(void)
 {
 	tcase t = {.world = 8, .ring = 8};
@@ -193,8 +195,40 @@ static void ring_hops(void)
 	group(&u, hi, 4);
 	for (uint32_t r = 0; r < 8; r++)
 		add(&u, r, CLS_COLL, (int32_t)(r / 4));
+	CHECK(run(&u, &rc) == 0);
+	uint32_t of[] = {0, 1, 2, 3, 0, 1, 2, 3};
+	CHECK(rc.n == 4 && classes_are(&rc, of, 8));
+	classes_free(&rc);
+}
+
+/* Groups of several colours on a Switch, where only the colours after a
+ * member tell it apart. {0..5} coloured 0..5 and {6..11} coloured 2, 3,
+ * 4, 5, 0, 1: rank 6 sees 3, 4, 5, 0, 1 after it, as rank 2 does, so the
+ * second group's members are the first's shifted by 2 (which checks the
+ * colour sequences of every place, not just the first). A group coloured
+ * 0, 1, 0, 1 has two classes, of ranks 0 and 2 and of 1 and 3: the
+ * representatives 0 and 1 would need their peers 2 and 3, which are not
+ * simulated, and the fold is refused. */
+static void mixed_groups(void)
+{
+	tcase t = {.world = 12, .sw = true, .colour = {0, 1, 2, 3, 4, 5, 2, 3, 4, 5, 0, 1}};
+	uint32_t a[] = {0, 1, 2, 3, 4, 5}, b[] = {6, 7, 8, 9, 10, 11};
+	group(&t, a, 6);
+	group(&t, b, 6);
+	for (uint32_t r = 0; r < 12; r++)
+		add(&t, r, CLS_COLL, r < 6 ? 0 : 1);
+	rank_classes rc;
+	CHECK(run(&t, &rc) == 0);
+	uint32_t of[] = {0, 1, 2, 3, 4, 5, 2, 3, 4, 5, 0, 1};
+	CHECK(rc.n == 6 && classes_are(&rc, of, 12));
+	classes_free(&rc);
+	tcase u = {.world = 4, .sw = true, .colour = {0, 1, 0, 1}};
+	uint32_t all[] = {0, 1, 2, 3};
+	group(&u, all, 4);
+	for (uint32_t r = 0; r < 4; r++)
+		add(&u, r, CLS_COLL, 0);
 	CHECK(run(&u, &rc) < 0);
-	CHECK(rc.why && strstr(rc.why, "several classes"));
+	CHECK(rc.why && strstr(rc.why, "some of them simulated and some not"));
 }
 
 /* Refusals: a rank sending to two ranks of one class (their messages
@@ -253,6 +287,7 @@ int main(void)
 	odd_member();
 	peers_differ();
 	ring_hops();
+	mixed_groups();
 	refusals();
 	return check_failures();
 }

@@ -74,12 +74,13 @@ bool closed_try(sim *s, stream *st)
 		sl->st = et_xcalloc(c->nsim, sizeof *sl->st);
 		sl->tick = s->now;
 	}
-	sl->st[s->folded ? 0 : st->rc->mpos] = st;
+	sl->st[c->nsim == 1 ? 0 : st->rc->mpos] = st;
 	if (sl->tick != s->now || !eligible(s, st))
 		sl->bad = true;
 	sl->started++;
-	if (sl->bad && s->folded)
-		sim_unfold(s, "a collective phase without a closed form"); /* folding needs them */
+	/* a folded class needs them; a group stepped member by member not */
+	if (sl->bad && s->folded && c->nsim == 1 && c->nmem > 1)
+		sim_unfold(s, "a collective phase without a closed form");
 	if (sl->bad || sl->started < c->nsim)
 		return false;
 	go_closed(s, sl, c->nsim);

@@ -67,6 +67,27 @@ static void scope_of(const sim *s, const rank_st *r, uint32_t node, int gi, int 
 	sc->n = et_dims_scope_size(&s->dims, a);
 }
 
+/* The members a run simulates of collective c: every one unfolded; folded,
+ * one for a group of one class (closed forms for it all) and every one for
+ * a group of several, whose members are then all representatives
+ * (classes.h), so that it runs as unfolded. */
+static uint32_t sim_members(sim *s, const coll *c)
+{
+	if (!s->folded || c->group < 0)
+		return s->folded ? 1 : c->nmem;
+	const uint32_t *m = c->mem;
+	bool one = true, reps = true;
+	for (uint32_t k = 0; k < c->nmem; k++) {
+		one = one && s->sim_of[m[k]] == s->sim_of[m[0]];
+		reps = reps && s->r[s->sim_of[m[k]]].rank == m[k];
+	}
+	if (one)
+		return 1;
+	if (!reps)
+		sim_unfold(s, "a comm group of several classes with members not simulated");
+	return c->nmem;
+}
+
 static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_t size,
                       const scope *sc)
 {
@@ -85,7 +106,7 @@ static coll *coll_new(sim *s, rank_st *r, uint32_t node, int gi, int ct, uint64_
 	c->comm_type = r->g->comm_type[node];
 	c->ctype = ct;
 	c->size = size;
-	c->nsim = s->folded ? 1 : c->nmem;
+	c->nsim = sim_members(s, c);
 	ET_GROW(s->colls, s->capcolls, (size_t)s->ncolls + 1);
 	s->colls[s->ncolls++] = c;
 	if (coll_plan(s, c, r, node, ct) < 0)

@@ -1,10 +1,11 @@
 /* classes: colour refinement to the coarsest equitable partition of the
  * ranks. A rank's signature is its colour and, node by node, for a
  * collective the view of its group from its place in the ring (the delay
- * signatures to the members after it, in ring order), for a send or a
- * receive the peer's colour and the delay signature to it. Colours are
- * split by signature until no class splits; then every member of a class
- * is compared with its representative item by item, so that a hash
+ * signatures to the members after it, in ring order) and, when the group
+ * holds several colours, the colours of the members after it; for a send
+ * or a receive the peer's colour and the delay signature to it. Colours
+ * are split by signature until no class splits; then every member of a
+ * class is compared with its representative item by item, so that a hash
  * collision can only refuse a fold, never make a wrong one. */
 #include "et-sim/workload/classes.h"
 #include "et_hmap.h"
@@ -32,7 +33,9 @@ typedef struct finder {
 	uint32_t (*def)[2]; /* per view id: the (group, member) that defined it */
 	size_t capdef;
 	uint32_t nview;
-	et_hmap views; /* (hash, size) -> view id */
+	et_hmap views;  /* (hash, size) -> view id */
+	uint64_t **rot; /* per group used, when it holds several colours: per
+	                 * member, a hash of the colours after it in ring order */
 	uint32_t *c, *nc;
 	uint32_t ncol;
 	const char *why;
@@ -90,6 +93,61 @@ static void group_views(finder *f, int gi)
 	}
 }
 
+/* The inverse of an odd number modulo 2^64 (Newton's iteration doubles the
+ * correct low bits each step: 3, 6, 12, 24, 48, 96). */
+static uint64_t inverse(uint64_t p)
+{
+	uint64_t x = p;
+	for (int k = 0; k < 5; k++)
+		x *= 2 - p * x;
+	return x;
+}
+
+/* Member i's colour sequence of group g, as sum over k of the colour of
+ * member i+k (ring order) times P^k, for every i in O(n): from member i to
+ * i+1 the sum loses member i+1's term at P^1, gains member i's at P^n and
+ * shifts down one power. A group of one colour gets none (NULL): every
+ * member sees the same sequence, its own colour repeated. */
+static void group_colours(finder *f, int gi)
+{
+	const uint64_t P = 0x100000001b3ULL; /* odd, so invertible */
+	const comm_group *g = &f->in->groups[gi];
+	uint32_t n = g->n, c0 = f->c[g->mem[0]];
+	uint32_t i = 1;
+	while (i < n && f->c[g->mem[i]] == c0)
+		i++;
+	if (i == n) {
+		free(f->rot[gi]);
+		f->rot[gi] = NULL;
+		return;
+	}
+	if (!f->rot[gi])
+		f->rot[gi] = et_xcalloc(n, sizeof *f->rot[gi]);
+	uint64_t *h = f->rot[gi], pk = 1, pn, inv = inverse(P), sum = 0;
+	for (uint32_t k = 1; k < n; k++) {
+		pk *= P;
+		sum += ((uint64_t)f->c[g->mem[k]] + 1) * pk;
+	}
+	pn = pk * P;
+	h[0] = sum;
+	for (i = 0; i + 1 < n; i++) {
+		sum +=
+		    ((uint64_t)f->c[g->mem[i]] + 1) * pn - ((uint64_t)f->c[g->mem[i + 1]] + 1) * P;
+		sum *= inv;
+		h[i + 1] = sum;
+	}
+}
+
+/* Whether member i of g and member j of h see the same colours after them. */
+static bool colours_equal(const finder *f, const comm_group *g, uint32_t i, const comm_group *h,
+                          uint32_t j)
+{
+	for (uint32_t k = 1; k < g->n; k++)
+		if (f->c[ring_at(g, i, k)] != f->c[ring_at(h, j, k)])
+			return false;
+	return true;
+}
+
 /* A delay signature's id: equal ids, equal signatures. */
 static uint32_t sig_id(finder *f, uint64_t sig)
 {
@@ -108,6 +166,7 @@ static int prepare(finder *f)
 		f->off[r + 1] = f->off[r] + in->nitems[r];
 	f->fixed = et_xcalloc(f->off[in->world] + 1, sizeof *f->fixed);
 	f->view = et_xcalloc((size_t)in->ngroups + 1, sizeof *f->view);
+	f->rot = et_xcalloc((size_t)in->ngroups + 1, sizeof *f->rot);
 	for (uint32_t r = 0; r < in->world && !f->why; r++)
 		for (uint64_t k = f->off[r]; k < f->off[r + 1] && !f->why; k++) {
 			const cls_item *it = &in->items[r][k - f->off[r]];
@@ -153,8 +212,9 @@ static uint32_t dense(const uint32_t *in, uint32_t *out, uint32_t n)
 	return next;
 }
 
-/* The rules the fold needs, on the current colours: they only get harder
- * to meet as colours split, so a failure is final. */
+/* The rule the fold needs on the current colours, which only gets harder
+ * to meet as colours split, so a failure is final; and the colour
+ * sequences of the groups for the next round. */
 static int check_colls(finder *f)
 {
 	const cls_in *in = f->in;
@@ -165,15 +225,19 @@ static int check_colls(finder *f)
 				    "a collective over every rank, with ranks of several classes";
 				return -1;
 			}
-	for (int gi = 0; gi < in->ngroups; gi++) {
-		const comm_group *g = &in->groups[gi];
-		for (uint32_t i = 1; f->view[gi] && i < g->n; i++)
-			if (f->c[g->mem[i]] != f->c[g->mem[0]]) {
-				f->why = "a comm group holds ranks of several classes";
-				return -1;
-			}
-	}
+	for (int gi = 0; gi < in->ngroups; gi++)
+		if (f->view[gi])
+			group_colours(f, gi);
 	return 0;
+}
+
+/* A collective item's colour sequence (0 for a group of one colour). */
+static uint64_t item_colours(const finder *f, uint32_t r, const cls_item *it)
+{
+	if (it->v < 0 || !f->rot[it->v])
+		return 0;
+	const comm_group *g = &f->in->groups[it->v];
+	return f->rot[it->v][et_pg_ranks_find(g->mem, g->n, r)];
 }
 
 static uint64_t signature(const finder *f, uint32_t r)
@@ -185,6 +249,8 @@ static uint64_t signature(const finder *f, uint32_t r)
 		h = mix(h, it->kind);
 		if (it->kind != CLS_COLL)
 			h = mix(h, f->c[it->v]);
+		else
+			h = mix(h, item_colours(f, r, it));
 		h = mix(h, f->fixed[f->off[r] + j]);
 	}
 	return h;
@@ -211,6 +277,18 @@ static int refine(finder *f)
 	return 1;
 }
 
+/* Whether rank r's collective x and rank s's y see the same colours after
+ * them in their groups (their views, compared already, have one size). */
+static bool same_colours(const finder *f, uint32_t r, const cls_item *x, uint32_t s,
+                         const cls_item *y)
+{
+	if (x->v < 0 || y->v < 0 || (!f->rot[x->v] && !f->rot[y->v]))
+		return true;
+	const comm_group *g = &f->in->groups[x->v], *h = &f->in->groups[y->v];
+	return colours_equal(f, g, (uint32_t)et_pg_ranks_find(g->mem, g->n, r), h,
+	                     (uint32_t)et_pg_ranks_find(h->mem, h->n, s));
+}
+
 /* Whether ranks r and s have the same signature, item by item. */
 static bool same(const finder *f, uint32_t r, uint32_t s)
 {
@@ -223,6 +301,8 @@ static bool same(const finder *f, uint32_t r, uint32_t s)
 		if (x->kind != y->kind || f->fixed[a + k] != f->fixed[b + k])
 			return false;
 		if (x->kind != CLS_COLL && f->c[x->v] != f->c[y->v])
+			return false;
+		if (x->kind == CLS_COLL && !same_colours(f, r, x, s, y))
 			return false;
 	}
 	return true;
@@ -256,6 +336,19 @@ static bool ambiguous(const finder *f, uint32_t r, uint64_t (*buf)[2])
 	return false;
 }
 
+/* A group of several classes is simulated member by member where its
+ * members are all representatives (the engine steps it as unfolded), and
+ * not at all where none is (an equitable partition gives it the same
+ * colours, in ring order, as such a group); a mix of both could not be
+ * simulated, as a representative's peers would not be. */
+static bool all_or_no_reps(const rank_classes *rc, const comm_group *g)
+{
+	uint32_t reps = 0;
+	for (uint32_t i = 0; i < g->n; i++)
+		reps += rc->rep[rc->of[g->mem[i]]] == g->mem[i];
+	return reps == 0 || reps == g->n;
+}
+
 static int verify(finder *f, rank_classes *rc)
 {
 	const cls_in *in = f->in;
@@ -277,6 +370,10 @@ static int verify(finder *f, rank_classes *rc)
 			f->why = "a rank sends to (or receives from) two ranks of one class";
 	}
 	free(buf);
+	for (int gi = 0; gi < in->ngroups && !f->why; gi++)
+		if (f->rot[gi] && !all_or_no_reps(rc, &in->groups[gi]))
+			f->why = "a comm group holds ranks of several classes, some of them "
+			         "simulated and some not";
 	return f->why ? -1 : 0;
 }
 
@@ -284,7 +381,9 @@ static void finder_free(finder *f)
 {
 	for (int gi = 0; f->view && gi < f->in->ngroups; gi++)
 		free(f->view[gi]);
-	void *arrays[] = {f->view, f->off, f->fixed, f->def, f->c, f->nc};
+	for (int gi = 0; f->rot && gi < f->in->ngroups; gi++)
+		free(f->rot[gi]);
+	void *arrays[] = {f->view, f->rot, f->off, f->fixed, f->def, f->c, f->nc};
 	for (size_t k = 0; k < sizeof arrays / sizeof *arrays; k++)
 		free(arrays[k]);
 	et_hmap_free(&f->sigs);

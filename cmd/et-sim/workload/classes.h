@@ -10,12 +10,16 @@
  * graph shape.
  *
  * What this partition promises is only what the simulator folds exactly
- * (engine/sim.h): a collective whose members are all of one class. A
- * collective group holding several classes, or a collective over every
- * rank when there is more than one class, or a rank talking to two
- * different ranks of one class in the same direction (their messages would
- * share one mailbox), makes classes_find refuse, and the run simulates
- * every rank. */
+ * (engine/sim.h): a collective whose members are all of one class (run by
+ * the representative alone), or whose members are all representatives of
+ * different classes (run member by member, as unfolded; a group none of
+ * whose members is a representative then has the same classes in the same
+ * ring order as such a group, as a collective's signature holds the
+ * colours after the rank in its group). A group with some representatives
+ * and some other ranks, or a collective over every rank when there is more
+ * than one class, or a rank talking to two different ranks of one class in
+ * the same direction (their messages would share one mailbox), makes
+ * classes_find refuse, and the run simulates every rank. */
 #ifndef ET_SIM_WORKLOAD_CLASSES_H
 #define ET_SIM_WORKLOAD_CLASSES_H
 #include "et-sim/config/cfg.h"
