@@ -68,6 +68,17 @@ static int opt_slow(et_cli *cli, const et_opt *o, const char *arg)
 	return 0;
 }
 
+static int opt_json_colls(et_cli *cli, const et_opt *o, const char *arg)
+{
+	et_ranklist rl;
+	et_error e;
+	if (run_parse_colls(arg, &rl, &e) < 0)
+		et_cli_usage_error(cli, "%s", e.msg);
+	et_ranklist_free(&rl);
+	((run_conf *)o->target)->json_colls = arg;
+	return 0;
+}
+
 static const char *const report_formats[] = {"text", "json", NULL};
 static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char **argv)
 {
@@ -109,6 +120,10 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	    ET_OPT_HEADING("Output:"),
 	    ET_OPT_CHOICE('F', "format", "FMT", "text (default) or json", &fmt,
 	                  .choices = report_formats),
+	    ET_OPT_FN(0, "json-collectives", "RANKS",
+	              "the JSON report's collectives of these ranks only (0-3,7), or 'none' (every "
+	              "rank's grows with ranks x collectives)",
+	              c, .fn = opt_json_colls),
 	    ET_OPT_FLAG(0, "astra-sim-log", "print ASTRA-sim's 'sys[N] finished' lines", &c->astra),
 	    ET_OPT_STR('S', "schedule", "FILE", "every node's start/end per rank (JSON Lines)",
 	               &c->schedule),
@@ -141,6 +156,8 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 		                        "--astra-sim-log report one run, not --sweep's table");
 	if (cli->nargs > 1)
 		et_cli_usage_error(cli, "one INPUT at most (a stream or a per-rank set PREFIX)");
+	if (c->json_colls && !c->json)
+		et_cli_usage_error(cli, "--json-collectives needs --format json");
 }
 
 int main(int argc, char **argv)

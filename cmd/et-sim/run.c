@@ -401,7 +401,11 @@ static int report(const run_conf *c, const sim *s, const workload *w, et_error *
 		et_jsonw j;
 		et_jsonw_init(&j, f, NULL, ET_JSONW_COMPACT, ET_JSTR_CTRL_NT);
 		et_jsonw_set_lines(&j, true);
-		report_json(&j, s, &rr, w);
+		et_ranklist rl = {0};
+		if (c->json_colls)
+			run_parse_colls(c->json_colls, &rl, e); /* checked by the option */
+		report_json(&j, s, &rr, w, c->json_colls ? &rl : NULL);
+		et_ranklist_free(&rl);
 		if (c->crit)
 			crit_json(&j, s);
 		et_jsonw_end(&j);
@@ -487,6 +491,18 @@ int run_parse_slow(const char *arg, et_ranklist *rl, double *factor, et_error *e
 	if (et_ranklist_parse(rl, ranks) < 0 || rl->n == 0)
 		return et_fail(e, ET_EXIT_USAGE, "--slow %s: '%s' is not a rank list (0-3,7)", arg,
 		               ranks);
+	return 0;
+}
+
+int run_parse_colls(const char *arg, et_ranklist *rl, et_error *e)
+{
+	memset(rl, 0, sizeof *rl);
+	if (strcmp(arg, "none") == 0)
+		return 0;
+	if (et_ranklist_parse(rl, arg) < 0 || rl->n == 0)
+		return et_fail(e, ET_EXIT_USAGE,
+		               "--json-collectives %s: expected a rank list (0-3,7) or 'none'",
+		               arg);
 	return 0;
 }
 

@@ -26,6 +26,9 @@ typedef struct run_conf {
 	int nslows;
 	size_t capslows;
 	bool json, astra, crit, no_fold;
+	/* --json-collectives: NULL for every rank's, else its rank list
+	 * (checked by run_parse_ranks; "none": no rank's) */
+	const char *json_colls;
 	const char *schedule, *trace, *output;
 	int progress;
 	et_input_opts in;
@@ -39,6 +42,11 @@ typedef struct run_conf {
 /* --slow's argument: the rank list and the factor (finite, > 0). 0, or -1
  * with e set (ET_EXIT_USAGE). rl is set only on success: free it. */
 int run_parse_slow(const char *arg, et_ranklist *rl, double *factor, et_error *e);
+
+/* --json-collectives' argument as a rank list (a list with no range for
+ * "none"). 0, or -1 with e set (ET_EXIT_USAGE). rl is set only on
+ * success: free it. */
+int run_parse_colls(const char *arg, et_ranklist *rl, et_error *e);
 
 /* The whole run on the input named by argv; prints what goes wrong on
  * stderr ("et-sim: ...", one line) and returns the exit status. */

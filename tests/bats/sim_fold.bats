@@ -285,6 +285,27 @@ plan() {
 	diff <(norm f.json) <(norm u.json)
 }
 
+@test "--json-collectives: a folded run's list for some ranks is the unfolded run's full list for them" {
+	et-stage -q "${M[@]}" --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o s.etz
+	run et-sim $(sw 8) --comm-groups g.json -F json --json-collectives 3,5-6 -o f.json s.etz
+	assert_success
+	[ "$(jq .simulated_ranks f.json)" = 2 ]
+	et-sim --no-fold $(sw 8) --comm-groups g.json -F json -o u.json s.etz
+	sel='[.collectives[] | select(.rank == 3 or .rank == 5 or .rank == 6)]'
+	[ "$(jq "$sel" u.json | jq length)" -gt 0 ]
+	diff <(jq -c .collectives f.json) <(jq -c "$sel" u.json)
+	diff <(jq -c .per_rank f.json) <(jq -c .per_rank u.json)
+	run et-sim $(sw 8) --comm-groups g.json -F json --json-collectives none s.etz
+	assert_success
+	[ "$(echo "$output" | jq -c .collectives)" = "[]" ]
+	run et-sim $(sw 8) --comm-groups g.json --json-collectives 3 s.etz
+	assert_failure 2
+	assert_output --partial "et-sim: --json-collectives needs --format json"
+	run et-sim $(sw 8) --comm-groups g.json -F json --json-collectives 3-x s.etz
+	assert_failure 2
+	assert_output --partial "--json-collectives 3-x: expected a rank list (0-3,7) or 'none'"
+}
+
 @test "fold: the aware backend simulates every rank" {
 	et-stage -q "${M[@]}" --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o s.etz
 	run et-sim --backend aware $(sw 8) --comm-groups g.json -F json s.etz

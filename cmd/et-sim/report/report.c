@@ -237,10 +237,12 @@ static void json_time(et_jsonw *j, const char *key, uint64_t t)
 		et_jsonw_uint(j, t);
 }
 
-static void json_colls(et_jsonw *j, const sim *s)
+static void json_colls(et_jsonw *j, const sim *s, const et_ranklist *colls)
 {
 	bool first = true;
 	for (uint32_t k = 0; k < s->world; k++) {
+		if (colls && (colls->n == 0 || !et_ranklist_has(colls, k)))
+			continue;
 		const rank_st *r = report_rank(s, k);
 		const sgraph *g = r->g;
 		for (uint32_t i = 0; i < g->n; i++) {
@@ -262,7 +264,8 @@ static void json_colls(et_jsonw *j, const sim *s)
 	}
 }
 
-void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w)
+void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w,
+                 const et_ranklist *colls)
 {
 	et_jsonw_obj(j);
 	et_jsonw_kstr(j, "workload", w->name);
@@ -289,7 +292,7 @@ void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w
 	et_jsonw_nl(j);
 	et_jsonw_karr(j, "collectives");
 	et_jsonw_nl(j);
-	json_colls(j, s);
+	json_colls(j, s, colls);
 	et_jsonw_nl(j);
 	et_jsonw_end(j);
 	et_jsonw_nl(j);

@@ -4,6 +4,7 @@
 #include "et-sim/workload/load.h"
 #include "et-sim/workload/workload.h"
 #include "et_jsonw.h"
+#include "et_ranklist.h"
 #include <stdio.h>
 
 typedef struct rank_res {
@@ -22,9 +23,12 @@ typedef struct run_res {
 void report_collect(const sim *s, run_res *out);
 void report_free(run_res *r);
 void report_text(FILE *f, const sim *s, const run_res *rr, const workload *w);
-/* The JSON report without its closing brace (the caller may add fields). */
-/* The JSON report's object, left open for more members (crit_json). */
-void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w);
+/* The JSON report's object, left open for more members (crit_json). Its
+ * collectives list holds the ranks of colls (NULL: every rank; a list
+ * with no range: none), since every rank's would grow with ranks x
+ * collectives. */
+void report_json(et_jsonw *j, const sim *s, const run_res *rr, const workload *w,
+                 const et_ranklist *colls);
 void report_astra(FILE *f, const run_res *rr);
 /* 0 if every rank finished; else -1 with e set (ET_EXIT_FOUND, "deadlock:
  * N rank(s) blocked: ..." naming the first blocked ranks and their nodes). */
