@@ -123,17 +123,21 @@ static uint64_t delay_sig(const void *ctx, uint32_t a, uint32_t b)
 	return (uint64_t)(net_first_dim(cf, a, b) + 1) << 32 | (uint32_t)net_hops(cf, a, b);
 }
 
-/* Whether every two members first differ in one dimension, a Switch or
- * FullyConnected one (whose hops do not depend on the coordinates): the
- * members agree below it and are all apart in it. */
+/* Whether every member of a group sees the same view (the delay
+ * signatures to the members after it in ring order): its members first
+ * differ in one dimension, agreeing below it, and are all apart in it; a
+ * Switch or FullyConnected one, whose hops do not depend on the
+ * coordinates, or a Ring they sit evenly around (net_ring_even). */
 static bool uniform_group(const void *ctx, const uint32_t *mem, uint32_t n)
 {
 	const cfg *cf = ctx;
 	if (n < 2)
 		return true;
 	int d = net_first_dim(cf, mem[0], mem[1]);
-	if (d < 0 || cf->net.topo[d] == TOPO_RING)
+	if (d < 0)
 		return false;
+	if (cf->net.topo[d] == TOPO_RING)
+		return net_ring_even(cf, mem, n, d);
 	et_hmap seen = {0};
 	bool ok = true;
 	for (uint32_t i = 0; i < n && ok; i++) {
@@ -149,8 +153,8 @@ static bool uniform_group(const void *ctx, const uint32_t *mem, uint32_t n)
 /* A rank's items for classes_find: its distinct communicating values
  * (sgraph_pack), each a collective's group (-1: every rank), a send's or a
  * receive's peer; which nodes use which is its pattern, part of its first
- * colour. -1 when a group is unknown (the unfolded run says so) or the rank
- * is not packed. */
+ * colour. -1 when the rank is not packed (why says why), -2 when a group
+ * is unknown (the unfolded run says so). */
 static int graph_items(const cfg *cf, const workload *w, uint32_t r, cls_item **out, uint32_t *n)
 {
 	*out = NULL;
@@ -173,7 +177,7 @@ static int graph_items(const cfg *cf, const workload *w, uint32_t r, cls_item **
 			const char *pg = cv[j] ? pgnames + cv[j] : NULL;
 			int gi = -1;
 			if (!et_pg_is_all(pg) && !cfg_group(cf, pg, &gi))
-				return -1;
+				return -2;
 			it.v = gi;
 		}
 		(*out)[(*n)++] = it;
@@ -250,8 +254,19 @@ static int find_fold(const run_conf *c, const cfg *cf, const workload *w, rank_c
 	f.items = et_xcalloc(w->world, sizeof *f.items);
 	f.nitems = et_xcalloc(w->world, sizeof *f.nitems);
 	int r = 0;
-	for (uint32_t k = 0; k < w->world && r == 0; k++)
+	uint32_t k = 0;
+	for (; k < w->world && r == 0; k++)
 		r = graph_items(cf, w, k, &f.items[k], &f.nitems[k]);
+	if (r == -1 && c->verbose)
+		fprintf(stderr,
+		        "et-sim: every rank simulated: rank %u has more than %u distinct pg names "
+		        "and peers (or two pg names of one hash), too many to compare ranks by\n",
+		        k - 1, (unsigned)CPAT_MAX_VALS);
+	if (r == -2 && c->verbose)
+		fprintf(stderr,
+		        "et-sim: every rank simulated: rank %u uses a comm group that is not "
+		        "defined\n",
+		        k - 1);
 	if (r == 0) {
 		first_colours(c, w, &f);
 		cls_in in = {w->world,  f.colour,      (const cls_item *const *)f.items,

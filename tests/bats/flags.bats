@@ -306,6 +306,7 @@ et-sim|--no-closed-form|$W/ar.etz|--no-closed-form
 et-sim|--slow|$W/st.etz --comm-groups $W/g.json|--slow 0=2
 et-sim|--no-fold|$W/ar.etz|--no-fold
 et-sim|--format|$W/ar.etz|--format json
+et-sim|--json-collectives|$W/ar.etz --format json|--json-collectives none
 et-sim|--astra-sim-log|$W/ar.etz|--astra-sim-log
 et-sim|--schedule|$W/ar.etz|--schedule s.jsonl
 et-sim|--link-stats|$W/ar.etz --backend aware|--link-stats l.csv

@@ -306,6 +306,34 @@ plan() {
 	assert_output --partial "--json-collectives 3-x: expected a rank list (0-3,7) or 'none'"
 }
 
+# many N: two identical ranks of N all-reduces, each on a group of its
+# own (pg names 1..N), and the groups' file
+many() {
+	awk -v n="$1" 'BEGIN {
+		for (r = 0; r < 2; r++) {
+			printf "{\"rank\":%d,\"world_size\":2,\"name\":\"many\",\"metadata\":{\"version\":\"0.0.4\"}}\n", r
+			for (i = 0; i < n; i++) {
+				printf "{\"id\":%d,\"name\":\"c%d\",\"type\":\"COMM_COLL_NODE\"", i, i
+				if (i) printf ",\"ctrlDeps\":[%d]", i - 1
+				printf ",\"attr\":[{\"name\":\"comm_type\",\"int64Val\":1},{\"name\":\"comm_size\",\"int64Val\":1024},{\"name\":\"pg_name\",\"stringVal\":\"%d\"}]}\n", i + 1
+			}
+		}
+	}' >many.jsonl
+	awk -v n="$1" 'BEGIN { printf "{"; for (i = 1; i <= n; i++) printf "%s\"%d\":[0,1]", (i > 1 ? "," : ""), i; print "}" }' >many_g.json
+}
+
+@test "fold: a rank with 65,536 distinct pg names folds; with one more, -v says why every rank is simulated" {
+	many 65536
+	run et-sim -v --comm-groups many_g.json -F json -o f.json many.jsonl
+	assert_success
+	[ "$(jq .simulated_ranks f.json)" = 1 ]
+	many 65537
+	run et-sim -v --comm-groups many_g.json -F json -o f.json many.jsonl
+	assert_success
+	[ "$(jq .simulated_ranks f.json)" = 2 ]
+	assert_output --partial "every rank simulated: rank 0 has more than 65536 distinct pg names and peers"
+}
+
 @test "fold: the aware backend simulates every rank" {
 	et-stage -q "${M[@]}" --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o s.etz
 	run et-sim --backend aware $(sw 8) --comm-groups g.json -F json s.etz

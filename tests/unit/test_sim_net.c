@@ -2,6 +2,7 @@
  * doc/astra-sim-aware.md): B = GB/s * 2^30 / 1e9 bytes per ns, so 50 GB/s
  * is 53.6870912 B/ns and 1 MiB takes 19,531.25 ns to serialise. */
 #include "et-sim/engine/sim.h" /* links libet-sim.a (the Makefile looks here) */
+#include "et-sim/net/net_dims.h"
 #include "sim_fixture.h"
 
 enum { MIB = 1048576 };
@@ -68,6 +69,41 @@ static void test_unaware_dims(void)
 	CHECK(s.net->delay(&s.nenv, 1, 6, MIB) == 20031);
 	fx_net_close(&s);
 	cfg_free(&c);
+}
+
+/* Groups evenly around a Ring dimension (net_ring_even): on a Ring of 4
+ * by a Switch of 2, {4, 5, 6, 7} and {0, 2}, {1, 3} are; {0, 1}, {0, 1,
+ * 2} (3 steps of 1 on a ring of 4) and {0, 5} (one step of 1 in
+ * dimension 0: 2 around) are not; on one Ring of 8, {1, 3, 5, 7} and {0,
+ * 4} are, {0, 2, 4} and {0, 6} (one step of 6: 12 around) not; on a Ring
+ * of 2 by a Ring of 4, {0, 2, 4, 6} is (dimension 1 evenly, dimension 0
+ * all 0) and {0, 2, 5, 7} is not (dimension 1 evenly, but 5 and 7 sit at
+ * 1 in dimension 0). */
+static void test_ring_even(void)
+{
+	const char *const sets[] = {"topology=Ring,Switch", "npus-count=4,2", "bandwidth=50,100",
+	                            "latency=500,1000", NULL};
+	cfg c;
+	CHECK(fx_cfg(&c, sets) == 0);
+	const uint32_t a[] = {4, 5, 6, 7}, b[] = {0, 2}, e[] = {1, 3}, f[] = {0, 1},
+	               g[] = {0, 1, 2}, h[] = {0, 5};
+	CHECK(net_ring_even(&c, a, 4, 0));
+	CHECK(net_ring_even(&c, b, 2, 0) && net_ring_even(&c, e, 2, 0));
+	CHECK(!net_ring_even(&c, f, 2, 0) && !net_ring_even(&c, g, 3, 0));
+	CHECK(!net_ring_even(&c, h, 2, 0));
+	cfg_free(&c);
+	cfg r;
+	CHECK(fx_cfg(&r, ring8) == 0);
+	const uint32_t odd[] = {1, 3, 5, 7}, two[] = {0, 4}, three[] = {0, 2, 4}, far[] = {0, 6};
+	CHECK(net_ring_even(&r, odd, 4, 0) && net_ring_even(&r, two, 2, 0));
+	CHECK(!net_ring_even(&r, three, 3, 0) && !net_ring_even(&r, far, 2, 0));
+	cfg_free(&r);
+	const char *const rr[] = {"topology=Ring,Ring", "npus-count=2,4", "bandwidth=50,50",
+	                          "latency=500,500", NULL};
+	CHECK(fx_cfg(&r, rr) == 0);
+	const uint32_t even[] = {0, 2, 4, 6}, mixed[] = {0, 2, 5, 7};
+	CHECK(net_ring_even(&r, even, 4, 1) && !net_ring_even(&r, mixed, 4, 1));
+	cfg_free(&r);
 }
 
 /* Aware: each hop floor(latency + m/B), store and forward; a link serves
@@ -204,6 +240,7 @@ int main(void)
 {
 	test_unaware_ring();
 	test_unaware_dims();
+	test_ring_even();
 	test_aware();
 	test_env_alone();
 	return check_failures();

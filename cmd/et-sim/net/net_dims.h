@@ -6,6 +6,7 @@
 #ifndef ET_SIM_NET_NET_DIMS_H
 #define ET_SIM_NET_NET_DIMS_H
 #include "et-sim/config/cfg.h"
+#include <stdbool.h>
 #include <stdint.h>
 
 static inline uint32_t net_coord(const cfg *cf, uint32_t r, int d)
@@ -35,6 +36,27 @@ static inline int net_hops(const cfg *cf, uint32_t src, uint32_t dst)
 		delta = -delta;
 	int64_t other = (int64_t)cf->npus[d] - delta;
 	return (int)(delta < other ? delta : other);
+}
+
+/* Whether the n >= 2 ranks mem, first differing in Ring dimension d
+ * (agreeing below it), sit evenly around it: one step s apart in the
+ * order given, with n s = the ring's size. Then the rank k places after
+ * any one is k s steps away from it, whichever it is, so every member of
+ * such a group sees the same hops to the members after it. */
+static inline bool net_ring_even(const cfg *cf, const uint32_t *mem, uint32_t n, int d)
+{
+	uint32_t size = cf->npus[d], c0 = net_coord(cf, mem[0], d);
+	uint32_t step = (net_coord(cf, mem[1], d) + size - c0) % size;
+	if ((uint64_t)step * n != size)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		for (int k = 0; k < d; k++)
+			if (net_coord(cf, mem[i], k) != net_coord(cf, mem[0], k))
+				return false;
+		if (net_coord(cf, mem[i], d) != (uint32_t)((c0 + (uint64_t)i * step) % size))
+			return false;
+	}
+	return true;
 }
 
 #endif

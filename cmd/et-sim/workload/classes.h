@@ -46,9 +46,10 @@ typedef struct cls_in {
 	/* What a message's delay between two ranks depends on (unaware: the
 	 * first dimension where they differ and the hops there). */
 	uint64_t (*sig)(const void *ctx, uint32_t a, uint32_t b);
-	/* Optional: true when every two members of mem[0..n) have one sig (a
-	 * group across one Switch or FullyConnected dimension), so that every
-	 * member sees the same view, found in O(n) instead of O(n^2). */
+	/* Optional: true when every member of mem[0..n) sees the same view
+	 * (a group across one Switch or FullyConnected dimension, or evenly
+	 * around a Ring), so that member 0's is everyone's: O(n) instead of
+	 * O(n^2). */
 	bool (*uniform)(const void *ctx, const uint32_t *mem, uint32_t n);
 	const void *ctx;
 } cls_in;
