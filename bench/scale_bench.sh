@@ -9,12 +9,16 @@
 # Two networks:
 #   switch  one Switch of every rank: every comm group looks alike from
 #           each of its members, so the plan folds to its 2 pipeline stages;
-#   ring    et-sim's default, one Ring of every rank: a tp group {r, r+dp,
-#           r+2dp, r+3dp} sees different hop counts from each member (dp,
-#           dp, dp, then 4 dp around), its members are of different classes,
-#           and et-sim (which does not step a collective one member per
-#           class) simulates every rank: the issue's own command, shown for
-#           its figures, folded = unfolded.
+#   ring    et-sim's default, one Ring of every rank: a dp group of dp
+#           ranks in a row sees different hop counts from each member (1,
+#           1, ..., then dp - 1 back to its start), so every member is a
+#           class of its own and et-sim simulates every rank: the issue's
+#           own command, shown for its figures, folded = unfolded.
+#
+# Then two groups of 65,536 ranks each evenly around a Ring dimension (a
+# Ring of 65,536 by 2, et-synth coll): every member sees the same view,
+# found in O(n) (net_ring_even), where comparing views member by member
+# took over 100 s.
 #
 # The streams are class streams (et-stage's default): et-sim decodes one
 # rank per stage and builds the others from their rules (et_crule), folded
@@ -86,6 +90,14 @@ for dp in ${BENCH_DPS:-32 128 512}; do
 			die "dp $dp, $net: folded and --no-fold reports differ"
 	done
 done
+
+# groups evenly around a Ring: one simulated rank
+s=$OUT/scale_even.etz g=$OUT/scale_even.json
+[ -s "$s" ] && [ -s "$g" ] ||
+	"$BIN/et-synth" coll -q --type all_reduce --size 1M --world 131072 --group-size 65536 \
+		--ids local --write-comm-groups "$g" -o "$s"
+row "2 groups of 65,536 around a Ring, folded" --set topology=Ring,Ring --set npus_count=65536,2 \
+	--set bandwidth=50,50 --set latency=500,500 --comm-groups "$g" "$s"
 
 # the large plans (BENCH_BIG=1): et-stage, then et-sim on one Switch
 stage_row() { # LABEL STREAM ARGS...: BENCH_RUNS runs of et-stage ARGS -o STREAM
