@@ -303,10 +303,21 @@ static const sgraph *const *graphs_for(const workload *w, const rank_classes *rc
 	return w->rank_graph;
 }
 
+/* From this many ranks on, simulating every one is worth a word (a large
+ * plan on a network that does not fold it: minutes and gigabytes). */
+enum { WARN_UNFOLDED = 4096 };
+
 int run_simulate(sim *s, const run_conf *c, const cfg *cf, const workload *w, et_error *e)
 {
 	rank_classes rc;
 	bool fold = find_fold(c, cf, w, &rc) == 0;
+	if (!fold && fold_possible(c, cf, w) && !c->crit && !c->nsweeps &&
+	    w->world >= WARN_UNFOLDED)
+		et_warn(
+		    "simulating every one of the %u ranks: they do not fold into fewer classes "
+		    "on this network (-v says why; a network whose groups look alike from every "
+		    "member, such as Switch dimensions, folds an et-stage plan to its stages)",
+		    w->world);
 	sim_init(s, cf, &c->op, graphs_for(w, fold ? &rc : NULL), w->world, fold ? &rc : NULL);
 	sim_end r = sim_run(s, e);
 	/* a phase without a closed form; and, with several classes, a failure

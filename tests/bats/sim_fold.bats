@@ -334,6 +334,28 @@ many() {
 	assert_output --partial "every rank simulated: rank 0 has more than 65536 distinct pg names and peers"
 }
 
+@test "fold: 4,096 ranks that do not fold get a warning (with --no-fold, or fewer ranks, none)" {
+	# distinct N: N ranks, rank r one COMP node of r + 1 us: every rank a class
+	distinct() {
+		awk -v n="$1" 'BEGIN { for (r = 0; r < n; r++) {
+			printf "{\"rank\":%d,\"world_size\":%d,\"name\":\"w\",\"metadata\":{\"version\":\"0.0.4\"}}\n", r, n
+			printf "{\"id\":0,\"name\":\"c\",\"type\":\"COMP_NODE\",\"durationMicros\":%d}\n", r + 1 } }' >d.jsonl
+	}
+	distinct 4096
+	run et-sim -o r.txt d.jsonl
+	assert_success
+	assert_output "et-sim: warning: simulating every one of the 4096 ranks: they do not fold into fewer classes on this network (-v says why; a network whose groups look alike from every member, such as Switch dimensions, folds an et-stage plan to its stages)"
+	run et-sim -v -o r.txt d.jsonl
+	assert_output --partial "every rank simulated: every rank is a class of its own"
+	run et-sim --no-fold -o r.txt d.jsonl
+	assert_success
+	assert_output ""
+	distinct 4095
+	run et-sim -o r.txt d.jsonl
+	assert_success
+	assert_output ""
+}
+
 @test "fold: the aware backend simulates every rank" {
 	et-stage -q "${M[@]}" --dp 2 --tp 2 --pp 2 --write-comm-groups g.json -o s.etz
 	run et-sim --backend aware $(sw 8) --comm-groups g.json -F json s.etz
