@@ -334,6 +334,15 @@ many() {
 	assert_output --partial "every rank simulated: rank 0 has more than 65536 distinct pg names and peers"
 }
 
+@test "fold: -v names the rank whose comm group is not defined" {
+	many 2
+	echo '{"1": [0, 1]}' >one_g.json
+	run et-sim -v --comm-groups one_g.json many.jsonl
+	assert_failure 2
+	assert_output --partial "et-sim: every rank simulated: rank 0 uses a comm group that is not defined"
+	assert_output --partial "communicator group '2' is not defined in the comm-group file"
+}
+
 @test "fold: 4,096 ranks that do not fold get a warning (with --no-fold, or fewer ranks, none)" {
 	# distinct N: N ranks, rank r one COMP node of r + 1 us: every rank a class
 	distinct() {

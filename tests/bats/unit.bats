@@ -217,6 +217,10 @@ unit_test() {
 	unit_test test_sim_classes
 }
 
+@test "unit: test_sim_members" {
+	unit_test test_sim_members
+}
+
 @test "the C sources follow .clang-format (make format fixes them)" {
 	command -v clang-format >/dev/null || skip "clang-format is not installed"
 	cd "$REPO"
