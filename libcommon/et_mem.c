@@ -3,6 +3,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 static et_oom_fn oom_handler;
 
@@ -62,4 +65,11 @@ char *et_xstrdup(const char *s)
 {
 	size_t n = strlen(s) + 1;
 	return memcpy(et_xmalloc(n), s, n);
+}
+
+void et_mem_trim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }

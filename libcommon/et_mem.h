@@ -29,6 +29,11 @@ void *et_grow(void *p, size_t *cap, size_t need, size_t elem);
  * capacity; a capacity of another type is a compile error. */
 #define ET_GROW(arr, cap, need)                                                                    \
 	((need) > (cap) ? (void)((arr) = et_grow((arr), &(cap), (need), sizeof *(arr))) : (void)0)
+/* Hands the memory freed so far back to the system where the C library
+ * can (glibc's malloc_trim; elsewhere nothing): a tool calls it between
+ * phases, so that what one phase freed does not count towards the next
+ * phase's peak. Never fails, frees nothing the caller holds. */
+void et_mem_trim(void);
 /* The policy itself, for callers whose own limits say "no more memory". */
 _Noreturn void et_oom(size_t asked);
 /* Install the out-of-memory handler (NULL: back to the trap); it is given

@@ -299,11 +299,14 @@ void et_sgroups_members(const et_sgroup *g, uint32_t *out)
 /* ---- the world's groups ---- */
 
 typedef struct acc_g {
-	uint32_t input;  /* the first rank that gave it: its input (in inputs) */
-	uint32_t rank;   /* and rank */
-	uint64_t at;     /* and the group's byte there */
-	size_t runs_off; /* its runs in acc->runs */
-	size_t runs_len;
+	uint32_t input; /* the first rank that gave it: its input (in inputs) */
+	uint32_t rank;  /* and rank */
+	uint64_t at;    /* and the group's byte there */
+	/* its runs in acc->runs: 32 bits hold them, as every run holds a
+	 * member and takes at most 15 bytes, and the groups hold at most
+	 * ET_SGROUPS_MAX_MEMBERS members in all (32 bytes a group, not 40: a
+	 * stream of 131,072 ranks names 147,584 groups) */
+	uint32_t runs_off, runs_len;
 	uint32_t n_members;
 } acc_g;
 
@@ -377,8 +380,12 @@ int et_sgroups_acc_add(et_sgroups_acc *a, const et_rank_info *ri, et_error *e)
 			               (unsigned long long)(ri->groups_off + g.at),
 			               ET_SGROUPS_MAX_MEMBERS);
 		ET_GROW(a->g, a->cap, (size_t)id + 1);
-		a->g[id] = (acc_g){in,          ri->rank,   ri->groups_off + g.at,
-		                   a->runs.len, g.runs_len, g.n_members};
+		a->g[id] = (acc_g){in,
+		                   ri->rank,
+		                   ri->groups_off + g.at,
+		                   (uint32_t)a->runs.len,
+		                   (uint32_t)g.runs_len,
+		                   g.n_members};
 		et_buf_append(&a->runs, g.runs, g.runs_len);
 		added = 1;
 	}

@@ -377,6 +377,16 @@ static int take_class(et_src *s, uint32_t id, uint64_t left, uint64_t at, et_err
 		return -1;
 	bool same = was && s->spare.len == c->b.len &&
 	            (c->b.len == 0 || memcmp(s->spare.data, c->b.data, c->b.len) == 0);
+	if (same) {
+		/* The same bytes again (et-stage repeats its classes in every
+		 * block of ranks): the class keeps its buffer and its parse, and
+		 * the spare is not handed on to the next class read, so buffers
+		 * do not trade places block after block. */
+		s->spare.len = 0;
+		s->class_bytes += c->b.len;
+		c->def = true;
+		return 0;
+	}
 	et_buf t = c->b;
 	c->b = s->spare;
 	s->spare = t;

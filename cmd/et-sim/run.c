@@ -582,6 +582,7 @@ int run_main(run_conf *c, int argc, char **argv)
 		et_warn("%s: the input holds the first %u of the %u ranks of its world: "
 		        "simulated as a world of %u",
 		        w.input, w.world, w.said_world, w.world);
+	et_mem_trim();
 	if (c->verbose && w.rule_ranks)
 		fprintf(stderr, "et-sim: %u of %u ranks built from their class rules\n",
 		        w.rule_ranks, w.world);

@@ -371,3 +371,21 @@ many() {
 	assert_success
 	assert_output --partial '"folded":false,"simulated_ranks":8,'
 }
+
+# An unfolded run held a collective counter per comm group for every
+# simulated rank: 16,384 ranks x 8,193 groups x 4 bytes, 537 MB, where each
+# rank uses one group. Now the counters are per (rank, group used), and the
+# run fits in 250 MB of address space (the limit is off under sanitizers).
+@test "--no-fold: 16,384 ranks in 8,192 comm groups need no counter per rank and group" {
+	et-synth coll --type all_reduce --size 1M --world 16384 --group-size 2 --ids local \
+		--write-comm-groups q.json -o q.etz
+	run --separate-stderr bash -c "$(ulimit_v 250000)exec et-sim --no-fold -F json --comm-groups q.json q.etz"
+	assert_success
+	echo "$output" >u.json
+	[ "$(jq .simulated_ranks u.json)" = 16384 ]
+	# every pair finishes as the same all-reduce in a world of two ranks
+	et-synth coll --type all_reduce --size 1M --world 2 --ids local -o q2.etz
+	want=$(et-sim -F json q2.etz | jq -c '[.per_rank[].finish_ns] | unique')
+	[ "$want" = "$(jq -c '[.per_rank[].finish_ns] | unique' u.json)" ]
+	[ "$(jq '.per_rank | length' u.json)" = 16384 ]
+}

@@ -515,7 +515,9 @@ void cfg_free(cfg *c)
 	free(c->groups);
 	c->groups = NULL;
 	c->ngroups = 0;
-	et_hmap_free(&c->group_ix);
+	free(c->group_ix);
+	c->group_ix = NULL;
+	c->capgroup_ix = 0;
 }
 
 const comm_group *cfg_group(const cfg *c, const char *pg, int *index)
@@ -524,11 +526,19 @@ const comm_group *cfg_group(const cfg *c, const char *pg, int *index)
 	int32_t id;
 	if (et_pg_is_all(pg) || !et_pg_id(pg, &id))
 		return NULL;
-	const uint64_t *v = et_hmap_get(&c->group_ix, (uint64_t)(uint32_t)id, 0);
-	if (!v)
+	uint64_t key = (uint64_t)(uint32_t)id << 32;
+	size_t lo = 0, hi = (size_t)c->ngroups;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->group_ix[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == (size_t)c->ngroups || c->group_ix[lo] >> 32 != key >> 32)
 		return NULL;
-	*index = (int)*v;
-	return &c->groups[*v];
+	*index = (int)(uint32_t)c->group_ix[lo];
+	return &c->groups[*index];
 }
 
 /* The presets of --compute: published numbers (et-sim(1) names the

@@ -307,9 +307,22 @@ static void add_group(cfg *c, const et_pg_group *pg)
 	g.mem = et_xmalloc(pg->n_ranks * sizeof *g.mem);
 	memcpy(g.mem, pg->ranks, pg->n_ranks * sizeof *g.mem);
 	ET_GROW(c->groups, c->capgroups, (size_t)c->ngroups + 1);
-	/* the first group of an id is the one cfg_group finds */
-	et_hmap_put(&c->group_ix, (uint64_t)(uint32_t)g.id, 0, (uint64_t)c->ngroups);
+	ET_GROW(c->group_ix, c->capgroup_ix, (size_t)c->ngroups + 1);
+	c->group_ix[c->ngroups] = (uint64_t)(uint32_t)g.id << 32 | (uint32_t)c->ngroups;
 	c->groups[c->ngroups++] = g;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* After the groups are added: ids in order, and among groups of one id
+ * the first added first, which is the one cfg_group finds. */
+static void index_groups(cfg *c)
+{
+	qsort(c->group_ix, (size_t)c->ngroups, sizeof *c->group_ix, cmp_u64);
 }
 
 void cfg_add_groups(cfg *c, const et_pg_list *l, const char *src)
@@ -317,6 +330,7 @@ void cfg_add_groups(cfg *c, const et_pg_list *l, const char *src)
 	snprintf(c->grp_file, sizeof c->grp_file, "%s", src);
 	for (size_t i = 0; i < l->n; i++)
 		add_group(c, &l->g[i]);
+	index_groups(c);
 }
 
 int cfg_load_groups(cfg *c, const char *path, et_error *e)
@@ -332,6 +346,7 @@ int cfg_load_groups(cfg *c, const char *path, et_error *e)
 	}
 	for (size_t i = 0; i < l.n; i++)
 		add_group(c, &l.g[i]);
+	index_groups(c);
 	if (l.warning)
 		et_warn("%s", l.warning);
 	et_pg_list_free(&l);

@@ -126,7 +126,6 @@ static void rank_init(sim *s, rank_st *r, uint32_t rank, const sgraph *g)
 	}
 	for (int k = 0; k < RES_N; k++)
 		r->busy[k] = UINT32_MAX;
-	r->coll_seq = et_xcalloc((size_t)s->cf->ngroups + 1, sizeof *r->coll_seq);
 }
 
 void sim_init(sim *s, const cfg *cf, const sim_opts *op, const sgraph *const *graphs,
@@ -225,7 +224,6 @@ void sim_free(sim *s)
 		free(r->xcause);
 		for (int k = 0; k < 4; k++)
 			free(r->ready[k].v);
-		free(r->coll_seq);
 	}
 	/* events left when the run stopped early still hold their collective */
 	ev e;
@@ -250,6 +248,7 @@ void sim_free(sim *s)
 	evq_free(&s->q);
 	et_hmap_free(&s->coll_map);
 	et_hmap_free(&s->scope_seq);
+	et_hmap_free(&s->group_seq);
 	et_hmap_free(&s->mb);
 	p2p_free(s);
 	ring_free_all(s);

@@ -54,8 +54,13 @@ struct sim {
 	size_t capcolls;
 	et_hmap coll_map;  /* (scope base << 32 | group + 1, active << 32 | seq) -> coll index */
 	et_hmap scope_seq; /* (rank, active dims) -> next seq of a scope's collectives */
-	et_dims dims;      /* the network's dimensions, for scopes */
-	et_hmap mb;        /* message mailboxes */
+	/* (rank, group index + 1, 0 for every rank) -> the rank's next seq on
+	 * the group: a map, not an array per rank, since an array of every group
+	 * for every simulated rank is ranks x groups (77 GB for 131,072 ranks
+	 * unfolded, each of its own tp, pp and dp groups) */
+	et_hmap group_seq;
+	et_dims dims; /* the network's dimensions, for scopes */
+	et_hmap mb;   /* message mailboxes */
 	struct p2p *pp;
 	rcoll *graveyard;         /* completed collectives with events in flight */
 	const ring **world_rings; /* [dim * world + rank] */

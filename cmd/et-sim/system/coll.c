@@ -166,7 +166,7 @@ static int group_of(sim *s, rank_st *r, uint32_t node, int *gi)
 static uint32_t next_seq(sim *s, rank_st *r, int gi, const scope *sc)
 {
 	if (gi >= 0 || sc->active == 0xff)
-		return r->coll_seq[gi + 1]++;
+		return (uint32_t)(*et_hmap_put(&s->group_seq, r->rank, (uint64_t)(gi + 1), 0))++;
 	return (uint32_t)(*et_hmap_put(&s->scope_seq, r->rank, sc->active, 0))++;
 }
 

@@ -122,14 +122,19 @@ static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_err
 
 /* A rank's packed values, kept until workload_graph needs its view. */
 static void keep_packed(workload *w, uint32_t rank, const sgraph *body, const cpat *cp,
-                        int32_t *blob)
+                        int32_t *blob, size_t bytes)
 {
 	if (w->cappk < w->world) {
 		size_t old = w->cappk;
 		ET_GROW(w->pk, w->cappk, (size_t)w->world);
 		memset(w->pk + old, 0, (w->cappk - old) * sizeof *w->pk);
 	}
-	w->pk[rank] = (wl_packed){body, cp, blob};
+	size_t off = (w->blobs.len + 3) & ~(size_t)3;
+	et_buf_reserve(&w->blobs, off - w->blobs.len + bytes);
+	memcpy(w->blobs.data + off, blob, bytes);
+	w->blobs.len = off + bytes;
+	free(blob);
+	w->pk[rank] = (wl_packed){body, cp, off};
 	w->rank_graph[rank] = NULL;
 }
 
@@ -152,10 +157,12 @@ static int from_rule(loading *l, const et_rank_info *ri, et_error *e)
 	if (k->t_state == 0)
 		k->t_state = sgraph_rtpl_make(&k->t, body, k->like, &k->c, &l->w->pats) ? 1 : -1;
 	const cpat *cp;
-	int32_t *blob =
-	    k->t_state > 0 ? sgraph_rule_blob(body, &k->t, l->vals, &l->w->pats, &cp) : NULL;
+	size_t bytes = 0;
+	int32_t *blob = k->t_state > 0
+	                    ? sgraph_rule_blob(body, &k->t, l->vals, &l->w->pats, &cp, &bytes)
+	                    : NULL;
 	if (blob)
-		keep_packed(l->w, ri->rank, body, cp, blob);
+		keep_packed(l->w, ri->rank, body, cp, blob, bytes);
 	else
 		add_view(l->w, ri->rank, sgraph_view_vals(body, k->like, &k->c, l->vals));
 	l->w->nodes += k->c.n_nodes;
@@ -202,7 +209,7 @@ static int check_complete(workload *w, et_error *e)
 	if (w->world == 0)
 		return et_fail(e, ET_EXIT_DATA, "no ranks in the input");
 	for (uint32_t i = 0; i < w->world; i++)
-		if (!w->rank_graph[i] && (i >= w->cappk || !w->pk[i].blob))
+		if (!w->rank_graph[i] && (i >= w->cappk || !w->pk[i].body))
 			return et_fail(e, ET_EXIT_DATA,
 			               "rank %u is missing from the input (ranks 0..%u expected)",
 			               i, w->world - 1);
@@ -242,12 +249,18 @@ int load_workload(workload *w, int argc, char *const argv[], const et_input_opts
 	return rc;
 }
 
+/* A packed rank's blob: after the load, when blobs no longer moves. */
+static int32_t *pk_blob(const workload *w, const wl_packed *p)
+{
+	return (int32_t *)(void *)(w->blobs.data + p->blob);
+}
+
 const sgraph *workload_graph(const workload *w, uint32_t r)
 {
 	if (w->rank_graph[r])
 		return w->rank_graph[r];
 	const wl_packed *p = &w->pk[r];
-	sgraph *v = sgraph_view_blob(p->body, p->cp, p->blob, false);
+	sgraph *v = sgraph_view_blob(p->body, p->cp, pk_blob(w, p), false);
 	struct wl_made *m = w->made;
 	ET_GROW(m->v, m->cap, m->n + 1);
 	m->v[m->n++] = v;
@@ -263,8 +276,8 @@ void workload_vals(const workload *w, uint32_t r, const sgraph **shape, const cp
 		const wl_packed *p = &w->pk[r];
 		*shape = p->body;
 		*cp = p->cp;
-		*cv = p->blob;
-		*pgnames = (const char *)(p->blob + p->cp->nval);
+		*cv = pk_blob(w, p);
+		*pgnames = (const char *)(*cv + p->cp->nval);
 		return;
 	}
 	*shape = g->body ? g->body : g;
@@ -280,9 +293,8 @@ void workload_free(workload *w)
 	if (w->made)
 		free(w->made->v);
 	free(w->made);
-	for (size_t r = 0; r < w->cappk; r++)
-		free(w->pk[r].blob);
 	free(w->pk);
+	et_buf_free(&w->blobs);
 	for (uint32_t c = 0; c < w->nviews; c++)
 		sgraph_free(w->views[c]);
 	free(w->views);

@@ -2,6 +2,7 @@
 #ifndef ET_SIM_WORKLOAD_LOAD_H
 #define ET_SIM_WORKLOAD_LOAD_H
 #include "et-sim/workload/sgraph.h"
+#include "et_buf.h"
 #include "et_input.h"
 #include "et_pg.h"
 #include <stdint.h>
@@ -11,9 +12,9 @@
  * about 100 bytes, where a view is 300. workload_graph makes its view
  * when a simulation needs it (a fold needs its classes' ranks only). */
 typedef struct wl_packed {
-	const sgraph *body;
+	const sgraph *body; /* NULL: the rank is not packed */
 	const cpat *cp;
-	int32_t *blob;
+	size_t blob; /* its offset in workload.blobs */
 } wl_packed;
 
 typedef struct workload {
@@ -23,6 +24,10 @@ typedef struct workload {
 	const sgraph **rank_graph;
 	wl_packed *pk; /* per rank, or NULL when no rank is packed */
 	size_t cappk;
+	/* the packed ranks' blobs one after another (4-byte aligned): one
+	 * buffer, not a malloc'ed block a rank with its header and rounding,
+	 * as 131,072 ranks have one each; final once the load is done */
+	et_buf blobs;
 	struct wl_made *made; /* the views workload_graph made */
 	sgraph **cls;         /* distinct graphs up to pg names and peers */
 	uint32_t ncls;

@@ -112,10 +112,11 @@ void sgraph_rtpl_free(sgraph_rtpl *t);
  * time proportional to the class's entries, not its nodes (but when two
  * entries of this rank have one value, which costs a pass over the
  * pattern): a blob of (*cp)->nval values and then their pg name pool
- * (offsets into it, 0: none), the caller's to free. NULL when two of its
- * pg names share a hash (use sgraph_view_vals). */
+ * (offsets into it, 0: none), the caller's to free, of *bytes bytes
+ * (bytes may be NULL). NULL when two of its pg names share a hash (use
+ * sgraph_view_vals). */
 int32_t *sgraph_rule_blob(const sgraph *body, sgraph_rtpl *t, const et_crule_val *vals,
-                          cpat_set *set, const cpat **cp);
+                          cpat_set *set, const cpat **cp, size_t *bytes);
 /* A view of body with the values of blob (from sgraph_rule_blob), which it
  * owns (sgraph_free frees it) or borrows. */
 sgraph *sgraph_view_blob(const sgraph *body, const cpat *cp, int32_t *blob, bool own);

@@ -204,7 +204,7 @@ static int32_t *make_blob(const int32_t *cv, uint32_t nval, const char *pool, si
 }
 
 int32_t *sgraph_rule_blob(const sgraph *body, sgraph_rtpl *t, const et_crule_val *vals,
-                          cpat_set *set, const cpat **cp)
+                          cpat_set *set, const cpat **cp, size_t *bytes)
 {
 	cpat_build *b = &t->scratch;
 	cpat_build_reset(b);
@@ -229,6 +229,8 @@ int32_t *sgraph_rule_blob(const sgraph *body, sgraph_rtpl *t, const et_crule_val
 	if (!b->over) {
 		*cp = b->nval == t->nused ? t->plain : merged(body, t, set);
 		blob = make_blob(v, b->nval, pool, len);
+		if (bytes)
+			*bytes = (size_t)b->nval * sizeof *v + len + 1;
 	}
 	if (v != cv)
 		free(v);
@@ -252,6 +254,6 @@ sgraph *sgraph_view_rule(const sgraph *body, sgraph_rtpl *t, const et_crule_val 
                          cpat_set *set)
 {
 	const cpat *cp;
-	int32_t *blob = sgraph_rule_blob(body, t, vals, set, &cp);
+	int32_t *blob = sgraph_rule_blob(body, t, vals, set, &cp, NULL);
 	return blob ? sgraph_view_blob(body, cp, blob, true) : NULL;
 }

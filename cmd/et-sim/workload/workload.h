@@ -43,8 +43,7 @@ typedef struct rank_st {
 	uint32_t prio_counter;
 	int fifo_counter;
 	squeue q[CFG_MAXDIM];
-	uint32_t *coll_seq; /* per group (+1 for world) */
-	rcoll *active;      /* the collective holding the comm resource */
+	rcoll *active; /* the collective holding the comm resource */
 } rank_st;
 
 /* workload layer (wl.c) */
