@@ -18,7 +18,9 @@
 # Then two groups of 65,536 ranks each evenly around a Ring dimension (a
 # Ring of 65,536 by 2, et-synth coll): every member sees the same view,
 # found in O(n) (net_ring_even), where comparing views member by member
-# took over 100 s.
+# took over 100 s; and 16,384 ranks in 8,192 pairs, every rank simulated,
+# whose memory grows with the groups each rank uses (46 MB), not with
+# ranks x groups (508 MB before).
 #
 # The streams are class streams (et-stage's default): et-sim decodes one
 # rank per stage and builds the others from their rules (et_crule), folded
@@ -98,6 +100,14 @@ s=$OUT/scale_even.etz g=$OUT/scale_even.json
 		--ids local --write-comm-groups "$g" -o "$s"
 row "2 groups of 65,536 around a Ring, folded" --set topology=Ring,Ring --set npus_count=65536,2 \
 	--set bandwidth=50,50 --set latency=500,500 --comm-groups "$g" "$s"
+
+# many groups, every rank simulated: 16,384 ranks in 8,192 pairs, where a
+# counter per group for every simulated rank took 508 MB
+s=$OUT/scale_pairs.etz g=$OUT/scale_pairs.json
+[ -s "$s" ] && [ -s "$g" ] ||
+	"$BIN/et-synth" coll -q --type all_reduce --size 1M --world 16384 --group-size 2 \
+		--ids local --write-comm-groups "$g" -o "$s"
+row "8,192 groups of 2 (16,384 ranks), --no-fold" --no-fold --comm-groups "$g" "$s"
 
 # the large plans (BENCH_BIG=1): et-stage, then et-sim on one Switch
 stage_row() { # LABEL STREAM ARGS...: BENCH_RUNS runs of et-stage ARGS -o STREAM
