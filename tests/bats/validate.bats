@@ -1130,3 +1130,19 @@ coll_dim() {
 	validate all.jsonl
 	assert_equal "$(codes)" '[]'
 }
+
+# The ranks of one pipeline stage (or of one compiled program) build one
+# comm skeleton: the first rank's is kept once and the others point to it,
+# each with only its own parent counts (which the deadlock check counts
+# down). 16 data-parallel ranks then hold less than 16 times one rank's
+# summary; the checks' results are the same.
+@test "--timing: ranks with equal comm skeletons share one (summaries below ranks x one rank's)" {
+	et-stage -q --model llama3-8b --layers 2 --dp 16 -o d16.etz
+	one=$(et-validate --timing --ranks 0 d16.etz 2>&1 | sed -n 's/.*summaries [0-9.]* s (\([0-9]*\) bytes).*/\1/p')
+	all=$(et-validate --timing d16.etz 2>&1 | sed -n 's/.*summaries [0-9.]* s (\([0-9]*\) bytes).*/\1/p')
+	[ -n "$one" ] && [ -n "$all" ]
+	[ "$all" -lt $((16 * one)) ]
+	run et-validate d16.etz
+	assert_success
+	assert_line --partial "16 ranks"
+}

@@ -66,9 +66,11 @@ void xsum_free(xsum *xs)
 		rank_sum *r = &xs->r[k];
 		free(r->coll);
 		free(r->p2p);
+		free(r->sk_npar);
+		if (r->sk_borrowed)
+			continue;
 		free(r->sk_kind);
 		free(r->sk_ref);
-		free(r->sk_npar);
 		free(r->sk_child_off);
 		free(r->sk_child);
 	}
@@ -81,6 +83,7 @@ void xsum_free(xsum *xs)
 	free(xs->r);
 	skb_free(xs->b);
 	et_strmap_free(&xs->names);
+	et_hmap_free(&xs->sk_seen);
 	free(xs);
 }
 
@@ -362,6 +365,64 @@ static void skb_begin(skb *b, rank_sum *r, uint32_t n)
 	b->par_off[0] = 0;
 }
 
+/* FNV-1a over n bytes, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *s = p;
+	for (size_t k = 0; k < n; k++)
+		h = (h ^ s[k]) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t sk_hash(const rank_sum *r)
+{
+	uint32_t n = r->sk_n, e = r->sk_child_off[n];
+	uint64_t h = fnv(0xcbf29ce484222325ULL, &n, sizeof n);
+	h = fnv(h, r->sk_kind, n);
+	h = fnv(h, r->sk_ref, (size_t)n * sizeof *r->sk_ref);
+	h = fnv(h, r->sk_child_off, ((size_t)n + 1) * sizeof *r->sk_child_off);
+	return fnv(h, r->sk_child, (size_t)e * sizeof *r->sk_child);
+}
+
+static bool sk_equal(const rank_sum *a, const rank_sum *b)
+{
+	uint32_t n = a->sk_n;
+	return n == b->sk_n && a->sk_child_off[n] == b->sk_child_off[n] &&
+	       memcmp(a->sk_kind, b->sk_kind, n) == 0 &&
+	       memcmp(a->sk_ref, b->sk_ref, (size_t)n * sizeof *a->sk_ref) == 0 &&
+	       memcmp(a->sk_child_off, b->sk_child_off,
+	              ((size_t)n + 1) * sizeof *a->sk_child_off) == 0 &&
+	       memcmp(a->sk_child, b->sk_child, (size_t)a->sk_child_off[n] * sizeof *a->sk_child) ==
+	           0;
+}
+
+/* The skeleton of the last rank added, replaced by an equal one an earlier
+ * rank holds (the first rank with its hash; on a collision it keeps its
+ * own). Returns the bytes it still holds of its own. */
+static uint64_t share_skeleton(xsum *xs)
+{
+	rank_sum *r = &xs->r[xs->n - 1];
+	uint64_t own = (uint64_t)r->sk_n * 4;
+	uint64_t *first = et_hmap_put(&xs->sk_seen, sk_hash(r), 0, xs->n);
+	if (*first == xs->n)
+		return own + (uint64_t)r->sk_n * (1 + 4 * 2) +
+		       (uint64_t)r->sk_child_off[r->sk_n] * 4;
+	const rank_sum *o = &xs->r[*first - 1];
+	if (!sk_equal(r, o))
+		return own + (uint64_t)r->sk_n * (1 + 4 * 2) +
+		       (uint64_t)r->sk_child_off[r->sk_n] * 4;
+	free(r->sk_kind);
+	free(r->sk_ref);
+	free(r->sk_child_off);
+	free(r->sk_child);
+	r->sk_kind = o->sk_kind;
+	r->sk_ref = o->sk_ref;
+	r->sk_child_off = o->sk_child_off;
+	r->sk_child = o->sk_child;
+	r->sk_borrowed = true;
+	return own;
+}
+
 void xsum_add_rank(vctx *v)
 {
 	const et_graph *g = v->g;
@@ -372,8 +433,7 @@ void xsum_add_rank(vctx *v)
 	build_skeleton(b, g);
 	finish_skeleton(b);
 	v->xs->bytes += (uint64_t)r->n_coll * sizeof *r->coll +
-	                (uint64_t)r->n_p2p * sizeof *r->p2p + (uint64_t)r->sk_n * (1 + 4 * 3) +
-	                (uint64_t)r->sk_child_off[r->sk_n] * 4;
+	                (uint64_t)r->n_p2p * sizeof *r->p2p + share_skeleton(v->xs);
 }
 
 static int cmp_rank(const void *a, const void *b)

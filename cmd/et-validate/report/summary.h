@@ -16,6 +16,7 @@
 #define ET_VALIDATE_REPORT_SUMMARY_H
 
 #include "et-validate/validate.h"
+#include "et_hmap.h"
 #include "et_strmap.h"
 
 #define SK_FANIN 4
@@ -58,6 +59,11 @@ typedef struct rank_sum {
 	uint32_t *sk_npar;
 	uint32_t *sk_child_off, *sk_child;
 	uint32_t n_stuck;
+	/* sk_kind, sk_ref, sk_child_off and sk_child are an earlier rank's, equal
+	 * to what this rank built (the ranks of a pipeline stage or of a compiled
+	 * program have one skeleton): read-only, freed with that rank. sk_npar,
+	 * which the deadlock check counts down, is always the rank's own. */
+	bool sk_borrowed;
 } rank_sum;
 
 /* A group's present members and, per member, its collectives in the group
@@ -81,6 +87,9 @@ struct xsum {
 	size_t n, cap;
 	et_strmap names; /* interned comm node names; id 0 is "" */
 	uint64_t bytes;  /* memory held by the summaries */
+	/* skeleton hash -> 1 + index in r of the first rank with that skeleton
+	 * (ranks are sorted only after the last one is added) */
+	et_hmap sk_seen;
 };
 
 xsum *xsum_new(void);
