@@ -168,6 +168,7 @@ static bool one_val(et_crule_kind k, const uint8_t *p, size_t len, et_arena *a, 
 	                                       : "comm_dst";
 	if (!at->name || strcmp(at->name, want) != 0)
 		return false;
+	v->member = (int)at->value_case;
 	if (k == ET_CRULE_PG) {
 		if (at->value_case != CHAKRA_PROTO_MSG__ATTRIBUTE_PROTO__VALUE_STRING_VAL ||
 		    !at->string_val)

@@ -51,6 +51,7 @@ typedef struct et_crule_class {
 typedef struct et_crule_val {
 	int32_t peer;   /* ET_CRULE_SRC / _DST: clamped to int32, as et_graph keeps it */
 	const char *pg; /* ET_CRULE_PG: in the arena given to et_crule_rule_vals */
+	int member;     /* the attribute's oneof member (its value_case) */
 } et_crule_val;
 
 /* Reads class payload p[0..len) into c (reusing its memory; a zeroed c is

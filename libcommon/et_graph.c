@@ -438,3 +438,20 @@ size_t et_graph_bytes(const et_graph *g)
 	     g->n_selfs * sizeof *g->selfs;
 	return b;
 }
+
+bool et_graph_set_comm(et_graph *g, uint32_t i, et_wk_attr k, const char *s, int64_t v)
+{
+	if (i >= g->n || !g->comm[i])
+		return false;
+	et_graph_comm *c = &g->comms[g->comm[i]];
+	if (k == ET_WK_PG_NAME)
+		c->pg_name = intern(g, s);
+	else if (k == ET_WK_COMM_SRC)
+		c->src = clamp32(v);
+	else if (k == ET_WK_COMM_DST)
+		c->dst = clamp32(v);
+	else
+		return false;
+	g->flags[i] |= wk_flag[k];
+	return true;
+}

@@ -193,6 +193,13 @@ uint32_t et_graph_add_indexed(et_graph *g, const et_node *n, uint32_t msg_index)
 /* Resolve ids, build the CSR arrays and the topological order. */
 void et_graph_finish(et_graph *g);
 
+/* Rank classes (et_crule.h): node i takes the value its class leaves to
+ * each rank, as decoding that attribute in its canonical member would have
+ * set it: k = ET_WK_PG_NAME with s (interned), ET_WK_COMM_SRC or
+ * ET_WK_COMM_DST with v (clamped to int32). For a graph whose node i has a
+ * comm record already (false, nothing changed, when it has none); a later
+ * call replaces the value. Names set so stay in the pool. */
+bool et_graph_set_comm(et_graph *g, uint32_t i, et_wk_attr k, const char *s, int64_t v);
 /* Index of the first node with this id, or ET_GRAPH_NONE (after finish). */
 uint32_t et_graph_find(const et_graph *g, uint64_t id);
 static inline const char *et_graph_name(const et_graph *g, uint32_t i)

@@ -495,16 +495,16 @@ static void class_rank(et_input *in, et_rank_info *ri)
 	const uint8_t *r = et_src_rule(in->src, &rl);
 	if (!k->c.simple || !r)
 		return;
-	if (k->gen_full == gen && rule_simple(in, &k->c, r, rl) && et_src_skip_class(in->src)) {
+	ri->rule = r;
+	ri->rule_len = (uint32_t)rl;
+	if (k->gen_full == gen && rule_simple(in, &k->c, r, rl) &&
+	    (!in->o.want_rule || in->o.want_rule(in->o.want_rule_ctx, ri, &k->c, in->vals)) &&
+	    et_src_skip_class(in->src)) {
 		in->rank_open = false;
 		ri->rule_only = true;
-		ri->rule = r;
-		ri->rule_len = (uint32_t)rl;
 		return;
 	}
 	ri->crule = &k->c;
-	ri->rule = r;
-	ri->rule_len = (uint32_t)rl;
 	k->gen_full = gen;
 }
 

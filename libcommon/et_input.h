@@ -45,6 +45,10 @@ typedef enum et_format {
 const char *et_format_name(et_format f);
 et_format et_format_parse(const char *s); /* -1 cast if unknown */
 
+struct et_rank_info;
+struct et_crule_class;
+struct et_crule_val;
+
 typedef struct et_input_opts {
 	et_format format; /* ET_FMT_AUTO = sniff */
 	int64_t set_rank; /* >= 0: rank of a header-less input; -1 = none */
@@ -65,6 +69,15 @@ typedef struct et_input_opts {
 	/* A class-aware consumer (see et_rank_info.rule_only): class ranks
 	 * after the first of their class come as rules when they can */
 	bool class_rules;
+	/* Optional, with class_rules: asked before a rank that could come as
+	 * its rule does, with the rank (class_id, class_gen, rule set), its
+	 * class's slot nodes and the rule's values (et_crule_rule_vals, valid
+	 * during the call); false makes the rank come in full, expanded. Called
+	 * on the reading thread when et_load reads on one: it must only read
+	 * what the consumer publishes atomically. */
+	bool (*want_rule)(void *ctx, const struct et_rank_info *ri, const struct et_crule_class *c,
+	                  const struct et_crule_val *vals);
+	void *want_rule_ctx;
 } et_input_opts;
 
 void et_input_opts_init(et_input_opts *o);

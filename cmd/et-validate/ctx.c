@@ -1,6 +1,7 @@
 /* The state of one run: made and freed in one place, for main and for the
  * fuzz target that runs the checks. */
 #include "et-validate/checks/pgroups.h"
+#include "et-validate/classes.h"
 #include "et-validate/report/stats.h"
 #include "et-validate/report/summary.h"
 #include "et-validate/validate.h"
@@ -28,6 +29,7 @@ void vctx_free(vctx *v)
 	xsum_free(v->xs);
 	stats_free(v->st);
 	et_graph_free(v->g);
+	vclasses_free(v->cls);
 	et_sgroups_acc_free(v->sgroups);
 	free(v->rank_groups);
 	free(v->ord_max);

@@ -134,6 +134,10 @@ static void print_timing(const vctx *v)
 	        (double)v->t_decode_ns / 1e9, v->read_thread ? "both threads" : "one thread", add,
 	        chk, add + chk > 0 ? n / (add + chk) / 1e6 : 0.0, (double)v->t_sum_ns / 1e9,
 	        (unsigned long long)v->xs->bytes, (double)v->t_cross_ns / 1e9);
+	if (v->rule_ranks)
+		fprintf(stderr,
+		        "timing: %u of %llu ranks checked from their class rules, not decoded\n",
+		        v->rule_ranks, (unsigned long long)v->n_ranks);
 }
 
 /* --tee holds the copy until the input validates; --tee-always streams it

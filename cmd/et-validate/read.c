@@ -5,6 +5,7 @@
  * are kept, and the graph (one, v->g) is emptied for the next rank. */
 #include "et-validate/read.h"
 #include "et-validate/checks/pgroups.h"
+#include "et-validate/classes.h"
 #include "et-validate/report/stats.h"
 #include "et-validate/report/summary.h"
 #include "et_load.h"
@@ -42,6 +43,15 @@ static int set_dims(vctx *v, const et_rank_info *ri, et_error *e)
 	return 1;
 }
 
+/* Every finding counted so far. */
+static uint64_t find_sum(const findings *fs)
+{
+	uint64_t n = 0;
+	for (int c = 0; c < C_COUNT; c++)
+		n += fs->count[c];
+	return n;
+}
+
 static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error *e)
 {
 	reading *rd = ctx;
@@ -68,6 +78,7 @@ static int begin_rank(void *ctx, const et_rank_info *ri, et_graph **g, et_error 
 	v->n_ranks++;
 	if (v->ri.world_size > v->max_world)
 		v->max_world = v->ri.world_size;
+	v->find_mark = find_sum(&v->fs);
 	return 0;
 }
 
@@ -88,18 +99,9 @@ static int add_node(void *ctx, et_graph *g, uint32_t i, const et_node *n, et_err
 	return 0;
 }
 
-static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
+/* The checks after a rank's nodes, on v->g. */
+static void rank_checks(vctx *v)
 {
-	(void)g;
-	reading *rd = ctx;
-	vctx *v = rd->v;
-	if (rd->t && et_writer_rank_end(rd->t, e) < 0)
-		return -1;
-	if (r->meta_is_node)
-		meta_missing(v, "message 0 is a Node, not the GlobalMetadata (it is read as a "
-		                "node)");
-	if (r->n_msgs == 0)
-		meta_missing(v, "empty ET: no GlobalMetadata and no nodes");
 	uint64_t t0 = et_cpu_ns();
 	check_rank_graph(v);
 	check_rank_comm(v);
@@ -110,6 +112,50 @@ static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
 	xsum_add_rank(v);
 	v->t_check_ns += t1 - t0;
 	v->t_sum_ns += et_cpu_ns() - t1;
+}
+
+/* A class rank that came as its rule (classes.h): the checks that read its
+ * values, on its class's graph with them set; the others found nothing in
+ * the class's first rank, and so find nothing here. */
+static int rule_rank(vctx *v, const et_load_rank *r, et_error *e)
+{
+	et_graph *g = vclasses_rank_graph(v->cls, &r->ri, e);
+	if (!g)
+		return -1;
+	et_graph *own = v->g;
+	v->g = g;
+	uint64_t t0 = et_cpu_ns();
+	for (uint32_t i = 0; i < g->n; i++)
+		check_node_comm(v, i);
+	v->t_check_ns += et_cpu_ns() - t0;
+	v->n_nodes += g->n;
+	rank_checks(v);
+	v->n_rank_groups = 0;
+	v->g = own;
+	v->rule_ranks++;
+	return 0;
+}
+
+static int end_rank(void *ctx, et_graph *g, const et_load_rank *r, et_error *e)
+{
+	(void)g;
+	reading *rd = ctx;
+	vctx *v = rd->v;
+	if (r->ri.rule_only)
+		return rule_rank(v, r, e);
+	if (rd->t && et_writer_rank_end(rd->t, e) < 0)
+		return -1;
+	if (r->meta_is_node)
+		meta_missing(v, "message 0 is a Node, not the GlobalMetadata (it is read as a "
+		                "node)");
+	if (r->n_msgs == 0)
+		meta_missing(v, "empty ET: no GlobalMetadata and no nodes");
+	rank_checks(v);
+	if (v->cls && r->ri.crule) {
+		bool clean = find_sum(&v->fs) == v->find_mark && v->n_rank_groups == 0 &&
+		             !r->meta_is_node && r->n_msgs == (uint64_t)v->g->n + 1;
+		vclasses_keep(v->cls, r, &v->g, clean);
+	}
 	v->n_rank_groups = 0;
 	return 0;
 }
@@ -119,6 +165,16 @@ int read_all(vctx *v, int argc, char *const argv[], const et_input_opts *io, et_
 {
 	reading rd = {v, t};
 	et_load_hooks h = {&rd, begin_rank, tee_one, add_node, end_rank};
+	et_input_opts cio = *io;
+	if (!t && !v->o.want_stats) {
+		/* a copy (--tee) needs every rank's messages; --stats reports
+		 * the graph's bytes, which the names a class graph keeps change */
+		v->cls = vclasses_new();
+		cio.class_rules = true;
+		cio.want_rule = vclasses_want_rule;
+		cio.want_rule_ctx = v->cls;
+		io = &cio;
+	}
 	et_load_opts o = {v->o.threads > 0, v->o.timing ? -1 : v->o.progress};
 	et_load_stats st = {0};
 	uint64_t t0 = et_cpu_ns();

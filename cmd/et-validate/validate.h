@@ -156,6 +156,12 @@ typedef struct vctx {
 	bool groups_loaded; /* --comm-groups read (vctx_load_groups) */
 	/* the comm groups the stream carries, checked rank by rank */
 	struct et_sgroups_acc *sgroups;
+	/* class streams: the classes whose later ranks are checked from
+	 * their rules (classes.h), NULL when every rank is decoded (--tee,
+	 * --stats); how many ranks were; the findings before the rank */
+	struct vclasses *cls;
+	uint32_t rule_ranks;
+	uint64_t find_mark;
 	/* --timing: reading + decoding (see reader_stop), then the checking
 	 * thread's CPU time: adding + per-node checks, per-rank graph checks
 	 * (with --stats, the rank's statistics), the ranks' comm summaries for

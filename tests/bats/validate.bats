@@ -1146,3 +1146,41 @@ coll_dim() {
 	assert_success
 	assert_line --partial "16 ranks"
 }
+
+# A class stream's later ranks are checked from their rules (their class's
+# graph with their values set), not decoded: the report is byte for byte
+# the one of the same plan written rank by rank (--no-classes), findings
+# included, and --timing says how many ranks were so checked.
+@test "class streams: ranks checked from their rules report what decoding them reports" {
+	M=(--model llama3-8b --layers 2)
+	for p in "--dp 4 --tp 2 --pp 2" "--dp 2 --tp 2 --pp 4 --schedule interleaved --layers 8" \
+		"--dp 2 --pp 2 --cp 2" "--dp 4 --pp 2 --fsdp"; do
+		# shellcheck disable=SC2086
+		et-stage -q "${M[@]}" $p --write-comm-groups g.json -o c.etz
+		# shellcheck disable=SC2086
+		et-stage -q "${M[@]}" $p --no-classes -o n.etz
+		for f in "" "--format json"; do
+			# shellcheck disable=SC2086
+			diff <(et-validate $f c.etz) <(et-validate $f n.etz)
+		done
+		run --separate-stderr et-validate --timing c.etz
+		assert_success
+		k=$(printf '%s\n' "$stderr" | sed -n 's/^timing: \([0-9]*\) of \([0-9]*\) ranks checked from their class rules, not decoded$/\1/p')
+		[ -n "$k" ] && [ "$k" -gt 0 ]
+	done
+	# a group the comm-group file leaves out: rank 12 is the first of its
+	# class to use it, after the class's first rank (8) checked clean
+	et-stage -q "${M[@]}" --dp 4 --tp 2 --pp 2 --write-comm-groups g.json -o c.etz
+	et-stage -q "${M[@]}" --dp 4 --tp 2 --pp 2 --no-classes -o n.etz
+	jq 'del(."4")' g.json >g4.json
+	run et-validate --comm-groups g4.json c.etz
+	assert_output --partial 'rank 12 node 456 "bucket0.grad_X1COMM": pg_name "4" is defined by no process-group node'
+	diff <(et-validate --comm-groups g4.json --format json c.etz) \
+		<(et-validate --comm-groups g4.json --format json n.etz)
+	run --separate-stderr et-validate --timing --comm-groups g4.json c.etz
+	[[ "$stderr" == *"ranks checked from their class rules"* ]]
+	# --stats and --tee decode every rank
+	run --separate-stderr et-validate --timing --stats c.etz
+	[[ "$stderr" != *"class rules"* ]]
+	diff <(et-validate --stats c.etz) <(et-validate --stats n.etz)
+}

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { COMP = ET_NODE_COMP, COLL = ET_NODE_COLL };
+enum { COMP = ET_NODE_COMP, COLL = ET_NODE_COLL, SEND = ET_NODE_SEND };
 
 static et_node *mk(et_arena *a, uint64_t id, int type, uint64_t dur, const uint64_t *data,
                    size_t nd, const uint64_t *ctrl, size_t nc)
@@ -262,6 +262,35 @@ static void test_stats(et_graph *g, et_arena *a)
 	CHECK(memcmp(&z, &zero, sizeof z) == 0);
 }
 
+/* A class rank's values set into a finished graph read as decoding them
+ * would: a send given its comm_dst, a collective its pg_name (interned: a
+ * name already in the pool keeps its offset); a node without a comm record
+ * takes none. */
+static void test_set_comm(et_graph *g, et_arena *a)
+{
+	et_node *c = mk(a, 1, COLL, 0, NULL, 0, NULL, 0);
+	et_attr_set_int32(a, c, "comm_type", 0);
+	et_attr_set_str(a, c, "pg_name", "7");
+	et_graph_add(g, c);
+	et_node *s = mk(a, 2, SEND, 0, NULL, 0, NULL, 0);
+	et_attr_set_int64(a, s, "comm_size", 64);
+	et_graph_add(g, s);
+	et_graph_add(g, mk(a, 3, COMP, 5, NULL, 0, NULL, 0));
+	et_graph_finish(g);
+	CHECK(et_graph_p2p_peer(g, 1) < 0 && !(g->flags[1] & ET_GF_COMM_DST));
+	CHECK(et_graph_set_comm(g, 1, ET_WK_COMM_DST, NULL, 5));
+	CHECK((g->flags[1] & ET_GF_COMM_DST) && et_graph_p2p_peer(g, 1) == 5);
+	CHECK(et_graph_set_comm(g, 1, ET_WK_COMM_DST, NULL, (int64_t)1 << 40));
+	CHECK(et_graph_comm_at(g, 1)->dst == INT32_MAX); /* clamped, as decoded */
+	uint32_t seven = et_graph_comm_at(g, 0)->pg_name;
+	CHECK(et_graph_set_comm(g, 0, ET_WK_PG_NAME, "12", 0));
+	CHECK(strcmp(et_graph_pg_name(g, 0), "12") == 0 && (g->flags[0] & ET_GF_PG_NAME));
+	CHECK(et_graph_set_comm(g, 0, ET_WK_PG_NAME, "7", 0));
+	CHECK(et_graph_comm_at(g, 0)->pg_name == seven);
+	CHECK(!et_graph_set_comm(g, 2, ET_WK_COMM_SRC, NULL, 1) && !(g->flags[2] & ET_GF_COMM_SRC));
+	CHECK(!et_graph_set_comm(g, 3, ET_WK_PG_NAME, "x", 0)); /* no node 3 */
+}
+
 int main(void)
 {
 	et_arena *a = et_arena_new();
@@ -278,6 +307,8 @@ int main(void)
 	test_comm_records(g, a);
 	et_graph_reset(g);
 	test_stats(g, a);
+	et_graph_reset(g);
+	test_set_comm(g, a);
 	et_graph_reset(g);
 	test_diamond(g, a);
 	et_graph_reset(g);

@@ -130,11 +130,11 @@ static void test_rule_views(const sgraph *body, cpat_set *set)
 	CHECK(sgraph_rtpl_make(&t, body, body, &c, set));
 	CHECK(t.n == 5 && t.nused == 5); /* 3 slots, dp0 and recv 1 */
 	/* distinct: the body's own pattern, which is the plain one */
-	et_crule_val d[] = {{0, "tp1"}, {5, NULL}, {6, NULL}};
+	et_crule_val d[] = {{0, "tp1", 0}, {5, NULL, 0}, {6, NULL, 0}};
 	CHECK(check_rule_view(body, &t, &c, d, set) == t.plain && t.plain == body->cp);
 	/* slot 0 is dp0 as node 3, slots 1 and 2 both 6: three values, used
 	 * by the communicating nodes as 0 1 0 2 0 1 */
-	et_crule_val m[] = {{0, "dp0"}, {6, NULL}, {6, NULL}};
+	et_crule_val m[] = {{0, "dp0", 0}, {6, NULL, 0}, {6, NULL, 0}};
 	const cpat *p = check_rule_view(body, &t, &c, m, set);
 	uint16_t want[] = {0, 1, 0, 2, 0, 1};
 	CHECK(p && p != t.plain && p->nval == 3 && memcmp(p->idx, want, sizeof want) == 0);
