@@ -47,6 +47,12 @@ struct et_input {
 		uint64_t gen_read, gen_full;
 		et_crule_class c;
 	} * cls;
+	/* what ri.class_gen adds to the open source's generations: the
+	 * generations of the sources before it, so that a class_gen names one
+	 * class's bytes across all inputs (a consumer that decides ahead of
+	 * the ranks, et_input_opts.want_rule, must not mistake one input's
+	 * class for another's) */
+	uint64_t gen_base;
 	et_arena *rule_arena; /* et_crule_rule_vals' strings, reset each rank */
 	et_crule_val *vals;
 	size_t vals_cap;
@@ -307,6 +313,8 @@ static void close_src(et_input *in)
 	if (in->jr)
 		et_json_reader_close(in->jr);
 	in->jr = NULL;
+	if (in->src)
+		in->gen_base += et_src_class_gens(in->src);
 	et_src_close(in->src);
 	in->src = NULL;
 	/* class generations are the source's */
@@ -490,7 +498,7 @@ static void class_rank(et_input *in, et_rank_info *ri)
 		et_crule_class_read(&k->c, p, p ? len : 0);
 		k->gen_read = gen;
 	}
-	ri->class_gen = gen;
+	ri->class_gen = in->gen_base + gen;
 	size_t rl = 0;
 	const uint8_t *r = et_src_rule(in->src, &rl);
 	if (!k->c.simple || !r)

@@ -102,13 +102,12 @@ typedef struct et_rank_info {
 	bool in_class;
 	uint32_t class_id;
 	/* With et_input_opts.class_rules, for a class rank from a stream:
-	 * class_gen names its class's bytes (the same class_id and class_gen
-	 * in one input, the same bytes). The first rank of each class_gen the
-	 * input returns comes in full, with crule (et_crule.h: the class's
-	 * slot nodes; NULL when its ranks cannot be built from their rules);
-	 * a later one whose rule is simple comes with no messages at all:
-	 * rule_only, and rule / rule_len its rule (et_crule_rule_vals reads
-	 * it). Both pointers are valid until the next rank. */
+	 * class_gen names its class's bytes (the same class_id and class_gen,
+	 * the same bytes, across all the inputs of one et_input). The first rank of each class_gen
+	 * the input returns comes in full, with crule (et_crule.h: the class's slot nodes; NULL
+	 * when its ranks cannot be built from their rules); a later one whose rule is simple comes
+	 * with no messages at all: rule_only, and rule / rule_len its rule (et_crule_rule_vals
+	 * reads it). Both pointers are valid until the next rank. */
 	uint64_t class_gen;
 	bool rule_only;
 	const uint8_t *rule;

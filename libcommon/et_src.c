@@ -999,6 +999,11 @@ const uint8_t *et_src_class(const et_src *s, uint32_t id, size_t *len)
 	return s->classes[id].b.data;
 }
 
+uint64_t et_src_class_gens(const et_src *s)
+{
+	return s->gen_next;
+}
+
 uint64_t et_src_class_gen(const et_src *s, uint32_t id)
 {
 	if (!s->classes || id >= ET_STREAM_CLASS_IDS || !s->classes[id].def)

@@ -66,6 +66,8 @@ const uint8_t *et_src_rule(const et_src *s, size_t *len);
  * bytes since they were last different (a class frame that repeats the
  * bytes keeps it); 0 when it is not defined. */
 uint64_t et_src_class_gen(const et_src *s, uint32_t id);
+/* The largest generation s has given so far (0: none). */
+uint64_t et_src_class_gens(const et_src *s);
 /* A class rank that will not be read: its expansion is dropped, so that
  * the section ends where its class rank's frames end. True when it was a
  * class rank with nothing else in its section read yet. */

@@ -1184,3 +1184,23 @@ coll_dim() {
 	[[ "$stderr" != *"class rules"* ]]
 	diff <(et-validate --stats c.etz) <(et-validate --stats n.etz)
 }
+
+# Two inputs whose class 0 are different bytes (llama3-8b with 2 and with 4
+# layers, ranks 0-3 and 4-7 of stage 0): class generations name one class
+# across the inputs, so the second input's ranks are never checked on the
+# first input's class graph.
+@test "class streams: a class id of two inputs is two classes" {
+	P=(--model llama3-8b --dp 4 --tp 2 --pp 2)
+	et-stage -q "${P[@]}" --layers 2 --ranks 0-3 -o a.etz
+	et-stage -q "${P[@]}" --layers 4 --ranks 4-7 -o b.etz
+	et-stage -q "${P[@]}" --layers 2 --ranks 0-3 --no-classes -o na.etz
+	et-stage -q "${P[@]}" --layers 4 --ranks 4-7 --no-classes -o nb.etz
+	run et-validate --format json a.etz b.etz
+	echo "$output" >c.json
+	run et-validate --format json na.etz nb.etz
+	echo "$output" >n.json
+	[ "$(jq .errors n.json)" -gt 0 ] # the two plans' collectives disagree
+	diff c.json n.json
+	run --separate-stderr et-validate --timing a.etz b.etz
+	[[ "$stderr" == *"ranks checked from their class rules"* ]]
+}
