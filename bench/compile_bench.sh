@@ -8,8 +8,8 @@
 #    collective-permute ring a ring of N (1.1 MB at N = 4,096). Its while
 #    loop runs 32 layers, so a rank is 28,228 nodes (2.7 MB of ET, 11 GB
 #    for 4,096 ranks), and every rank differs from the next in 704
-#    send/receive peers: rank 0 is written in full, the others as delta
-#    frames of it (etkit-stream(5)); also converted with --max-unroll 1
+#    send/receive peers: one class frame, and each rank its rule (its
+#    pg_names and peers; etkit-stream(5)); also converted with --max-unroll 1
 #    (the loop body once).
 #  - Hespas ResNet-50 training step (StableHLO, 1.07 MB, pmap over 4
 #    replicas): its 375 all-reduces become all-rank groups; every rank is

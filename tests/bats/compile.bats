@@ -184,16 +184,17 @@ convert_ok() {
 	assert_line --regexp '^simulated iteration time: '
 }
 
-@test "delta ranks: the Llama-3-8B step as a stream is rank 0 in full and 3 deltas, each rank the ET the per-rank files hold" {
+@test "class ranks: the Llama-3-8B step as a stream is one class frame and 4 rules, each rank the ET the per-rank files hold" {
 	f="$CD/xla_llama3_8b_cp_bf16_1x4.hlo"
 	et-convert -q "$f" -o x.etz
-	# the section versions in order (the byte after each ETSTREAM tag), the
-	# base and delta frames by their tags
+	# the section versions in order (the byte after each ETSTREAM tag): 3,
+	# class ranks; the class and rule frames by their tags
 	v=$(for off in $(grep -aob ETSTREAM x.etz | cut -d: -f1); do
 		od -An -tu1 -j $((off + 8)) -N1 x.etz
 	done | tr -d ' ' | tr '\n' ' ')
-	[ "$v" = "1 2 2 2 " ] || fail "section versions: $v"
-	[ "$(grep -ao ETBASE x.etz | wc -l)" = 1 ] && [ "$(grep -ao ETDELTA x.etz | wc -l)" = 3 ]
+	[ "$v" = "3 3 3 3 " ] || fail "section versions: $v"
+	[ "$(grep -ao ETCLASS x.etz | wc -l)" = 1 ] && [ "$(grep -ao ETRULE x.etz | wc -l)" = 4 ]
+	[ "$(grep -ao ETDELTA x.etz | wc -l)" = 0 ]
 	zstd -tq x.etz
 	# the same ranks written in full, one file each, by the --split writer
 	et-convert -q "$f" --to et --split full
@@ -201,6 +202,6 @@ convert_ok() {
 		et-convert --ranks "$r" --to et x.etz -o "r$r.et"
 		cmp "r$r.et" "full.$r.et"
 	done
-	# an 11 GB-class stream stays small: the deltas are a few KB a rank
+	# an 11 GB-class stream stays small: a rule is a few bytes a rank
 	[ "$(stat -c %s x.etz)" -lt $(($(stat -c %s full.0.et) / 4)) ]
 }

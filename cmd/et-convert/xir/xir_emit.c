@@ -7,6 +7,7 @@
 #include "et_mem.h"
 #include "et_progress.h"
 #include "et_sgroups.h"
+#include "et_stream.h"
 #include "et_tpl.h"
 #include "et_types.h"
 
@@ -384,12 +385,30 @@ static int write_ranks(const xir *x, const xir_emit_opts *o, const xir_sets *t, 
 	et_progress pr;
 	et_progress_init(&pr, o->progress, "ranks");
 	int rc = 0;
+	/* class ranks (etkit-stream(5) CLASS FRAMES) where the output takes
+	 * them: each class's frame once, before its first rank, as the stream
+	 * is one and never sharded; a reader builds every rank of a class
+	 * from its rule without decoding it. Otherwise the deltas. */
+	bool classes = c.n <= ET_STREAM_CLASS_IDS;
 	for (uint32_t r = 0; r < nr && rc == 0; r++) {
 		et_rank_info ri = {.rank = r, .world_size = nr, .input = o->input};
 		snprintf(ri.name, sizeof ri.name, "%s", x->module ? x->module : "");
 		rank_groups_of(&rg, x, t, r, &ri);
 		v.r = r;
-		rc = et_tpl_write(&tpl[c.of[r]], w, &ri, &meta, rank_var, &v, e);
+		uint32_t k = c.of[r];
+		if (classes) {
+			rc = et_tpl_write_class(&tpl[k], w, &ri, k, c.rep[k] == r, &meta, rank_var,
+			                        &v, e);
+			if (rc == 1) {
+				rc = 0;
+				et_progress_update(&pr, r + 1);
+				continue;
+			}
+			classes = false; /* rc 0: this output takes no classes */
+			if (rc < 0)
+				break;
+		}
+		rc = et_tpl_write(&tpl[k], w, &ri, &meta, rank_var, &v, e);
 		et_progress_update(&pr, r + 1);
 	}
 	et_progress_done(&pr);
