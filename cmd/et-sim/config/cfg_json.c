@@ -322,7 +322,8 @@ static int cmp_u64(const void *x, const void *y)
  * the first added first, which is the one cfg_group finds. */
 static void index_groups(cfg *c)
 {
-	qsort(c->group_ix, (size_t)c->ngroups, sizeof *c->group_ix, cmp_u64);
+	if (c->ngroups > 0) /* qsort wants an array, even of none */
+		qsort(c->group_ix, (size_t)c->ngroups, sizeof *c->group_ix, cmp_u64);
 }
 
 void cfg_add_groups(cfg *c, const et_pg_list *l, const char *src)

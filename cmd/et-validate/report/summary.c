@@ -384,16 +384,22 @@ static uint64_t sk_hash(const rank_sum *r)
 	return fnv(h, r->sk_child, (size_t)e * sizeof *r->sk_child);
 }
 
+/* memcmp of n bytes, where either may be NULL when n is 0 (an empty
+ * skeleton allocates none of its arrays) */
+static bool mem_eq(const void *a, const void *b, size_t n)
+{
+	return n == 0 || memcmp(a, b, n) == 0;
+}
+
 static bool sk_equal(const rank_sum *a, const rank_sum *b)
 {
 	uint32_t n = a->sk_n;
 	return n == b->sk_n && a->sk_child_off[n] == b->sk_child_off[n] &&
-	       memcmp(a->sk_kind, b->sk_kind, n) == 0 &&
-	       memcmp(a->sk_ref, b->sk_ref, (size_t)n * sizeof *a->sk_ref) == 0 &&
-	       memcmp(a->sk_child_off, b->sk_child_off,
-	              ((size_t)n + 1) * sizeof *a->sk_child_off) == 0 &&
-	       memcmp(a->sk_child, b->sk_child, (size_t)a->sk_child_off[n] * sizeof *a->sk_child) ==
-	           0;
+	       mem_eq(a->sk_kind, b->sk_kind, n) &&
+	       mem_eq(a->sk_ref, b->sk_ref, (size_t)n * sizeof *a->sk_ref) &&
+	       mem_eq(a->sk_child_off, b->sk_child_off,
+	              ((size_t)n + 1) * sizeof *a->sk_child_off) &&
+	       mem_eq(a->sk_child, b->sk_child, (size_t)a->sk_child_off[n] * sizeof *a->sk_child);
 }
 
 /* The skeleton of the last rank added, replaced by an equal one an earlier
