@@ -31,97 +31,120 @@ static void members(vctx *v, uint32_t gid, xgroup *xg)
 	}
 }
 
-static void not_member(vctx *v, const rank_sum *r, coll_ent *c)
+static void not_member(vctx *v, const rank_sum *r, const coll_ent *c, uint32_t gid)
 {
-	const group *g = groups_get(v->grp, c->gid);
+	const group *g = groups_get(v->grp, gid);
 	char rl[128];
 	fmt_ranks(rl, sizeof rl, g->ranks, g->n_ranks);
 	finding *f = find_add(&v->fs, C_COLL_NOT_MEMBER, r->rank, ET_GRAPH_NONE);
 	if (f) {
 		find_set(f, true, c->node_id, xsum_name(v->xs, c->name),
 		         "%s on process group \"%.60s\" (ranks %s), which rank %u is not in",
-		         coll_name(c->type), groups_name(v->grp, c->gid), rl, r->rank);
-		find_x_group(f, groups_name(v->grp, c->gid));
+		         coll_name(c->type), groups_name(v->grp, gid), rl, r->rank);
+		find_x_group(f, groups_name(v->grp, gid));
 	}
-	c->gid = GID_NONE;
 }
 
-/* Pass 1: membership findings, counts per group, users of undefined
- * groups (slots come in ascending order, so "last" dedupes). */
-static void count_entries(vctx *v, uint32_t *cnt)
+/* Whether a rank's pat-th group is a defined group it is not in. */
+static bool outside(vctx *v, const rank_sum *r, uint32_t p)
+{
+	uint32_t gid = r->gmap[p];
+	if (gid == GID_NONE)
+		return false;
+	const group *g = groups_get(v->grp, gid);
+	return g->defined && !g->all && !groups_has_rank(g, r->rank);
+}
+
+/* A rank's collectives on defined groups it is not in: a finding each, in
+ * file order, and then nobody waits for them (GID_NONE). */
+static void check_membership(vctx *v, rank_sum *r)
+{
+	const sum_tpl *t = r->t;
+	bool any = false;
+	for (uint32_t p = 0; p < t->n_gpat && !any; p++)
+		any = outside(v, r, p);
+	if (!any)
+		return;
+	bool *out = et_xcalloc((size_t)t->n_gpat + 1, sizeof *out);
+	for (uint32_t p = 0; p < t->n_gpat; p++)
+		out[p] = outside(v, r, p);
+	for (uint32_t k = 0; k < t->n_coll; k++)
+		if (out[t->coll[k].pat])
+			not_member(v, r, &t->coll[k], r->gmap[t->coll[k].pat]);
+	for (uint32_t p = 0; p < t->n_gpat; p++)
+		if (out[p])
+			r->gmap[p] = GID_NONE;
+	free(out);
+}
+
+/* Pass 1: membership findings, users of undefined groups (slots come in
+ * ascending order, so "last" dedupes). */
+static void count_entries(vctx *v)
 {
 	xsum *xs = v->xs;
 	size_t ng = xs->n_xg;
 	uint32_t *last = et_xmalloc(ng * sizeof *last);
 	memset(last, 0xff, ng * sizeof *last);
-	for (uint32_t s = 0; s < xs->n; s++)
-		for (uint32_t k = 0; k < xs->r[s].n_coll; k++) {
-			coll_ent *c = &xs->r[s].coll[k];
-			if (c->gid == GID_NONE) /* runs on no dimension: alone */
+	for (uint32_t s = 0; s < xs->n; s++) {
+		rank_sum *r = &xs->r[s];
+		check_membership(v, r);
+		for (uint32_t p = 0; p < r->t->n_gpat; p++) {
+			uint32_t gid = r->gmap[p];
+			if (gid == GID_NONE || r->t->gseq_off[p + 1] == r->t->gseq_off[p])
 				continue;
-			const group *g = groups_get(v->grp, c->gid);
-			if (g->defined && !g->all && !groups_has_rank(g, xs->r[s].rank)) {
-				not_member(v, &xs->r[s], c);
-				continue;
-			}
-			cnt[c->gid]++;
-			xgroup *xg = &xs->xg[c->gid];
-			if (!g->defined && last[c->gid] != s) {
-				last[c->gid] = s;
+			const group *g = groups_get(v->grp, gid);
+			xgroup *xg = &xs->xg[gid];
+			if (!g->defined && last[gid] != s) {
+				last[gid] = s;
 				if (!xg->slots)
 					xg->slots = et_xmalloc((xs->n + 1) * sizeof *xg->slots);
 				xg->slots[xg->n_members++] = s;
 			}
 		}
+	}
 	free(last);
 }
 
-/* Pass 2: a counting sort of every collective into its group, members in
- * slot order, each member's entries in file order (= position order). */
+/* Pass 2: each member's collectives in the group, its template's list for
+ * the pat the group has in it (members in slot order). */
 static void build_groups(vctx *v)
 {
 	xsum *xs = v->xs;
 	size_t ng = groups_count(v->grp);
 	xs->xg = et_xcalloc(ng, sizeof *xs->xg);
 	xs->n_xg = ng;
-	uint32_t *cnt = et_xcalloc(ng, sizeof *cnt);
-	uint32_t *w = et_xcalloc(ng, sizeof *w), *mp = et_xcalloc(ng, sizeof *mp);
-	count_entries(v, cnt);
+	uint32_t *mp = et_xcalloc(ng, sizeof *mp);
+	count_entries(v);
 	for (uint32_t gid = 0; gid < ng; gid++) {
 		xgroup *xg = &xs->xg[gid];
 		members(v, gid, xg);
-		xg->off = et_xcalloc((size_t)xg->n_members + 1, sizeof *xg->off);
-		xg->ents = et_xmalloc(((size_t)cnt[gid] + 1) * sizeof *xg->ents);
+		xg->seq = et_xcalloc((size_t)xg->n_members + 1, sizeof *xg->seq);
+		xg->len = et_xcalloc((size_t)xg->n_members + 1, sizeof *xg->len);
 	}
-	for (uint32_t s = 0; s < xs->n; s++)
-		for (uint32_t k = 0; k < xs->r[s].n_coll; k++) {
-			uint32_t gid = xs->r[s].coll[k].gid;
-			if (gid == GID_NONE)
+	for (uint32_t s = 0; s < xs->n; s++) {
+		const rank_sum *r = &xs->r[s];
+		for (uint32_t p = 0; p < r->t->n_gpat; p++) {
+			uint32_t gid = r->gmap[p], n = r->t->gseq_off[p + 1] - r->t->gseq_off[p];
+			if (gid == GID_NONE || n == 0)
 				continue;
 			xgroup *xg = &xs->xg[gid];
-			while (xg->slots[mp[gid]] != s) /* close members before s */
-				xg->off[++mp[gid]] = w[gid];
-			xg->ents[w[gid]++] = k;
+			while (xg->slots[mp[gid]] != s) /* members before s issue none */
+				mp[gid]++;
+			xg->seq[mp[gid]] = r->t->gseq + r->t->gseq_off[p];
+			xg->len[mp[gid]] = n;
+			if (n > xg->max_len)
+				xg->max_len = n;
 		}
-	for (uint32_t gid = 0; gid < ng; gid++) {
-		xgroup *xg = &xs->xg[gid];
-		while (mp[gid] < xg->n_members)
-			xg->off[++mp[gid]] = w[gid];
-		for (uint32_t m = 0; m < xg->n_members; m++)
-			if (xg->off[m + 1] - xg->off[m] > xg->max_len)
-				xg->max_len = xg->off[m + 1] - xg->off[m];
 	}
-	free(cnt);
-	free(w);
 	free(mp);
 }
 
 /* What member m issues at position p: NULL if it issues nothing there. */
 static const coll_ent *at(const xsum *xs, const xgroup *xg, uint32_t m, uint32_t p)
 {
-	if (xg->off[m] + p >= xg->off[m + 1])
+	if (p >= xg->len[m])
 		return NULL;
-	return &xs->r[xg->slots[m]].coll[xg->ents[xg->off[m] + p]];
+	return &xs->r[xg->slots[m]].t->coll[xg->seq[m][p]];
 }
 
 static bool same(const coll_ent *a, const coll_ent *b)
@@ -215,7 +238,7 @@ static void mismatch_text(vctx *v, finding *f, uint32_t gid, uint32_t p, uint32_
 	fmt_ranks(ro, sizeof ro, sp->odd, sp->no);
 	describe(dw, sizeof dw, xs, sp->want);
 	describe(dg, sizeof dg, xs, sp->got);
-	uint32_t len = xg->off[sp->first_odd + 1] - xg->off[sp->first_odd];
+	uint32_t len = xg->len[sp->first_odd];
 	bool many_odd = sp->no > 1, many_agree = sp->na > 1;
 	find_set(f, sp->got != NULL, sp->got ? sp->got->node_id : 0,
 	         sp->got ? xsum_name(xs, sp->got->name) : NULL,
@@ -268,13 +291,23 @@ static void report_mismatch(vctx *v, uint32_t gid, uint32_t p, uint32_t ndiff)
 	free(sp.odd);
 }
 
+/* Every member issues its template's very list of member 0 (the members
+ * of one shape): the sequences agree without comparing them. */
+static bool same_lists(const xgroup *xg)
+{
+	for (uint32_t m = 1; m < xg->n_members; m++)
+		if (xg->seq[m] != xg->seq[0] || xg->len[m] != xg->len[0])
+			return false;
+	return true;
+}
+
 static void check_sequences(vctx *v)
 {
 	const xsum *xs = v->xs;
 	for (uint32_t gid = 0; gid < xs->n_xg; gid++) {
 		const xgroup *xg = &xs->xg[gid];
 		uint32_t first = ET_GRAPH_NONE, ndiff = 0;
-		if (xg->n_members < 2)
+		if (xg->n_members < 2 || same_lists(xg))
 			continue;
 		for (uint32_t p = 0; p < xg->max_len; p++) {
 			const coll_ent *ref = at(xs, xg, 0, p);

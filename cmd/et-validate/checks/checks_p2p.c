@@ -6,8 +6,11 @@
  * mismatch is P2P_NOT_SELF). Two sorts and one merge. */
 #include "et-validate/report/summary.h"
 
+#include "et_mem.h"
+
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct pkey {
 	uint32_t src, dst;
@@ -15,6 +18,12 @@ typedef struct pkey {
 	int64_t size;
 	uint32_t slot, idx; /* the entry: xs->r[slot].p2p[idx] */
 } pkey;
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return a < b ? -1 : a > b;
+}
 
 static int cmp_key(const pkey *a, const pkey *b)
 {
@@ -39,35 +48,72 @@ static int cmp_pkey(const void *x, const void *y)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-static pkey *collect(const xsum *xs, bool send, size_t *n)
+/* The (src, dst) rank pairs that some SEND or RECV names, ascending. */
+static uint64_t *pairs(const xsum *xs, size_t *n)
 {
-	size_t total = 0;
+	size_t total = 0, w = 0;
 	for (uint32_t s = 0; s < xs->n; s++)
-		for (uint32_t k = 0; k < xs->r[s].n_p2p; k++)
-			total += xs->r[s].p2p[k].send == send;
-	pkey *a = et_xmalloc((total + 1) * sizeof *a);
-	size_t w = 0;
-	for (uint32_t s = 0; s < xs->n; s++)
-		for (uint32_t k = 0; k < xs->r[s].n_p2p; k++) {
-			const p2p_ent *p = &xs->r[s].p2p[k];
-			if (p->send != send)
-				continue;
-			uint32_t me = xs->r[s].rank;
-			a[w++] =
-			    (pkey){send ? me : p->peer, send ? p->peer : me, p->tag, p->size, s, k};
+		total += xs->r[s].t->n_ppat * 2;
+	uint64_t *a = et_xmalloc((total + 1) * sizeof *a);
+	for (uint32_t s = 0; s < xs->n; s++) {
+		const rank_sum *r = &xs->r[s];
+		const sum_tpl *t = r->t;
+		for (uint32_t p = 0; p < t->n_ppat; p++) {
+			bool snd = false, rcv = false;
+			for (uint32_t e = t->pseq_off[p]; e < t->pseq_off[p + 1]; e++)
+				*(t->p2p[t->pseq[e]].send ? &snd : &rcv) = true;
+			if (snd)
+				a[w++] = (uint64_t)r->rank << 32 | r->pmap[p];
+			if (rcv)
+				a[w++] = (uint64_t)r->pmap[p] << 32 | r->rank;
 		}
-	qsort(a, w, sizeof *a, cmp_pkey);
-	*n = w;
+	}
+	qsort(a, w, sizeof *a, cmp_u64);
+	size_t u = 0;
+	for (size_t k = 0; k < w; k++)
+		if (u == 0 || a[u - 1] != a[k])
+			a[u++] = a[k];
+	*n = u;
 	return a;
+}
+
+/* The SENDs (or RECVs) of rank slot s with peer `peer`, as keys sorted as
+ * the pairing reads them. */
+static size_t side(const xsum *xs, uint32_t s, uint32_t peer, bool send, pkey **a, size_t *cap)
+{
+	if (s == ET_GRAPH_NONE)
+		return 0;
+	const rank_sum *r = &xs->r[s];
+	const sum_tpl *t = r->t;
+	size_t n = 0;
+	for (uint32_t p = 0; p < t->n_ppat; p++) {
+		if (r->pmap[p] != peer)
+			continue;
+		for (uint32_t e = t->pseq_off[p]; e < t->pseq_off[p + 1]; e++) {
+			const p2p_ent *q = &t->p2p[t->pseq[e]];
+			if (q->send != send)
+				continue;
+			ET_GROW(*a, *cap, n + 1);
+			(*a)[n++] = (pkey){send ? r->rank : peer,
+			                   send ? peer : r->rank,
+			                   q->tag,
+			                   q->size,
+			                   s,
+			                   t->pseq[e]};
+		}
+	}
+	qsort(*a, n, sizeof **a, cmp_pkey);
+	return n;
 }
 
 static void unmatched(vctx *v, const pkey *k, uint64_t *absent)
 {
 	xsum *xs = v->xs;
 	const rank_sum *r = &xs->r[k->slot];
-	const p2p_ent *p = &r->p2p[k->idx];
+	const p2p_ent *p = &r->t->p2p[k->idx];
+	uint32_t peer = rs_peer(r, p);
 	/* A peer outside the input cannot be judged (PARTIAL_INPUT says so). */
-	if (xsum_slot(xs, p->peer) == ET_GRAPH_NONE) {
+	if (xsum_slot(xs, peer) == ET_GRAPH_NONE) {
 		(*absent)++;
 		return;
 	}
@@ -76,8 +122,8 @@ static void unmatched(vctx *v, const pkey *k, uint64_t *absent)
 		return;
 	find_set(f, true, p->node_id, xsum_name(xs, p->name),
 	         "%s %s rank %u (tag %d, %lld B) has no matching %s on rank %u",
-	         p->send ? "SEND" : "RECV", p->send ? "to" : "from", p->peer, p->tag,
-	         (long long)p->size, p->send ? "RECV" : "SEND", p->peer);
+	         p->send ? "SEND" : "RECV", p->send ? "to" : "from", peer, p->tag,
+	         (long long)p->size, p->send ? "RECV" : "SEND", peer);
 	find_x x;
 	et_jsonw *j = find_x_open(&x);
 	et_jsonw_kuint(j, "src", k->src);
@@ -87,29 +133,55 @@ static void unmatched(vctx *v, const pkey *k, uint64_t *absent)
 	find_x_close(&x, f);
 }
 
-void p2p_match(vctx *v)
+/* Pair one (src, dst): the sends of src to dst with the receives of dst
+ * from src, merged in key order. */
+static void match_pair(vctx *v, uint64_t pr, pkey **sb, size_t *scap, pkey **rb, size_t *rcap,
+                       uint64_t *absent)
 {
 	xsum *xs = v->xs;
-	size_t ns, nr;
-	pkey *s = collect(xs, true, &ns), *r = collect(xs, false, &nr);
+	uint32_t src = (uint32_t)(pr >> 32), dst = (uint32_t)pr;
+	size_t ns = side(xs, xsum_slot(xs, src), dst, true, sb, scap);
+	size_t nr = side(xs, xsum_slot(xs, dst), src, false, rb, rcap);
+	const pkey *s = *sb, *r = *rb;
 	size_t i = 0, j = 0;
-	uint64_t absent = 0;
 	while (i < ns || j < nr) {
 		int c = i == ns ? 1 : j == nr ? -1 : cmp_key(&s[i], &r[j]);
 		if (c < 0) {
-			unmatched(v, &s[i++], &absent);
+			unmatched(v, &s[i++], absent);
 		} else if (c > 0) {
-			unmatched(v, &r[j++], &absent);
+			unmatched(v, &r[j++], absent);
 		} else {
-			p2p_ent *a = &xs->r[s[i].slot].p2p[s[i].idx];
-			p2p_ent *b = &xs->r[r[j].slot].p2p[r[j].idx];
-			a->match_slot = r[j].slot, a->match_idx = r[j].idx;
-			b->match_slot = s[i].slot, b->match_idx = s[i].idx;
+			uint32_t *a = xs->r[s[i].slot].match + 2 * s[i].idx;
+			uint32_t *b = xs->r[r[j].slot].match + 2 * r[j].idx;
+			a[0] = r[j].slot, a[1] = r[j].idx;
+			b[0] = s[i].slot, b[1] = s[i].idx;
 			i++, j++;
 		}
 	}
-	free(s);
-	free(r);
+}
+
+/* Pair by pair of ranks in (src, dst) order, which is the order of one
+ * sort of every SEND and every RECV by key: the findings come in the same
+ * order, and no step holds more than one pair's nodes. */
+void p2p_match(vctx *v)
+{
+	xsum *xs = v->xs;
+	for (uint32_t s = 0; s < xs->n; s++) {
+		rank_sum *r = &xs->r[s];
+		r->match = et_xmalloc(((size_t)r->t->n_p2p * 2 + 1) * sizeof *r->match);
+		memset(r->match, 0xff, ((size_t)r->t->n_p2p * 2 + 1) * sizeof *r->match);
+		xs->bytes += (uint64_t)r->t->n_p2p * 8;
+	}
+	size_t np;
+	uint64_t *pr = pairs(xs, &np);
+	pkey *sb = NULL, *rb = NULL;
+	size_t scap = 0, rcap = 0;
+	uint64_t absent = 0;
+	for (size_t k = 0; k < np; k++)
+		match_pair(v, pr[k], &sb, &scap, &rb, &rcap, &absent);
+	free(pr);
+	free(sb);
+	free(rb);
 	finding *f = absent ? find_add(&v->fs, C_PARTIAL_INPUT, -1, ET_GRAPH_NONE) : NULL;
 	if (f)
 		find_set(f, false, 0, NULL,

@@ -24,6 +24,7 @@ typedef struct sim {
 	vctx *v;
 	xsum *xs;
 	uint8_t **st;    /* per slot, per skeleton node */
+	uint32_t **npar; /* per slot, per skeleton node: parents not done */
 	uint32_t **arr;  /* per group, per position: arrivals */
 	uint64_t *stack; /* (slot << 32) | skeleton node */
 	size_t sp, scap;
@@ -37,29 +38,31 @@ static void push(sim *m, uint32_t slot, uint32_t s)
 
 static void complete(sim *m, uint32_t slot, uint32_t s)
 {
-	rank_sum *r = &m->xs->r[slot];
+	const sum_tpl *t = m->xs->r[slot].t;
+	uint32_t *npar = m->npar[slot];
 	m->st[slot][s] = S_DONE;
-	for (uint32_t e = r->sk_child_off[s]; e < r->sk_child_off[s + 1]; e++)
-		if (--r->sk_npar[r->sk_child[e]] == 0)
-			push(m, slot, r->sk_child[e]);
+	for (uint32_t e = t->sk_child_off[s]; e < t->sk_child_off[s + 1]; e++)
+		if (--npar[t->sk_child[e]] == 0)
+			push(m, slot, t->sk_child[e]);
 }
 
 static const coll_ent *member_at(const xsum *xs, const xgroup *xg, uint32_t mi, uint32_t p)
 {
-	if (xg->off[mi] + p >= xg->off[mi + 1])
+	if (p >= xg->len[mi])
 		return NULL;
-	return &xs->r[xg->slots[mi]].coll[xg->ents[xg->off[mi] + p]];
+	return &xs->r[xg->slots[mi]].t->coll[xg->seq[mi][p]];
 }
 
 static void arrive(sim *m, uint32_t slot, uint32_t s, const coll_ent *c)
 {
-	if (c->gid == GID_NONE) { /* not a member: nobody waits for it */
+	uint32_t gid = rs_gid(&m->xs->r[slot], c);
+	if (gid == GID_NONE) { /* not a member: nobody waits for it */
 		complete(m, slot, s);
 		return;
 	}
-	const xgroup *xg = &m->xs->xg[c->gid];
+	const xgroup *xg = &m->xs->xg[gid];
 	m->st[slot][s] = S_READY;
-	if (++m->arr[c->gid][c->pos] < xg->n_members)
+	if (++m->arr[gid][c->pos] < xg->n_members)
 		return;
 	for (uint32_t mi = 0; mi < xg->n_members; mi++)
 		complete(m, xg->slots[mi], member_at(m->xs, xg, mi, c->pos)->sk);
@@ -67,23 +70,26 @@ static void arrive(sim *m, uint32_t slot, uint32_t s, const coll_ent *c)
 
 static void ready(sim *m, uint32_t slot, uint32_t s)
 {
-	rank_sum *r = &m->xs->r[slot];
-	uint8_t kind = r->sk_kind[s] & SK_KIND;
+	const rank_sum *r = &m->xs->r[slot];
+	const sum_tpl *t = r->t;
+	uint8_t kind = t->sk_kind[s] & SK_KIND;
 	if (kind == SK_JOIN) {
 		complete(m, slot, s);
 	} else if (kind == SK_COLL) {
-		arrive(m, slot, s, &r->coll[r->sk_ref[s]]);
+		arrive(m, slot, s, &t->coll[t->sk_ref[s]]);
 	} else {
-		const p2p_ent *p = &r->p2p[r->sk_ref[s]];
-		uint32_t ms = p->match_slot;
-		uint32_t peer =
-		    ms == ET_GRAPH_NONE ? ET_GRAPH_NONE : m->xs->r[ms].p2p[p->match_idx].sk;
+		uint32_t k = t->sk_ref[s];
+		const p2p_ent *p = &t->p2p[k];
+		uint32_t ms = r->match[2 * k];
+		uint32_t peer = ms == ET_GRAPH_NONE ? ET_GRAPH_NONE
+		                                    : m->xs->r[ms].t->p2p[r->match[2 * k + 1]].sk;
 		if (kind == SK_SEND) {
 			complete(m, slot, s);
 			if (peer != ET_GRAPH_NONE && m->st[ms][peer] == S_READY)
 				complete(m, ms, peer);
 		} else if ((peer != ET_GRAPH_NONE && m->st[ms][peer] == S_DONE) ||
-		           (ms == ET_GRAPH_NONE && xsum_slot(m->xs, p->peer) == ET_GRAPH_NONE)) {
+		           (ms == ET_GRAPH_NONE &&
+		            xsum_slot(m->xs, rs_peer(r, p)) == ET_GRAPH_NONE)) {
 			/* its SEND was reached, or its sender is not in the input
 			 * (nothing to wait for that can be judged) */
 			complete(m, slot, s);
@@ -97,9 +103,9 @@ static void run(sim *m)
 {
 	xsum *xs = m->xs;
 	for (uint32_t slot = 0; slot < xs->n; slot++) {
-		rank_sum *r = &xs->r[slot];
-		for (uint32_t s = 0; s < r->sk_n; s++)
-			if (r->sk_npar[s] == 0 && !(r->sk_kind[s] & SK_STUCK))
+		const sum_tpl *t = xs->r[slot].t;
+		for (uint32_t s = 0; s < t->sk_n; s++)
+			if (t->sk_npar[s] == 0 && !(t->sk_kind[s] & SK_STUCK))
 				push(m, slot, s);
 	}
 	while (m->sp) {
@@ -136,14 +142,15 @@ static void add_edge(waits *w, uint32_t from, uint32_t to, uint32_t sk, uint8_t 
 static void node_waits(sim *m, waits *w, uint32_t slot, uint32_t s)
 {
 	const rank_sum *r = &m->xs->r[slot];
-	if ((r->sk_kind[s] & SK_KIND) == SK_RECV) {
-		const p2p_ent *p = &r->p2p[r->sk_ref[s]];
-		if (p->match_slot != ET_GRAPH_NONE)
-			add_edge(w, slot, p->match_slot, s, W_SEND_NOT_REACHED);
+	const sum_tpl *t = r->t;
+	if ((t->sk_kind[s] & SK_KIND) == SK_RECV) {
+		uint32_t ms = r->match[2 * t->sk_ref[s]];
+		if (ms != ET_GRAPH_NONE)
+			add_edge(w, slot, ms, s, W_SEND_NOT_REACHED);
 		return;
 	}
-	const coll_ent *c = &r->coll[r->sk_ref[s]];
-	const xgroup *xg = &m->xs->xg[c->gid];
+	const coll_ent *c = &t->coll[t->sk_ref[s]];
+	const xgroup *xg = &m->xs->xg[rs_gid(r, c)];
 	for (uint32_t mi = 0; mi < xg->n_members; mi++) {
 		uint32_t to = xg->slots[mi];
 		const coll_ent *o = member_at(m->xs, xg, mi, c->pos);
@@ -157,11 +164,11 @@ static void collect_waits(sim *m, waits *w)
 	xsum *xs = m->xs;
 	w->first = et_xmalloc((xs->n + 1) * sizeof *w->first);
 	for (uint32_t slot = 0; slot < xs->n; slot++) {
-		const rank_sum *r = &xs->r[slot];
+		const sum_tpl *t = xs->r[slot].t;
 		w->first[slot] = (uint32_t)w->n;
 		bool any = false;
-		for (uint32_t s = 0; s < r->sk_n; s++) {
-			w->left += m->st[slot][s] != S_DONE && (r->sk_kind[s] & SK_KIND) != SK_JOIN;
+		for (uint32_t s = 0; s < t->sk_n; s++) {
+			w->left += m->st[slot][s] != S_DONE && (t->sk_kind[s] & SK_KIND) != SK_JOIN;
 			if (m->st[slot][s] != S_READY)
 				continue;
 			w->blocked++;
@@ -227,19 +234,20 @@ static uint32_t *find_wait_cycle(const sim *m, const waits *w, uint32_t *len)
 static void describe_node(et_buf *b, const sim *m, uint32_t slot, uint32_t s, bool brief)
 {
 	const rank_sum *r = &m->xs->r[slot];
-	bool recv = (r->sk_kind[s] & SK_KIND) == SK_RECV;
-	const p2p_ent *p = recv ? &r->p2p[r->sk_ref[s]] : NULL;
-	const coll_ent *c = recv ? NULL : &r->coll[r->sk_ref[s]];
+	const sum_tpl *t = r->t;
+	bool recv = (t->sk_kind[s] & SK_KIND) == SK_RECV;
+	const p2p_ent *p = recv ? &t->p2p[t->sk_ref[s]] : NULL;
+	const coll_ent *c = recv ? NULL : &t->coll[t->sk_ref[s]];
 	et_buf_puts(b, recv ? "RECV" : coll_name(c->type));
 	if (!brief)
 		et_buf_printf(b, " node %llu \"%.50s\"",
 		              (unsigned long long)(recv ? p->node_id : c->node_id),
 		              xsum_name(m->xs, recv ? p->name : c->name));
 	if (recv)
-		et_buf_printf(b, " from rank %u tag %d", p->peer, p->tag);
+		et_buf_printf(b, " from rank %u tag %d", rs_peer(r, p), p->tag);
 	else
 		et_buf_printf(b, " (group \"%.40s\" collective #%u)",
-		              c->gid ? groups_name(m->v->grp, c->gid) : "0", c->pos);
+		              rs_gid(r, c) ? groups_name(m->v->grp, rs_gid(r, c)) : "0", c->pos);
 }
 
 static const char *why_text(uint8_t why)
@@ -260,14 +268,14 @@ static void terminal(et_buf *b, const sim *m, const wedge *e)
 	const rank_sum *t = &m->xs->r[e->to];
 	et_buf_printf(b, " -> rank %u, which %s", t->rank, why_text(e->why));
 	bool waits_unmatched = false;
-	for (uint32_t s = 0; s < t->sk_n && !waits_unmatched; s++)
+	for (uint32_t s = 0; s < t->t->sk_n && !waits_unmatched; s++)
 		waits_unmatched = m->st[e->to][s] == S_READY;
 	if (waits_unmatched)
 		et_buf_puts(b,
 		            " (it waits on a RECV that has no matching SEND: see P2P_UNMATCHED)");
-	else if (t->n_stuck)
+	else if (t->t->n_stuck)
 		et_buf_printf(b, " (%u of its comm nodes are in or behind a dependency cycle)",
-		              t->n_stuck);
+		              t->t->n_stuck);
 	else if (e->why == W_NO_POSITION)
 		et_buf_puts(b, " (see COLL_MISMATCH)");
 }
@@ -275,13 +283,13 @@ static void terminal(et_buf *b, const sim *m, const wedge *e)
 /* The node id and interned name of skeleton node s of a slot. */
 static void node_of(const sim *m, uint32_t slot, uint32_t s, uint64_t *id, uint32_t *name)
 {
-	const rank_sum *r = &m->xs->r[slot];
-	if ((r->sk_kind[s] & SK_KIND) == SK_COLL) {
-		*id = r->coll[r->sk_ref[s]].node_id;
-		*name = r->coll[r->sk_ref[s]].name;
+	const sum_tpl *t = m->xs->r[slot].t;
+	if ((t->sk_kind[s] & SK_KIND) == SK_COLL) {
+		*id = t->coll[t->sk_ref[s]].node_id;
+		*name = t->coll[t->sk_ref[s]].name;
 	} else {
-		*id = r->p2p[r->sk_ref[s]].node_id;
-		*name = r->p2p[r->sk_ref[s]].name;
+		*id = t->p2p[t->sk_ref[s]].node_id;
+		*name = t->p2p[t->sk_ref[s]].name;
 	}
 }
 
@@ -385,8 +393,14 @@ void check_deadlock(vctx *v)
 	xsum *xs = v->xs;
 	sim m = {.v = v, .xs = xs};
 	m.st = et_xcalloc(xs->n + 1, sizeof *m.st);
-	for (uint32_t slot = 0; slot < xs->n; slot++)
-		m.st[slot] = et_xcalloc((size_t)xs->r[slot].sk_n + 1, 1);
+	m.npar = et_xcalloc(xs->n + 1, sizeof *m.npar);
+	for (uint32_t slot = 0; slot < xs->n; slot++) {
+		const sum_tpl *t = xs->r[slot].t;
+		m.st[slot] = et_xcalloc((size_t)t->sk_n + 1, 1);
+		m.npar[slot] = et_xmalloc(((size_t)t->sk_n + 1) * sizeof **m.npar);
+		if (t->sk_n)
+			memcpy(m.npar[slot], t->sk_npar, t->sk_n * sizeof **m.npar);
+	}
 	m.arr = et_xcalloc(xs->n_xg + 1, sizeof *m.arr);
 	for (size_t g = 0; g < xs->n_xg; g++)
 		m.arr[g] = et_xcalloc((size_t)xs->xg[g].max_len + 1, sizeof **m.arr);
@@ -397,8 +411,11 @@ void check_deadlock(vctx *v)
 		report_deadlock(&m, &w);
 		report_blocked(&m, &w);
 	}
-	for (uint32_t slot = 0; slot < xs->n; slot++)
+	for (uint32_t slot = 0; slot < xs->n; slot++) {
 		free(m.st[slot]);
+		free(m.npar[slot]);
+	}
+	free(m.npar);
 	for (size_t g = 0; g < xs->n_xg; g++)
 		free(m.arr[g]);
 	free(m.st);

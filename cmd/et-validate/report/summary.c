@@ -6,6 +6,7 @@
 #include "et_mem.h"
 #include "et_types.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +21,12 @@ enum { F_COMM = 0x80 };
 /* Builder state for a rank's skeleton; the buffers outlive the rank so
  * that rank after rank reuses them. */
 typedef struct skb {
-	rank_sum *r;
-	size_t cap;              /* of r's skeleton arrays */
+	sum_tpl t;  /* the rank's shape, being built */
+	size_t cap; /* of t's skeleton arrays */
+	size_t coll_cap, p2p_cap, cnode_cap, pnode_cap;
+	uint32_t *gv, *pv; /* per pat: the rank's group, peer */
+	size_t gv_cap, pv_cap;
+	et_hmap pats;            /* (kind, value) -> pat, for this rank */
 	uint32_t *par_off, *par; /* parents, CSR while building */
 	size_t par_len, par_cap, sk_cap, par_off_cap;
 	uint32_t *stamp;
@@ -35,10 +40,31 @@ typedef struct skb {
 	et_hmap nmap; /* graph name offset -> interned name, for this rank */
 } skb;
 
+static void tpl_free(sum_tpl *t)
+{
+	free(t->coll);
+	free(t->p2p);
+	free(t->gseq_off);
+	free(t->gseq);
+	free(t->pseq_off);
+	free(t->pseq);
+	free(t->cnode);
+	free(t->pnode);
+	free(t->sk_kind);
+	free(t->sk_ref);
+	free(t->sk_npar);
+	free(t->sk_child_off);
+	free(t->sk_child);
+}
+
 static void skb_free(skb *b)
 {
 	if (!b)
 		return;
+	tpl_free(&b->t);
+	free(b->gv);
+	free(b->pv);
+	et_hmap_free(&b->pats);
 	free(b->par_off);
 	free(b->par);
 	free(b->stamp);
@@ -63,27 +89,26 @@ void xsum_free(xsum *xs)
 	if (!xs)
 		return;
 	for (size_t k = 0; k < xs->n; k++) {
-		rank_sum *r = &xs->r[k];
-		free(r->coll);
-		free(r->p2p);
-		free(r->sk_npar);
-		if (r->sk_borrowed)
-			continue;
-		free(r->sk_kind);
-		free(r->sk_ref);
-		free(r->sk_child_off);
-		free(r->sk_child);
+		free(xs->r[k].gmap);
+		free(xs->r[k].match);
 	}
+	for (size_t k = 0; k < xs->n_tpl; k++) {
+		tpl_free(xs->tpl[k]);
+		free(xs->tpl[k]);
+	}
+	free(xs->tpl);
 	for (size_t k = 0; k < xs->n_xg; k++) {
 		free(xs->xg[k].slots);
-		free(xs->xg[k].off);
-		free(xs->xg[k].ents);
+		free(xs->xg[k].seq);
+		free(xs->xg[k].len);
 	}
 	free(xs->xg);
 	free(xs->r);
 	skb_free(xs->b);
 	et_strmap_free(&xs->names);
-	et_hmap_free(&xs->sk_seen);
+	et_hmap_free(&xs->tpl_seen);
+	et_hmap_free(&xs->tpl_cls);
+	et_hmap_free(&xs->tpl_first);
 	free(xs);
 }
 
@@ -102,7 +127,7 @@ static uint32_t node_name(xsum *xs, const et_graph *g, uint32_t i)
 
 static uint32_t sk_new(skb *b, uint8_t kind, uint32_t ref, const uint32_t *par, size_t np)
 {
-	rank_sum *r = b->r;
+	sum_tpl *r = &b->t;
 	size_t c = b->cap; /* parallel arrays: the same growth from the same capacity */
 	ET_GROW(r->sk_kind, b->cap, (size_t)r->sk_n + 1);
 	ET_GROW(r->sk_ref, c, (size_t)r->sk_n + 1);
@@ -159,7 +184,7 @@ static void set_comm_set(skb *b, uint32_t v, size_t u)
 	b->fpool_len += u;
 }
 
-static void set_ref_sk(rank_sum *r, uint8_t kind, uint32_t ref, uint32_t s)
+static void set_ref_sk(sum_tpl *r, uint8_t kind, uint32_t ref, uint32_t s)
 {
 	if ((kind & SK_KIND) == SK_COLL)
 		r->coll[ref].sk = s;
@@ -169,7 +194,7 @@ static void set_ref_sk(rank_sum *r, uint8_t kind, uint32_t ref, uint32_t s)
 
 static void build_skeleton(skb *b, const et_graph *g)
 {
-	rank_sum *r = b->r;
+	sum_tpl *r = &b->t;
 	for (uint32_t k = 0; k < g->n_ordered; k++) {
 		uint32_t v = g->order[k];
 		size_t u = gather(b, g, v);
@@ -201,7 +226,7 @@ static void build_skeleton(skb *b, const et_graph *g)
  * event-driven deadlock check walks. */
 static void finish_skeleton(skb *b)
 {
-	rank_sum *r = b->r;
+	sum_tpl *r = &b->t;
 	uint32_t n = r->sk_n;
 	r->sk_npar = et_xmalloc(((size_t)n + 1) * sizeof *r->sk_npar);
 	r->sk_child_off = et_xcalloc((size_t)n + 1, sizeof *r->sk_child_off);
@@ -282,67 +307,96 @@ uint32_t coll_gid(vctx *v, uint32_t i)
 	return groups_scope(v->grp, &v->dims, a, et_dims_base(&v->dims, a, v->ri.rank));
 }
 
-static void add_coll(vctx *v, rank_sum *r, uint32_t i)
+/* The number of value x of a kind (0 a group, 1 a peer) in this rank, by
+ * first use; *vals gets the values in that order. */
+static uint32_t pat_of(skb *b, int kind, uint32_t x, uint32_t **vals, size_t *cap)
+{
+	uint32_t *n = kind ? &b->t.n_ppat : &b->t.n_gpat;
+	uint64_t *p = et_hmap_put(&b->pats, (uint64_t)kind << 32 | x, 0, *n);
+	if (*p == *n) {
+		ET_GROW(*vals, *cap, (size_t)*n + 1);
+		(*vals)[(*n)++] = x;
+	}
+	return (uint32_t)*p;
+}
+
+static void add_coll(vctx *v, skb *b, uint32_t i)
 {
 	const et_graph *g = v->g;
 	const et_graph_comm *gc = et_graph_comm_at(g, i);
-	coll_ent *c = &r->coll[r->n_coll];
+	sum_tpl *t = &b->t;
+	ET_GROW(t->coll, b->coll_cap, (size_t)t->n_coll + 1);
+	ET_GROW(t->cnode, b->cnode_cap, (size_t)t->n_coll + 1);
+	coll_ent *c = &t->coll[t->n_coll];
 	c->node_id = g->id[i];
 	c->size = g->flags[i] & ET_GF_COMM_SIZE ? gc->size : -1;
 	c->type = g->flags[i] & ET_GF_COMM_TYPE ? gc->type : -1;
-	c->gid = coll_gid(v, i);
+	c->pat = pat_of(b, 0, coll_gid(v, i), &b->gv, &b->gv_cap);
+	c->pos = 0;
 	c->sk = ET_GRAPH_NONE;
 	c->name = node_name(v->xs, g, i);
+	t->cnode[t->n_coll] = i;
+	t->off_dims |= gc->off_dims != 0;
 }
 
-static void add_p2p(vctx *v, rank_sum *r, uint32_t i, bool send)
+static void add_p2p(vctx *v, skb *b, uint32_t i, bool send)
 {
 	const et_graph *g = v->g;
 	const et_graph_comm *c = et_graph_comm_at(g, i);
-	p2p_ent *p = &r->p2p[r->n_p2p];
+	sum_tpl *t = &b->t;
+	ET_GROW(t->p2p, b->p2p_cap, (size_t)t->n_p2p + 1);
+	ET_GROW(t->pnode, b->pnode_cap, (size_t)t->n_p2p + 1);
+	p2p_ent *p = &t->p2p[t->n_p2p];
 	p->send = send;
 	p->node_id = g->id[i];
 	p->size = g->flags[i] & ET_GF_COMM_SIZE ? c->size : -1;
-	p->peer = (uint32_t)et_graph_p2p_peer(g, i);
+	p->pat = pat_of(b, 1, (uint32_t)et_graph_p2p_peer(g, i), &b->pv, &b->pv_cap);
 	p->tag = c->tag;
 	p->sk = ET_GRAPH_NONE;
 	p->name = node_name(v->xs, g, i);
-	p->match_slot = p->match_idx = ET_GRAPH_NONE;
+	t->pnode[t->n_p2p] = i;
+}
+
+/* A non-CPU SEND or RECV without a peer: no entry (comm_kind), but a rank
+ * of the same class with a peer there would have one. */
+static bool peerless(const et_graph *g, uint32_t i)
+{
+	uint8_t t = g->type[i];
+	return (t == ET_NODE_SEND || t == ET_NODE_RECV) && !(g->flags[i] & ET_GF_CPU) &&
+	       et_graph_p2p_peer(g, i) < 0;
 }
 
 /* Collect the rank's collectives and p2p nodes in file order, and mark
  * them for build_skeleton (see F_COMM). */
-static void collect(vctx *v, rank_sum *r, skb *b)
+static void collect(vctx *v, skb *b)
 {
 	const et_graph *g = v->g;
-	uint32_t nc = 0, np = 0;
+	sum_tpl *t = &b->t;
 	for (uint32_t i = 0; i < g->n; i++) {
 		uint8_t kind = comm_kind(g, i);
 		b->fcnt[i] = kind == SK_JOIN ? 0 : F_COMM + kind;
-		nc += kind == SK_COLL;
-		np += kind == SK_SEND || kind == SK_RECV;
+		if (kind == SK_JOIN && peerless(g, i))
+			t->all_peers = false;
 	}
-	r->coll = et_xmalloc(((size_t)nc + 1) * sizeof *r->coll);
-	r->p2p = et_xmalloc(((size_t)np + 1) * sizeof *r->p2p);
 	for (uint32_t i = 0; i < g->n; i++) {
 		if (b->fcnt[i] == F_COMM + SK_COLL) {
-			add_coll(v, r, i);
-			b->fval[i] = r->n_coll++;
+			add_coll(v, b, i);
+			b->fval[i] = t->n_coll++;
 		} else if (b->fcnt[i]) {
-			add_p2p(v, r, i, b->fcnt[i] == F_COMM + SK_SEND);
-			b->fval[i] = r->n_p2p++;
+			add_p2p(v, b, i, b->fcnt[i] == F_COMM + SK_SEND);
+			b->fval[i] = t->n_p2p++;
 		}
 	}
 	/* Positions within each group, in file order. */
-	uint32_t *next = et_xcalloc(groups_count(v->grp), sizeof *next);
-	for (uint32_t k = 0; k < r->n_coll; k++)
-		r->coll[k].pos = r->coll[k].gid == GID_NONE ? 0 : next[r->coll[k].gid]++;
+	uint32_t *next = et_xcalloc((size_t)t->n_gpat + 1, sizeof *next);
+	for (uint32_t k = 0; k < t->n_coll; k++)
+		t->coll[k].pos = next[t->coll[k].pat]++;
 	free(next);
 }
 
 /* Buffers sized for this rank's graph; the name map restarts, as name
  * offsets are per graph. */
-static void skb_begin(skb *b, rank_sum *r, uint32_t n)
+static void skb_begin(skb *b, uint32_t n)
 {
 	if ((size_t)n + 1 > b->node_cap) {
 		b->node_cap = (size_t)n + 1;
@@ -352,8 +406,11 @@ static void skb_begin(skb *b, rank_sum *r, uint32_t n)
 		b->fcnt = et_xmalloc(b->node_cap);
 	}
 	et_hmap_free(&b->nmap);
-	b->r = r;
-	b->cap = 0;
+	et_hmap_free(&b->pats);
+	sum_tpl *t = &b->t;
+	t->n_coll = t->n_p2p = t->n_gpat = t->n_ppat = t->sk_n = t->n_stuck = 0;
+	t->all_peers = true;
+	t->off_dims = false;
 	b->par_len = 0;
 	b->fpool_len = 0;
 	if (!b->par_off) {
@@ -374,14 +431,37 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-static uint64_t sk_hash(const rank_sum *r)
+static uint64_t fnv64(uint64_t h, uint64_t x)
 {
-	uint32_t n = r->sk_n, e = r->sk_child_off[n];
-	uint64_t h = fnv(0xcbf29ce484222325ULL, &n, sizeof n);
-	h = fnv(h, r->sk_kind, n);
-	h = fnv(h, r->sk_ref, (size_t)n * sizeof *r->sk_ref);
-	h = fnv(h, r->sk_child_off, ((size_t)n + 1) * sizeof *r->sk_child_off);
-	return fnv(h, r->sk_child, (size_t)e * sizeof *r->sk_child);
+	return fnv(h, &x, sizeof x);
+}
+
+/* Field by field: the entries' padding is not set. */
+static uint64_t tpl_hash(const sum_tpl *t)
+{
+	uint32_t n = t->sk_n, e = t->sk_child_off[n];
+	uint64_t h = fnv64(0xcbf29ce484222325ULL, n);
+	h = fnv64(h, (uint64_t)t->n_coll << 32 | t->n_p2p);
+	h = fnv64(h, (uint64_t)t->n_gpat << 32 | t->n_ppat);
+	h = fnv64(h, (uint64_t)t->all_peers << 33 | (uint64_t)t->off_dims << 32 | t->n_stuck);
+	for (uint32_t k = 0; k < t->n_coll; k++) {
+		const coll_ent *c = &t->coll[k];
+		h = fnv64(fnv64(h, c->node_id), (uint64_t)c->size);
+		h = fnv64(h, (uint64_t)c->pat << 32 | c->pos);
+		h = fnv64(h, (uint64_t)c->sk << 32 | c->name);
+		h = fnv64(h, (uint64_t)(uint32_t)c->type << 32 | t->cnode[k]);
+	}
+	for (uint32_t k = 0; k < t->n_p2p; k++) {
+		const p2p_ent *p = &t->p2p[k];
+		h = fnv64(fnv64(h, p->node_id), (uint64_t)p->size);
+		h = fnv64(h, (uint64_t)p->pat << 32 | (uint32_t)p->tag);
+		h = fnv64(h, (uint64_t)p->sk << 32 | p->name);
+		h = fnv64(h, (uint64_t)p->send << 32 | t->pnode[k]);
+	}
+	h = fnv(h, t->sk_kind, n);
+	h = fnv(h, t->sk_ref, (size_t)n * sizeof *t->sk_ref);
+	h = fnv(h, t->sk_child_off, ((size_t)n + 1) * sizeof *t->sk_child_off);
+	return fnv(h, t->sk_child, (size_t)e * sizeof *t->sk_child);
 }
 
 /* memcmp of n bytes, where either may be NULL when n is 0 (an empty
@@ -391,55 +471,209 @@ static bool mem_eq(const void *a, const void *b, size_t n)
 	return n == 0 || memcmp(a, b, n) == 0;
 }
 
-static bool sk_equal(const rank_sum *a, const rank_sum *b)
+static bool coll_eq(const coll_ent *a, const coll_ent *b)
+{
+	return a->node_id == b->node_id && a->size == b->size && a->pat == b->pat &&
+	       a->pos == b->pos && a->sk == b->sk && a->name == b->name && a->type == b->type;
+}
+
+static bool p2p_eq(const p2p_ent *a, const p2p_ent *b)
+{
+	return a->node_id == b->node_id && a->size == b->size && a->pat == b->pat &&
+	       a->tag == b->tag && a->sk == b->sk && a->name == b->name && a->send == b->send;
+}
+
+static bool tpl_equal(const sum_tpl *a, const sum_tpl *b)
 {
 	uint32_t n = a->sk_n;
-	return n == b->sk_n && a->sk_child_off[n] == b->sk_child_off[n] &&
-	       mem_eq(a->sk_kind, b->sk_kind, n) &&
+	if (n != b->sk_n || a->n_coll != b->n_coll || a->n_p2p != b->n_p2p ||
+	    a->n_gpat != b->n_gpat || a->n_ppat != b->n_ppat || a->all_peers != b->all_peers ||
+	    a->off_dims != b->off_dims || a->n_stuck != b->n_stuck ||
+	    a->sk_child_off[n] != b->sk_child_off[n])
+		return false;
+	for (uint32_t k = 0; k < a->n_coll; k++)
+		if (!coll_eq(&a->coll[k], &b->coll[k]) || a->cnode[k] != b->cnode[k])
+			return false;
+	for (uint32_t k = 0; k < a->n_p2p; k++)
+		if (!p2p_eq(&a->p2p[k], &b->p2p[k]) || a->pnode[k] != b->pnode[k])
+			return false;
+	return mem_eq(a->sk_kind, b->sk_kind, n) &&
 	       mem_eq(a->sk_ref, b->sk_ref, (size_t)n * sizeof *a->sk_ref) &&
 	       mem_eq(a->sk_child_off, b->sk_child_off,
 	              ((size_t)n + 1) * sizeof *a->sk_child_off) &&
 	       mem_eq(a->sk_child, b->sk_child, (size_t)a->sk_child_off[n] * sizeof *a->sk_child);
 }
 
-/* The skeleton of the last rank added, replaced by an equal one an earlier
- * rank holds (the first rank with its hash; on a collision it keeps its
- * own). Returns the bytes it still holds of its own. */
-static uint64_t share_skeleton(xsum *xs)
+/* Entries of each pat in file order, as CSR. */
+static void csr(uint32_t npat, uint32_t n, const void *ents, size_t stride, uint32_t **off,
+                uint32_t **seq)
 {
-	rank_sum *r = &xs->r[xs->n - 1];
-	uint64_t own = (uint64_t)r->sk_n * 4;
-	uint64_t *first = et_hmap_put(&xs->sk_seen, sk_hash(r), 0, xs->n);
-	if (*first == xs->n)
-		return own + (uint64_t)r->sk_n * (1 + 4 * 2) +
-		       (uint64_t)r->sk_child_off[r->sk_n] * 4;
-	const rank_sum *o = &xs->r[*first - 1];
-	if (!sk_equal(r, o))
-		return own + (uint64_t)r->sk_n * (1 + 4 * 2) +
-		       (uint64_t)r->sk_child_off[r->sk_n] * 4;
-	free(r->sk_kind);
-	free(r->sk_ref);
-	free(r->sk_child_off);
-	free(r->sk_child);
-	r->sk_kind = o->sk_kind;
-	r->sk_ref = o->sk_ref;
-	r->sk_child_off = o->sk_child_off;
-	r->sk_child = o->sk_child;
-	r->sk_borrowed = true;
-	return own;
+	*off = et_xcalloc((size_t)npat + 2, sizeof **off);
+	*seq = et_xmalloc(((size_t)n + 1) * sizeof **seq);
+	const uint8_t *e = ents;
+	for (uint32_t k = 0; k < n; k++) /* pat is at the same offset in both */
+		(*off)[*(const uint32_t *)(e + k * stride) + 2]++;
+	for (uint32_t p = 0; p < npat; p++)
+		(*off)[p + 2] += (*off)[p + 1];
+	for (uint32_t k = 0; k < n; k++)
+		(*seq)[(*off)[*(const uint32_t *)(e + k * stride) + 1]++] = k;
 }
 
-void xsum_add_rank(vctx *v)
+/* The builder's shape as a template of its own: its arrays move. */
+static sum_tpl *tpl_take(skb *b)
 {
-	const et_graph *g = v->g;
-	rank_sum *r = new_rank(v->xs, v->ri.rank);
-	skb *b = v->xs->b;
-	skb_begin(b, r, g->n);
-	collect(v, r, b);
-	build_skeleton(b, g);
+	sum_tpl *t = et_xmalloc(sizeof *t);
+	*t = b->t;
+	memset(&b->t, 0, sizeof b->t);
+	b->cap = b->coll_cap = b->p2p_cap = b->cnode_cap = b->pnode_cap = 0;
+	csr(t->n_gpat, t->n_coll, (const uint8_t *)t->coll + offsetof(coll_ent, pat),
+	    sizeof *t->coll, &t->gseq_off, &t->gseq);
+	csr(t->n_ppat, t->n_p2p, (const uint8_t *)t->p2p + offsetof(p2p_ent, pat), sizeof *t->p2p,
+	    &t->pseq_off, &t->pseq);
+	return t;
+}
+
+static uint64_t tpl_bytes(const sum_tpl *t)
+{
+	return (uint64_t)t->n_coll * (sizeof *t->coll + 8) +
+	       (uint64_t)t->n_p2p * (sizeof *t->p2p + 8) + (uint64_t)t->sk_n * (1 + 4 * 3) +
+	       (uint64_t)t->sk_child_off[t->sk_n] * 4;
+}
+
+/* The template equal to the builder's shape (the first with its hash; on a
+ * collision a new one), made when there is none. */
+static const sum_tpl *tpl_intern(xsum *xs, skb *b, uint32_t *index)
+{
+	b->t.hash = tpl_hash(&b->t);
+	uint64_t *first = et_hmap_put(&xs->tpl_seen, b->t.hash, 0, xs->n_tpl + 1);
+	if (*first != xs->n_tpl + 1 && tpl_equal(&b->t, xs->tpl[*first - 1])) {
+		/* the per-rank arrays finish_skeleton made are not kept */
+		free(b->t.sk_npar);
+		free(b->t.sk_child_off);
+		free(b->t.sk_child);
+		b->t.sk_npar = b->t.sk_child_off = b->t.sk_child = NULL;
+		*index = (uint32_t)(*first - 1);
+		return xs->tpl[*index];
+	}
+	ET_GROW(xs->tpl, xs->cap_tpl, xs->n_tpl + 1);
+	*index = (uint32_t)xs->n_tpl;
+	xs->tpl[xs->n_tpl++] = tpl_take(b);
+	xs->bytes += tpl_bytes(xs->tpl[*index]);
+	return xs->tpl[*index];
+}
+
+/* gmap and pmap of a rank, in one block. */
+static void set_maps(xsum *xs, rank_sum *r, const uint32_t *gv, const uint32_t *pv)
+{
+	const sum_tpl *t = r->t;
+	r->gmap = et_xmalloc(((size_t)t->n_gpat + t->n_ppat + 1) * sizeof *r->gmap);
+	r->pmap = r->gmap + t->n_gpat;
+	if (t->n_gpat)
+		memcpy(r->gmap, gv, t->n_gpat * sizeof *gv);
+	if (t->n_ppat)
+		memcpy(r->pmap, pv, t->n_ppat * sizeof *pv);
+	xs->bytes += sizeof *r + ((uint64_t)t->n_gpat + t->n_ppat) * 4;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* Whether n values, numbered by first use, are distinct (as numbering
+ * them anew would give them n numbers). */
+static bool distinct(skb *b, const uint32_t *x, uint32_t n)
+{
+	ET_GROW(b->scratch, b->scratch_cap, (size_t)n + 1);
+	if (n)
+		memcpy(b->scratch, x, n * sizeof *x);
+	qsort(b->scratch, n, sizeof *b->scratch, cmp_u32);
+	for (uint32_t k = 1; k < n; k++)
+		if (b->scratch[k] == b->scratch[k - 1])
+			return false;
+	return true;
+}
+
+/* Value x of entry with pat p, the next new pat being *next: true when it
+ * follows the pattern (a new pat is the next one; an old one had x). */
+static bool follows(uint32_t *vals, uint32_t *next, uint32_t p, uint32_t x)
+{
+	if (p == *next) {
+		vals[(*next)++] = x;
+		return true;
+	}
+	return p < *next && vals[p] == x;
+}
+
+/* A class rank checked from its rule (classes.h): its class's graph with
+ * its values set, whose shape is its class's first rank's but for the
+ * values. When they follow the same pattern of first uses, the rank takes
+ * that template with its own groups and peers, without building one. */
+static bool from_class(vctx *v, rank_sum *r, bool *same)
+{
+	xsum *xs = v->xs;
+	if (!v->ri.rule_only)
+		return false;
+	uint64_t *ix = et_hmap_get(&xs->tpl_cls, v->ri.class_id, v->ri.class_gen);
+	if (!ix || !xs->tpl[*ix]->all_peers)
+		return false;
+	const sum_tpl *t = xs->tpl[*ix];
+	skb *b = xs->b;
+	ET_GROW(b->gv, b->gv_cap, (size_t)t->n_gpat + 1);
+	ET_GROW(b->pv, b->pv_cap, (size_t)t->n_ppat + 1);
+	uint32_t ng = 0, np = 0;
+	for (uint32_t k = 0; k < t->n_coll; k++)
+		if (!follows(b->gv, &ng, t->coll[k].pat, coll_gid(v, t->cnode[k])))
+			return false;
+	for (uint32_t k = 0; k < t->n_p2p; k++) {
+		int64_t peer = et_graph_p2p_peer(v->g, t->pnode[k]);
+		if (peer < 0 || !follows(b->pv, &np, t->p2p[k].pat, (uint32_t)peer))
+			return false;
+	}
+	if (!distinct(b, b->gv, ng) || !distinct(b, b->pv, np))
+		return false;
+	r->t = t;
+	set_maps(xs, r, b->gv, b->pv);
+	xs->shared++;
+	uint64_t *first = et_hmap_get(&xs->tpl_first, v->ri.class_id, v->ri.class_gen);
+	const uint32_t *fg = first ? xs->r[*first].gmap : NULL;
+	*same = fg != NULL;
+	for (uint32_t p = 0; p < ng && *same; p++)
+		*same = (fg[p] == GID_NONE) == (b->gv[p] == GID_NONE);
+	return true;
+}
+
+bool xsum_gid_quiet(const vctx *v)
+{
+	if (v->dims_missing_told || v->o.dims_given)
+		return true;
+	const xsum *xs = v->xs;
+	const uint64_t *ix =
+	    v->ri.rule_only ? et_hmap_get(&xs->tpl_cls, v->ri.class_id, v->ri.class_gen) : NULL;
+	return ix && !xs->tpl[*ix]->off_dims;
+}
+
+bool xsum_add_rank(vctx *v)
+{
+	xsum *xs = v->xs;
+	rank_sum *r = new_rank(xs, v->ri.rank);
+	bool same = false;
+	if (from_class(v, r, &same))
+		return same;
+	skb *b = xs->b;
+	skb_begin(b, v->g->n);
+	collect(v, b);
+	build_skeleton(b, v->g);
 	finish_skeleton(b);
-	v->xs->bytes += (uint64_t)r->n_coll * sizeof *r->coll +
-	                (uint64_t)r->n_p2p * sizeof *r->p2p + share_skeleton(v->xs);
+	uint32_t index;
+	r->t = tpl_intern(xs, b, &index);
+	set_maps(xs, r, b->gv, b->pv);
+	if (v->ri.crule || v->ri.rule_only) {
+		et_hmap_put(&xs->tpl_cls, v->ri.class_id, v->ri.class_gen, index);
+		et_hmap_put(&xs->tpl_first, v->ri.class_id, v->ri.class_gen, xs->n - 1);
+	}
+	return false;
 }
 
 static int cmp_rank(const void *a, const void *b)

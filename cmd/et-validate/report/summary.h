@@ -24,34 +24,50 @@
 
 enum { SK_JOIN = 0, SK_COLL = 1, SK_SEND = 2, SK_RECV = 3, SK_KIND = 3, SK_STUCK = 4 };
 
+/* A collective of a rank's file, as the ranks of one shape share it: its
+ * group is the rank's (rank_sum.gmap[pat]). */
 typedef struct coll_ent {
 	uint64_t node_id;
 	int64_t size;  /* -1 = no comm_size */
-	uint32_t gid;  /* GID_NONE: not a member of its group (never waits) */
+	uint32_t pat;  /* which of the rank's groups: index into rank_sum.gmap */
 	uint32_t pos;  /* position among this rank's collectives of the group */
 	uint32_t sk;   /* skeleton node */
 	uint32_t name; /* interned node name (xsum_name) */
 	int32_t type;  /* comm_type; -1 = none */
 } coll_ent;
 
+/* A SEND or RECV, shared likewise: its peer is the rank's
+ * (rank_sum.pmap[pat]). */
 typedef struct p2p_ent {
 	uint64_t node_id;
 	int64_t size;
-	uint32_t peer; /* SEND: comm_dst; RECV: comm_src */
+	uint32_t pat; /* which of the rank's peers: index into rank_sum.pmap */
 	int32_t tag;
 	uint32_t sk;
 	uint32_t name;
-	uint32_t match_slot, match_idx; /* the counterpart, or ET_GRAPH_NONE */
 	bool send;
 } p2p_ent;
 
-typedef struct rank_sum {
-	uint32_t rank;
+/* What the ranks of one shape share (the ranks of a pipeline stage, of a
+ * compiled program): their collectives and p2p nodes in file order, whose
+ * groups and peers are numbered by first use (pat), and the comm skeleton.
+ * Two ranks share one when all of it is equal, groups and peers aside; a
+ * class rank checked from its rule (classes.h) takes its class's without
+ * building one when its values follow the same pattern. Read-only once
+ * made; freed with the xsum. */
+typedef struct sum_tpl {
 	coll_ent *coll;
 	uint32_t n_coll;
 	p2p_ent *p2p;
 	uint32_t n_p2p;
-	/* skeleton: kind, index into coll/p2p (joins: none), parents left,
+	uint32_t n_gpat, n_ppat;
+	/* per pat, its entries in file order (CSR) */
+	uint32_t *gseq_off, *gseq, *pseq_off, *pseq;
+	/* the graph node of each entry, for a class rank's values */
+	uint32_t *cnode, *pnode;
+	bool all_peers; /* every non-CPU SEND/RECV of the graph had a peer */
+	bool off_dims;  /* a collective leaves a dimension out (involved_dim) */
+	/* skeleton: kind, index into coll/p2p (joins: none), parent counts,
 	 * children in CSR form */
 	uint32_t sk_n;
 	uint8_t *sk_kind;
@@ -59,20 +75,39 @@ typedef struct rank_sum {
 	uint32_t *sk_npar;
 	uint32_t *sk_child_off, *sk_child;
 	uint32_t n_stuck;
-	/* sk_kind, sk_ref, sk_child_off and sk_child are an earlier rank's, equal
-	 * to what this rank built (the ranks of a pipeline stage or of a compiled
-	 * program have one skeleton): read-only, freed with that rank. sk_npar,
-	 * which the deadlock check counts down, is always the rank's own. */
-	bool sk_borrowed;
+	uint64_t hash;
+} sum_tpl;
+
+/* One rank: its shape and what is its own. */
+typedef struct rank_sum {
+	uint32_t rank;
+	const sum_tpl *t;
+	uint32_t *gmap;  /* per t->n_gpat: group id (GID_NONE: runs alone, or
+	                  * the rank is not a member: nobody waits) */
+	uint32_t *pmap;  /* per t->n_ppat: peer rank (same block as gmap) */
+	uint32_t *match; /* per p2p entry, its counterpart's (slot, index), or
+	                  * ET_GRAPH_NONE twice: set by check_cross */
 } rank_sum;
 
+static inline uint32_t rs_gid(const rank_sum *r, const coll_ent *c)
+{
+	return r->gmap[c->pat];
+}
+
+static inline uint32_t rs_peer(const rank_sum *r, const p2p_ent *p)
+{
+	return r->pmap[p->pat];
+}
+
 /* A group's present members and, per member, its collectives in the group
- * in position order (built by check_cross, used by check_deadlock). */
+ * in position order (built by check_cross, used by check_deadlock): the
+ * member's template's entry list for the group, so members of one shape
+ * share it. */
 typedef struct xgroup {
 	uint32_t *slots; /* member rank slots, ascending */
 	uint32_t n_members;
-	uint32_t *off;  /* n_members + 1 offsets into ents */
-	uint32_t *ents; /* index into the member's coll[] */
+	const uint32_t **seq; /* per member: indices into its t->coll */
+	uint32_t *len;        /* per member: how many */
 	uint32_t max_len;
 	uint32_t n_absent; /* defined members not in the input */
 } xgroup;
@@ -85,17 +120,29 @@ struct xsum {
 	size_t n_xg;
 	rank_sum *r; /* sorted by rank after xsum_seal */
 	size_t n, cap;
-	et_strmap names; /* interned comm node names; id 0 is "" */
-	uint64_t bytes;  /* memory held by the summaries */
-	/* skeleton hash -> 1 + index in r of the first rank with that skeleton
-	 * (ranks are sorted only after the last one is added) */
-	et_hmap sk_seen;
+	sum_tpl **tpl; /* the shapes */
+	size_t n_tpl, cap_tpl;
+	et_strmap names;   /* interned comm node names; id 0 is "" */
+	uint64_t bytes;    /* memory held by the summaries */
+	et_hmap tpl_seen;  /* template hash -> 1 + its first index in tpl */
+	et_hmap tpl_cls;   /* (class id, class generation) -> index in tpl */
+	et_hmap tpl_first; /* the same -> index in r of the rank that made it */
+	uint32_t shared;   /* ranks that took their class's template as is */
 };
 
 xsum *xsum_new(void);
 void xsum_free(xsum *xs);
-/* Summarise the finished graph v->g of rank v->ri.rank. */
-void xsum_add_rank(vctx *v);
+/* Summarise the finished graph v->g of rank v->ri.rank. True when it is a
+ * class rank checked from its rule whose collectives fall into groups as
+ * its class's first rank's do (the same template, the same pattern of
+ * first uses, GID_NONE at the same places): then the rank's communicators
+ * partition the collectives of one graph as that rank's did. */
+bool xsum_add_rank(vctx *v);
+/* Whether coll_gid can add no finding on this rank (so checks that call it
+ * may run in any order): DIMS_MISSING was told, the dimensions were given,
+ * or the rank came as its rule and its class's collectives use every
+ * dimension. */
+bool xsum_gid_quiet(const vctx *v);
 /* Sort ranks; returns the slot of a rank or ET_GRAPH_NONE. */
 void xsum_seal(xsum *xs);
 uint32_t xsum_slot(const xsum *xs, uint32_t rank);
