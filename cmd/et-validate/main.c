@@ -138,6 +138,9 @@ static void print_timing(const vctx *v)
 		fprintf(stderr,
 		        "timing: %u of %llu ranks checked from their class rules, not decoded\n",
 		        v->rule_ranks, (unsigned long long)v->n_ranks);
+	if (v->dl_classes)
+		fprintf(stderr, "timing: deadlock check over %u rank classes of %llu ranks\n",
+		        v->dl_classes, (unsigned long long)v->xs->n);
 }
 
 /* --tee holds the copy until the input validates; --tee-always streams it

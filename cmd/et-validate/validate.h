@@ -161,6 +161,8 @@ typedef struct vctx {
 	 * --stats); how many ranks were; the findings before the rank */
 	struct vclasses *cls;
 	uint32_t rule_ranks;
+	uint32_t dl_classes; /* the deadlock check ran over this many rank
+	                      * classes (quotient.h), 0: rank by rank */
 	uint64_t find_mark;
 	/* --timing: reading + decoding (see reader_stop), then the checking
 	 * thread's CPU time: adding + per-node checks, per-rank graph checks

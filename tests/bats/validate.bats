@@ -635,6 +635,45 @@ dlrm() {
 	assert_equal "$(field BLOCKED_NODE '[.rank, .node_id]')" '[[0,2],[1,2]]'
 }
 
+# The deadlock check runs over rank classes (ranks the check cannot tell
+# apart) when that leaves no rank waiting, and rank by rank otherwise, so a
+# deadlock every rank shares is reported as before.
+@test "DEADLOCK over rank classes: a ring of four is one class; its deadlock is still found" {
+	for r in 0 1 2 3; do
+		hdr $r 4
+		p2p $r 1 SEND $r $(((r + 1) % 4)) 5 64
+		p2p $r 2 RECV $(((r + 3) % 4)) $r 5 64 1
+	done >ok.jsonl
+	validate ok.jsonl --strict
+	assert_equal "$status" 0
+	run --separate-stderr et-validate --timing ok.etz
+	assert_success
+	[[ "$stderr" == *"timing: deadlock check over 1 rank classes of 4 ranks"* ]]
+	# every rank receives before it sends: one class, and a cycle of four
+	for r in 0 1 2 3; do
+		hdr $r 4
+		p2p $r 1 RECV $(((r + 3) % 4)) $r 5 64
+		p2p $r 2 SEND $r $(((r + 1) % 4)) 5 64 1
+	done >dl.jsonl
+	validate dl.jsonl
+	assert_equal "$status" 1
+	assert_equal "$(codes)" '[["DEADLOCK","error",1],["BLOCKED_NODE","error",4]]'
+	assert_equal "$(field DEADLOCK .wait_cycle)" '[[0,3,2,1]]'
+	run --separate-stderr et-validate --timing dl.etz
+	[[ "$stderr" != *"deadlock check over"* ]]
+}
+
+# 8,192 ranks of llama3-405b (tp 8, pp 16): the ranks of a stage share one
+# summary, and the deadlock check runs over the 16 stages, so the check fits
+# in 600 MB of address space (the build before took more than 1.2 GB).
+@test "class streams: 8,192 ranks of llama3-405b in 600 MB, the deadlock check over its 16 stages" {
+	et-stage -q --model llama3-405b --dp 64 --tp 8 --pp 16 -o big.etz
+	run --separate-stderr bash -c "$(ulimit_v 600000)et-validate --timing big.etz"
+	assert_success
+	[[ "$output" == *"8192 ranks, 96288768 nodes"* ]]
+	[[ "$stderr" == *"timing: deadlock check over 16 rank classes of 8192 ranks"* ]]
+}
+
 @test "PARTIAL_INPUT: world size 4, two ranks present" {
 	{ hdr 0 4; coll 0 1 0 64; hdr 1 4; coll 1 1 0 64; } >a.jsonl
 	validate a.jsonl

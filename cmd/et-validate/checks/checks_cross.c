@@ -16,7 +16,10 @@ static void members(vctx *v, uint32_t gid, xgroup *xg)
 	const group *g = groups_get(v->grp, gid);
 	if (!g->defined && !g->all)
 		return;
-	xg->slots = et_xmalloc((xs->n + 1) * sizeof *xg->slots);
+	/* sized by the group: a world-sized array each would touch a page per
+	 * group (600 MB for the 147,584 groups of 131,072 ranks) */
+	size_t cap = g->all ? xs->n : g->n_ranks;
+	xg->slots = et_xmalloc((cap + 1) * sizeof *xg->slots);
 	if (g->all) {
 		for (uint32_t s = 0; s < xs->n; s++)
 			xg->slots[xg->n_members++] = s;

@@ -109,11 +109,12 @@ static size_t side(const xsum *xs, uint32_t s, uint32_t peer, bool send, pkey **
 static void unmatched(vctx *v, const pkey *k, uint64_t *absent)
 {
 	xsum *xs = v->xs;
-	const rank_sum *r = &xs->r[k->slot];
+	rank_sum *r = &xs->r[k->slot];
 	const p2p_ent *p = &r->t->p2p[k->idx];
 	uint32_t peer = rs_peer(r, p);
 	/* A peer outside the input cannot be judged (PARTIAL_INPUT says so). */
 	if (xsum_slot(xs, peer) == ET_GRAPH_NONE) {
+		r->match[2 * k->idx + 1] = P2P_ABSENT;
 		(*absent)++;
 		return;
 	}

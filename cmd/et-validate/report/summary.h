@@ -21,6 +21,7 @@
 
 #define SK_FANIN 4
 #define GID_NONE UINT32_MAX
+#define P2P_ABSENT (UINT32_MAX - 1)
 
 enum { SK_JOIN = 0, SK_COLL = 1, SK_SEND = 2, SK_RECV = 3, SK_KIND = 3, SK_STUCK = 4 };
 
@@ -86,7 +87,8 @@ typedef struct rank_sum {
 	                  * the rank is not a member: nobody waits) */
 	uint32_t *pmap;  /* per t->n_ppat: peer rank (same block as gmap) */
 	uint32_t *match; /* per p2p entry, its counterpart's (slot, index), or
-	                  * ET_GRAPH_NONE twice: set by check_cross */
+	                  * ET_GRAPH_NONE and then P2P_ABSENT (its peer is not
+	                  * in the input) or ET_GRAPH_NONE: set by check_cross */
 } rank_sum;
 
 static inline uint32_t rs_gid(const rank_sum *r, const coll_ent *c)
