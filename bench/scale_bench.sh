@@ -34,6 +34,9 @@
 # ranks, the most a stream holds). Peak RSS at dp 1024 against dp 64 is
 # what grows with the ranks: each rank's packed values and the comm groups. (--slow on one rank of a group makes et-sim
 # simulate every rank: at 131,072 ranks of 405B that needs tens of GB.)
+# Each plan but dp 8192 then goes through et-validate (text report): the
+# ranks of a stage share one comm summary and its deadlock check runs over
+# the 16 stages.
 #
 # Environment: BENCH_RUNS (3), BENCH_DPS ("32 128 512"), BENCH_NETS
 # ("switch ring"), BENCH_BIG (0). Run after `make`.
@@ -123,6 +126,22 @@ stage_row() { # LABEL STREAM ARGS...: BENCH_RUNS runs of et-stage ARGS -o STREAM
 		"$(median "${rsss[@]}" | awk '{print $1 / 1024}')" \
 		"$(stat -c %s "$st" | awk '{printf "%.1f", $1 / 1048576}')"
 }
+# validate_row LABEL STREAM: BENCH_RUNS runs of et-validate STREAM, and
+# how many rank classes its deadlock check ran over (--timing)
+validate_row() {
+	local label=$1 st=$2 walls=() cpus=() rsss=() i k
+	for ((i = 0; i < RUNS; i++)); do
+		/usr/bin/time -v "$BIN/et-validate" --timing "$st" 2>"$TF" >/dev/null ||
+			die "$label: et-validate failed: $(grep -v '^\s' "$TF" | head -1)"
+		walls+=("$(tv_wall "$TF")")
+		cpus+=("$(tv_cpu "$TF")")
+		rsss+=("$(tv_rss "$TF")")
+	done
+	k=$(sed -n 's/^timing: deadlock check over \([0-9]*\) rank classes.*/\1/p' "$TF")
+	printf '%-44s %8.2f s %8.2f s %9.1f MB  deadlock check over %s\n' "$label" \
+		"$(median "${walls[@]}")" "$(median "${cpus[@]}")" \
+		"$(median "${rsss[@]}" | awk '{print $1 / 1024}')" "${k:-every rank} classes"
+}
 if [ "${BENCH_BIG:-0}" = 1 ]; then
 	for dp in 64 128 1024 8192; do
 		n=$((dp * 128))
@@ -131,5 +150,7 @@ if [ "${BENCH_BIG:-0}" = 1 ]; then
 			--dp "$dp" --tp 8 --pp 16
 		set -- --set topology=Switch --set npus_count=$n --set bandwidth=50 --set latency=500
 		row "dp $dp ($n ranks), switch, folded" "$@" "$s"
+		# et-validate of the same stream (not at dp 8192: about 3 minutes)
+		[ "$dp" = 8192 ] || validate_row "et-validate dp $dp ($n ranks)" "$s"
 	done
 fi

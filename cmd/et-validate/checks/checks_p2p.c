@@ -102,7 +102,8 @@ static size_t side(const xsum *xs, uint32_t s, uint32_t peer, bool send, pkey **
 			                   t->pseq[e]};
 		}
 	}
-	qsort(*a, n, sizeof **a, cmp_pkey);
+	if (n > 1)
+		qsort(*a, n, sizeof **a, cmp_pkey);
 	return n;
 }
 

@@ -504,19 +504,25 @@ static bool tpl_equal(const sum_tpl *a, const sum_tpl *b)
 	       mem_eq(a->sk_child, b->sk_child, (size_t)a->sk_child_off[n] * sizeof *a->sk_child);
 }
 
-/* Entries of each pat in file order, as CSR. */
-static void csr(uint32_t npat, uint32_t n, const void *ents, size_t stride, uint32_t **off,
-                uint32_t **seq)
+/* Entries of each pat in file order, as CSR: entry k of ents (stride
+ * bytes apart, NULL when n is 0) has its pat at byte off. */
+static void csr(uint32_t npat, uint32_t n, const void *ents, size_t stride, size_t off,
+                uint32_t **offs, uint32_t **seq)
 {
-	*off = et_xcalloc((size_t)npat + 2, sizeof **off);
+	*offs = et_xcalloc((size_t)npat + 2, sizeof **offs);
 	*seq = et_xmalloc(((size_t)n + 1) * sizeof **seq);
 	const uint8_t *e = ents;
-	for (uint32_t k = 0; k < n; k++) /* pat is at the same offset in both */
-		(*off)[*(const uint32_t *)(e + k * stride) + 2]++;
+	uint32_t pat;
+	for (uint32_t k = 0; k < n; k++) {
+		memcpy(&pat, e + k * stride + off, sizeof pat);
+		(*offs)[pat + 2]++;
+	}
 	for (uint32_t p = 0; p < npat; p++)
-		(*off)[p + 2] += (*off)[p + 1];
-	for (uint32_t k = 0; k < n; k++)
-		(*seq)[(*off)[*(const uint32_t *)(e + k * stride) + 1]++] = k;
+		(*offs)[p + 2] += (*offs)[p + 1];
+	for (uint32_t k = 0; k < n; k++) {
+		memcpy(&pat, e + k * stride + off, sizeof pat);
+		(*seq)[(*offs)[pat + 1]++] = k;
+	}
 }
 
 /* The builder's shape as a template of its own: its arrays move. */
@@ -526,10 +532,10 @@ static sum_tpl *tpl_take(skb *b)
 	*t = b->t;
 	memset(&b->t, 0, sizeof b->t);
 	b->cap = b->coll_cap = b->p2p_cap = b->cnode_cap = b->pnode_cap = 0;
-	csr(t->n_gpat, t->n_coll, (const uint8_t *)t->coll + offsetof(coll_ent, pat),
-	    sizeof *t->coll, &t->gseq_off, &t->gseq);
-	csr(t->n_ppat, t->n_p2p, (const uint8_t *)t->p2p + offsetof(p2p_ent, pat), sizeof *t->p2p,
-	    &t->pseq_off, &t->pseq);
+	csr(t->n_gpat, t->n_coll, t->coll, sizeof *t->coll, offsetof(coll_ent, pat), &t->gseq_off,
+	    &t->gseq);
+	csr(t->n_ppat, t->n_p2p, t->p2p, sizeof *t->p2p, offsetof(p2p_ent, pat), &t->pseq_off,
+	    &t->pseq);
 	return t;
 }
 
