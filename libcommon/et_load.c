@@ -1,6 +1,7 @@
 /* et_load (see et_load.h): takes et_reader's batches in order and turns
  * them into the tool's callbacks and graphs. */
 #include "et_load.h"
+#include "et_hmap.h"
 #include "et_mem.h"
 #include "et_progress.h"
 
@@ -21,6 +22,10 @@ typedef struct loader {
 	size_t rule_cap;
 	et_crule_class crule;
 	et_load_stats st;
+	/* progress counts the nodes a rank stands for: a rank that comes as
+	 * its rule adds its class's (by class id and generation) */
+	et_hmap class_nodes;
+	uint64_t shown;
 } loader;
 
 static void keep_input(loader *l, const char *name)
@@ -46,6 +51,8 @@ static int begin_rank(loader *l, const et_reader_batch *b, et_error *e)
 	if (b->ri.crule) {
 		et_crule_class_copy(&l->crule, b->ri.crule);
 		l->rank.ri.crule = &l->crule;
+		*et_hmap_put(&l->class_nodes, b->ri.class_id, b->ri.class_gen, 0) =
+		    b->ri.crule->n_nodes;
 	}
 	l->g = NULL;
 	l->st.ranks++;
@@ -80,7 +87,8 @@ static int add_nodes(loader *l, const et_reader_batch *b, et_error *e)
 		uint32_t i = et_graph_add_indexed(l->g, b->n[k], b->index[k]);
 		if (l->h->node && l->h->node(l->h->ctx, l->g, i, b->n[k], e) < 0)
 			return -1;
-		et_progress_update(&l->pr, ++l->st.nodes);
+		l->st.nodes++;
+		et_progress_update(&l->pr, ++l->shown);
 	}
 	return 0;
 }
@@ -88,6 +96,13 @@ static int add_nodes(loader *l, const et_reader_batch *b, et_error *e)
 static int end_rank(loader *l, const et_reader_batch *b, et_error *e)
 {
 	l->rank.n_msgs = b->n_msgs;
+	const uint64_t *n = l->rank.ri.rule_only ? et_hmap_get(&l->class_nodes, l->rank.ri.class_id,
+	                                                       l->rank.ri.class_gen)
+	                                         : NULL;
+	if (n) {
+		l->shown += *n;
+		et_progress_update(&l->pr, l->shown);
+	}
 	et_graph_finish(l->g);
 	return l->h->rank_end(l->h->ctx, l->g, &l->rank, e);
 }
@@ -134,6 +149,7 @@ int et_load(et_input *in, const et_load_opts *o, const et_load_hooks *h, et_load
 	free(l.groups);
 	free(l.rule);
 	et_crule_class_free(&l.crule);
+	et_hmap_free(&l.class_nodes);
 	if (st)
 		*st = l.st;
 	return rc;

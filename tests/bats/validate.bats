@@ -672,6 +672,14 @@ dlrm() {
 	assert_success
 	[[ "$output" == *"8192 ranks, 96288768 nodes"* ]]
 	[[ "$stderr" == *"timing: deadlock check over 16 rank classes of 8192 ranks"* ]]
+	# the progress line counts the nodes of the ranks checked from their
+	# rules too (a 405B rank has over 10,000): not only those decoded
+	run -0 --separate-stderr et-validate --progress big.etz
+	last=$(printf '%s' "$stderr" | tr '\r' '\n' | grep -E '^rank [0-9]+ of 8192 .*, [0-9]+ nodes' | tail -1)
+	r=$(sed -E 's/^rank ([0-9]+) of.*/\1/' <<<"$last")
+	n=$(sed -E 's/.*, ([0-9]+) nodes.*/\1/' <<<"$last")
+	[ -n "$r" ] && [ "$r" -ge 1000 ]
+	[ "$n" -ge $((r * 10000)) ]
 }
 
 @test "PARTIAL_INPUT: world size 4, two ranks present" {
