@@ -12,7 +12,7 @@ OPT       ?= -O2 -g
 SAN       ?=
 # pkg-config modules: libcommon's, and those of the tools that use more.
 PC_COMMON  := libprotobuf-c libzstd zlib libcjson
-PC_et-sim  := yaml-0.1
+PC_et-sim  := yaml-0.1 openblas lapacke
 PC_et-validate := yaml-0.1
 PC_et-viz  := libgvc libcgraph
 PC_layerdag-sample := openblas lapacke

@@ -2,7 +2,9 @@
  * (congestion-unaware and congestion-aware), to the nanosecond, and answer
  * what users ask of it: where the time goes, what the critical path is, which
  * links saturate, what if. */
+#include "app/et_app.h"
 #include "app/et_cli.h"
+#include "et-sim/calib/calib.h"
 #include "et-sim/net/net.h"
 #include "et-sim/run.h"
 #include "et_err.h"
@@ -141,6 +143,15 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	              "run every combination of values; print a CSV table (repeatable; list values "
 	              "inside a point use '/')",
 	              c, .fn = opt_sweep),
+	    ET_OPT_HEADING("Calibration:"),
+	    ET_OPT_FLAG(0, "calibrate",
+	                "fit the inputs, nccl-tests or rccl-tests output (or hardware tables), "
+	                "to t = alpha + S / beta in size bands; write the calibration file",
+	                &c->calibrate),
+	    ET_OPT_STR(0, "collective", "NAME",
+	               "--calibrate: the collective the inputs time (default: told by their "
+	               "busbw / algbw)",
+	               &c->collective),
 	    ET_OPT_HEADING("Input:"),
 	    ET_OPTS_INPUT(in),
 	    ET_OPTS_COMMON(cli),
@@ -154,6 +165,17 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	if (c->nsweeps && (c->schedule || c->trace || c->crit || c->json || c->astra))
 		et_cli_usage_error(cli, "--schedule, --trace, --critical-path, --format json and "
 		                        "--astra-sim-log report one run, not --sweep's table");
+	if (c->calibrate) {
+		if (c->network || c->system || c->groups || c->nsets || c->nsweeps || c->json ||
+		    c->schedule || c->trace || c->crit || c->nslows || c->cmodel || c->compute)
+			et_cli_usage_error(cli, "--calibrate fits collective timings: it takes no "
+			                        "network, system, workload or report options");
+		if (cli->nargs < 1)
+			et_cli_usage_error(cli, "--calibrate needs one or more LOG files");
+		return;
+	}
+	if (c->collective)
+		et_cli_usage_error(cli, "--collective goes with --calibrate");
 	if (cli->nargs > 1)
 		et_cli_usage_error(cli, "one INPUT at most (a stream or a per-rank set PREFIX)");
 	if (c->json_colls && !c->json)
@@ -173,7 +195,15 @@ int main(int argc, char **argv)
 	c.in.ranks = NULL;
 	c.output = cli.output;
 	c.progress = cli.progress;
-	int rc = run_main(&c, cli.nargs, cli.args);
+	int rc;
+	if (c.calibrate) {
+		calib_conf cc = {(const char *const *)cli.args, cli.nargs, c.collective, cli.output,
+		                 cli.progress < 0};
+		et_error e = {0};
+		rc = calib_run(&cc, &e) < 0 ? et_app_fail(&e) : 0;
+	} else {
+		rc = run_main(&c, cli.nargs, cli.args);
+	}
 	free(c.sets);
 	free(c.sweeps);
 	free(c.slows);

@@ -16,6 +16,8 @@ typedef struct run_conf {
 	const char *logical; /* --logical-dims */
 	const char *link_stats;
 	bool verbose;
+	bool calibrate;         /* --calibrate: fit the inputs (calib.h) */
+	const char *collective; /* --collective */
 	const char **sets;
 	int nsets;
 	size_t capsets;

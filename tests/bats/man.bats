@@ -16,6 +16,7 @@ run_page() {
 
 @test "et-convert(1) examples" { run_page et-convert.1; }
 @test "etkit-stream(5) examples" { run_page etkit-stream.5; }
+@test "etkit-calib(5) examples" { run_page etkit-calib.5; }
 @test "et-stage(1) examples" { run_page et-stage.1; }
 @test "et-sim(1) examples" { run_page et-sim.1; }
 @test "layerdag-sample(1) examples" { run_page layerdag-sample.1; }

@@ -1,0 +1,192 @@
+/* et-sim --calibrate (see calib.h). */
+#include "et-sim/calib/calib.h"
+#include "et-sim/calib/fit.h"
+#include "et-sim/calib/ncclt.h"
+#include "et_buf.h"
+#include "et_jsonw.h"
+#include "et_mem.h"
+#include "et_output.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LOG_MAX ((size_t)64 << 20)
+
+static const char *const known[] = {"all_reduce", "all_gather", "reduce_scatter", "alltoall",
+                                    "broadcast",  "reduce",     "sendrecv",       NULL};
+
+typedef struct one {
+	const char *file;
+	uint64_t bytes, fnv;
+	ncclt_log log;
+	cal_fit fit;
+} one;
+
+static uint64_t fnv1a(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (size_t k = 0; k < n; k++)
+		h = (h ^ p[k]) * 0x100000001b3ULL;
+	return h;
+}
+
+static int fit_one(const calib_conf *c, one *o, et_error *e)
+{
+	et_buf b = {0};
+	if (et_buf_read_file(&b, o->file, LOG_MAX, e) < 0)
+		return -1;
+	o->bytes = b.len;
+	o->fnv = fnv1a(b.data, b.len);
+	int rc = ncclt_parse((const char *)b.data, b.len, o->file, &o->log, e);
+	free(b.data);
+	if (rc < 0)
+		return -1;
+	ncclt_log *l = &o->log;
+	if (c->collective)
+		snprintf(l->collective, sizeof l->collective, "%s", c->collective);
+	if (!l->collective[0])
+		return et_fail(e, ET_EXIT_DATA,
+		               "%s: which collective these rows time cannot be told from them "
+		               "(alltoall reads as all_gather): give --collective NAME",
+		               o->file);
+	double *S = et_xmalloc(l->n * sizeof *S), *t = et_xmalloc(l->n * sizeof *t);
+	for (size_t i = 0; i < l->n; i++)
+		S[i] = l->row[i].size, t[i] = l->row[i].t_us;
+	rc = cal_fit_rows(S, t, l->n, CAL_BANDS, &o->fit);
+	free(S);
+	free(t);
+	if (rc < 0)
+		return et_fail(e, ET_EXIT_DATA, "%s: %zu timing rows: a fit needs %d or more",
+		               o->file, l->n, CAL_BAND_MIN_ROWS);
+	return 0;
+}
+
+/* "8 B", "2 KiB", "16 GiB": sizes as nccl-tests sweeps them */
+static void fmt_size(char *buf, size_t cap, double s)
+{
+	static const char *const u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	int k = 0;
+	while (s >= 1024 && k < 4)
+		s /= 1024, k++;
+	snprintf(buf, cap, "%.4g %s", s, u[k]);
+}
+
+static void report(const one *o)
+{
+	const ncclt_log *l = &o->log;
+	fprintf(stderr, "et-sim: calibrate: %s: %s, %u ranks on %u node%s, %zu rows", o->file,
+	        l->collective, l->ranks, l->nodes, l->nodes == 1 ? "" : "s", l->n);
+	for (int k = 0; k < o->fit.nb; k++) {
+		const cal_band *b = &o->fit.band[k];
+		char lo[32], hi[32];
+		fmt_size(lo, sizeof lo, b->lo);
+		fmt_size(hi, sizeof hi, b->hi);
+		double beta = b->x_us_b > 0 ? 1e-3 / b->x_us_b : 0;
+		fprintf(stderr, "; %s-%s: alpha %.2f us, beta %.1f GB/s (busbw %.1f)", lo, hi,
+		        b->alpha_us, beta, beta * ncclt_bus_factor(l->collective, l->ranks));
+	}
+	fprintf(stderr, "; error mean %.1f %%, geomean %.1f %%, max %.1f %%\n", 100 * o->fit.mean,
+	        100 * o->fit.geomean, 100 * o->fit.max);
+}
+
+static void write_fit(et_jsonw *j, const one *o)
+{
+	const ncclt_log *l = &o->log;
+	char h[24];
+	snprintf(h, sizeof h, "%016llx", (unsigned long long)o->fnv);
+	et_jsonw_obj(j);
+	et_jsonw_kstr(j, "collective", l->collective);
+	et_jsonw_kuint(j, "ranks", l->ranks);
+	et_jsonw_kuint(j, "nodes", l->nodes);
+	et_jsonw_kstr(j, "device", l->device);
+	et_jsonw_kobj(j, "source");
+	et_jsonw_kstr(j, "file", o->file);
+	et_jsonw_kuint(j, "bytes", o->bytes);
+	et_jsonw_kstr(j, "fnv1a64", h);
+	et_jsonw_kuint(j, "rows", l->n);
+	et_jsonw_kuint(j, "rows_dropped", l->dropped);
+	et_jsonw_end(j);
+	et_jsonw_karr(j, "bands");
+	for (int k = 0; k < o->fit.nb; k++) {
+		const cal_band *b = &o->fit.band[k];
+		et_jsonw_obj(j);
+		et_jsonw_key(j, "min_bytes");
+		et_jsonw_g17(j, b->lo);
+		et_jsonw_key(j, "max_bytes");
+		et_jsonw_g17(j, b->hi);
+		et_jsonw_key(j, "alpha_us");
+		et_jsonw_g17(j, b->alpha_us);
+		et_jsonw_key(j, "beta_gbps");
+		et_jsonw_g17(j, b->x_us_b > 0 ? 1e-3 / b->x_us_b : 0);
+		et_jsonw_kuint(j, "rows", b->rows);
+		et_jsonw_end(j);
+	}
+	et_jsonw_end(j);
+	et_jsonw_kobj(j, "error");
+	et_jsonw_key(j, "mean");
+	et_jsonw_g17(j, o->fit.mean);
+	et_jsonw_key(j, "geomean");
+	et_jsonw_g17(j, o->fit.geomean);
+	et_jsonw_key(j, "max");
+	et_jsonw_g17(j, o->fit.max);
+	et_jsonw_end(j);
+	et_jsonw_end(j);
+}
+
+static int write_all(const calib_conf *c, const one *o, et_error *e)
+{
+	et_output *out;
+	if (et_output_open(&out, c->output, false, e) < 0)
+		return -1;
+	FILE *f = et_output_file(out);
+	et_jsonw j;
+	et_jsonw_init(&j, f, NULL, ET_JSONW_INDENT, 0);
+	et_jsonw_obj(&j);
+	et_jsonw_kstr(&j, "format", "etkit-calib");
+	et_jsonw_kuint(&j, "version", 1);
+	et_jsonw_kstr(&j, "model",
+	              "t = alpha_us + bytes / (beta_gbps * 1e3) microseconds, per band");
+	et_jsonw_karr(&j, "fits");
+	for (int k = 0; k < c->nfiles; k++)
+		write_fit(&j, &o[k]);
+	et_jsonw_end(&j);
+	et_jsonw_end(&j);
+	int rc = et_jsonw_done(&j);
+	if (rc == 0 && fputc('\n', f) == EOF)
+		rc = -1;
+	if (rc < 0) {
+		et_write_failed(et_output_name(out), e);
+		et_output_abort(out);
+		return -1;
+	}
+	return et_output_commit(out, e);
+}
+
+int calib_run(const calib_conf *c, et_error *e)
+{
+	if (c->collective) {
+		int k = 0;
+		while (known[k] && strcmp(known[k], c->collective))
+			k++;
+		if (!known[k])
+			return et_fail(e, ET_EXIT_USAGE,
+			               "--collective: %s is none of all_reduce, all_gather, "
+			               "reduce_scatter, alltoall, broadcast, reduce, sendrecv",
+			               c->collective);
+	}
+	one *o = et_xcalloc((size_t)c->nfiles + 1, sizeof *o);
+	int rc = 0;
+	for (int k = 0; k < c->nfiles && rc == 0; k++) {
+		o[k].file = c->files[k];
+		rc = fit_one(c, &o[k], e);
+		if (rc == 0 && !c->quiet)
+			report(&o[k]);
+	}
+	if (rc == 0)
+		rc = write_all(c, o, e);
+	for (int k = 0; k < c->nfiles; k++)
+		ncclt_free(&o[k].log);
+	free(o);
+	return rc;
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# et-sim --calibrate: nccl-tests output and hardware tables fitted by size
+# bands of t = alpha + S / beta. The expectations are the published
+# measurements themselves (tests/data/hw, whose numbers ../shared/specs/
+# hardware.md quotes: 8 x H100 all-reduce 8 B in 13.7 us, 1 GiB in 4.03 ms,
+# 16 GiB in 62.6 ms at 480 GB/s busbw), not the fit's own output.
+load common
+
+HW="$DATA/hw"
+LOG="$HW/h100x8_dgxc_all_reduce.log"
+
+# pred FILE FIT SIZE: the calibrated time (us) of SIZE bytes, from the band
+# whose rows hold it
+pred() {
+	jq --argjson i "$2" --argjson s "$3" \
+		'[.fits[$i].bands[] | select(.min_bytes <= $s and $s <= .max_bytes)][0] |
+		 .alpha_us + $s / (.beta_gbps * 1e3)' "$1"
+}
+# within A B TOL: |A - B| <= TOL * B
+within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= t * b) }'; }
+
+@test "--calibrate: the 8 x H100 nccl-tests log in three bands, within the published times" {
+	run -0 --separate-stderr et-sim --calibrate -o cal.json "$LOG"
+	[[ "$stderr" == *"all_reduce, 8 ranks on 1 node, 32 rows"* ]]
+	[[ "$stderr" == *"error mean"*"geomean"*"max"* ]]
+	jq -e '.format == "etkit-calib" and .version == 1' cal.json
+	jq -e '.fits[0] | .collective == "all_reduce" and .ranks == 8 and .nodes == 1 and
+		.device == "NVIDIA H100 80GB HBM3" and .source.rows == 32 and (.bands | length) == 3' cal.json
+	# the research fit of the spec: three bands, 3.3 % geometric-mean error
+	jq -e '.fits[0].error.geomean <= 0.035' cal.json
+	# the published rows: 8 B 13.03 us (in place), 1 GiB 4,032 us, 16 GiB 62,600 us
+	within "$(pred cal.json 0 8)" 13.03 0.05
+	within "$(pred cal.json 0 1073741824)" 4032 0.05
+	within "$(pred cal.json 0 17179869184)" 62600 0.05
+	# the large band's bus bandwidth is NVLS's, near 480 GB/s (all-reduce busbw = 1.75 algbw)
+	jq -e '.fits[0].bands[2].beta_gbps * 1.75 | . > 440 and . < 490' cal.json
+}
+
+@test "--calibrate: the log and the table of one run give the same fit; NCCL INFO lines and a failed row are left out" {
+	et-sim -q --calibrate -o a.json "$LOG"
+	et-sim -q --calibrate -o b.json "$HW/h100x8_dgxc_all_reduce.tsv"
+	diff <(jq -c '.fits[0].bands' a.json) <(jq -c '.fits[0].bands' b.json)
+	# NCCL's log lines interleave with the rows in a real run's stdout
+	awk 'NR % 5 == 0 { print "pool0-01806:1006102:1006102 [0] NCCL INFO Channel 00/32 : 0 1 2 3 4 5 6 7" } 1' \
+		"$LOG" >info.log
+	et-sim -q --calibrate -o c.json info.log
+	diff <(jq -c '.fits[0].bands' a.json) <(jq -c '.fits[0].bands' c.json)
+	# a row whose results were wrong (#wrong above 0) is not a timing
+	sed -E 's/^( +1024 +256 +float +sum +-1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +)0/\13/' "$LOG" >wrong.log
+	et-sim -q --calibrate -o d.json wrong.log
+	jq -e '.fits[0].source | .rows == 31 and .rows_dropped == 1' d.json
+	# the same input gives the same bytes
+	et-sim -q --calibrate -o e.json "$LOG"
+	cmp a.json e.json
+}
+
+@test "--calibrate: every shipped table fits in three bands or fewer, within 3.5 % geometric mean" {
+	run -0 --separate-stderr et-sim --calibrate -o all.json "$HW"/*_all_reduce.tsv "$LOG"
+	assert_equal "$(jq '.fits | length' all.json)" 5
+	jq -e '[.fits[] | .error.geomean <= 0.035 and (.bands | length) <= 3] | all' all.json
+	# MI300X: rccl-tests on one node of 8
+	jq -e '[.fits[] | select(.device | startswith("AMD Instinct MI300X"))] | length == 1' all.json
+	# a table with busbw only: t = S * 1.75 / busbw (Azure ND H100 v5, 8 GiB at 478.87 GB/s busbw)
+	within "$(pred all.json 1 8589934592)" "$(awk 'BEGIN { print 8589934592 * 1.75 / 478.87 / 1e3 }')" 0.05
+}
+
+# a log of N ranks and rows "size algbw busbw redop" (time from algbw)
+mklog() {
+	local n=$1
+	shift
+	echo "# nThread 1 nGpus $n minBytes 8 maxBytes 8388608 step: 2(factor) warmup iters: 5 iters: 20"
+	for ((r = 0; r < n; r++)); do
+		echo "#  Rank  $r Group  0 Pid 100$r on host$((r / 4)) device  $((r % 4)) [0000:19:00] NVIDIA H100 80GB HBM3"
+	done
+	while [ $# -gt 0 ]; do
+		awk -v s="$1" -v a="$2" -v b="$3" -v op="$4" 'BEGIN {
+			t = s / a / 1e3; printf "%12d %12d %8s %6s %6d %8.2f %7.2f %7.2f %6d %8.2f %7.2f %7.2f %6d\n",
+			s, s / 4, "float", op, -1, t, a, b, 0, t, a, b, 0 }'
+		shift 4
+	done
+}
+
+@test "--calibrate: the collective is told by busbw / algbw and the redop, or named" {
+	rows() { echo 1048576 10 "$1" "$2" 4194304 20 "$3" "$2" 16777216 40 "$4" "$2"; }
+	# shellcheck disable=SC2046
+	mklog 8 $(rows 8.75 none 17.50 35.00) >ag.log
+	run -0 --separate-stderr et-sim --calibrate -o ag.json ag.log
+	jq -e '.fits[0] | .collective == "all_gather" and .ranks == 8 and .nodes == 2' ag.json
+	# shellcheck disable=SC2046
+	mklog 8 $(rows 8.75 sum 17.50 35.00) >rs.log
+	et-sim -q --calibrate -o rs.json rs.log
+	jq -e '.fits[0].collective == "reduce_scatter"' rs.json
+	# shellcheck disable=SC2046
+	mklog 8 $(rows 10.00 none 20.00 40.00) >bc.log
+	et-sim -q --calibrate -o bc.json bc.log
+	jq -e '.fits[0].collective == "broadcast"' bc.json
+	# a factor no collective has: it must be named
+	# shellcheck disable=SC2046
+	mklog 8 $(rows 13.00 none 26.00 52.00) >odd.log
+	run -3 --separate-stderr et-sim --calibrate -o odd.json odd.log
+	assert_equal "$stderr" "et-sim: odd.log: which collective these rows time cannot be told from them (alltoall reads as all_gather): give --collective NAME"
+	[ ! -e odd.json ]
+	et-sim -q --calibrate --collective alltoall -o odd.json odd.log
+	jq -e '.fits[0].collective == "alltoall"' odd.json
+}
+
+@test "--calibrate: bad logs and bad usage are one-line errors, and no file is left" {
+	: >empty.log
+	run -3 --separate-stderr et-sim -q --calibrate -o out.json "$LOG" empty.log
+	assert_equal "$stderr" "et-sim: empty.log: no timing rows (expected nccl-tests or rccl-tests output, or a hardware table with a size_bytes line)"
+	[ ! -e out.json ]
+	sed '16s/13.67/x13/' "$LOG" >bad.log
+	run -3 --separate-stderr et-sim --calibrate bad.log
+	assert_equal "$stderr" "et-sim: bad.log: line 16: a time, bandwidth or #wrong field is not a number >= 0"
+	sed '17s/ 4 *float/ 4 float extra/' "$LOG" >bad2.log
+	run -3 --separate-stderr et-sim --calibrate bad2.log
+	[[ "$stderr" == "et-sim: bad2.log: line 17: a row needs 12 or 13 fields"* ]]
+	grep -v '^#  Rank' "$LOG" >norank.log
+	run -3 --separate-stderr et-sim --calibrate norank.log
+	[[ "$stderr" == "et-sim: norank.log: the rank count is unknown"* ]]
+	awk '/^ +8 +2 /{ $0 = "     999999999999999999 2 float sum -1 1 0 0 0 1 0 0 0" } 1' "$LOG" >big.log
+	run -3 --separate-stderr et-sim --calibrate big.log
+	[[ "$stderr" == "et-sim: big.log: line 16: the size is not a byte count" ]]
+	run -2 --separate-stderr et-sim --calibrate --collective allreduce "$LOG"
+	[[ "$stderr" == "et-sim: --collective: allreduce is none of all_reduce"* ]]
+	run -2 --separate-stderr et-sim --collective all_reduce "$LOG"
+	[[ "$stderr" == *"--collective goes with --calibrate"* ]]
+	run -2 --separate-stderr et-sim --calibrate --network "$REPO/samples/Ring_8npus.yml" "$LOG"
+	[[ "$stderr" == *"--calibrate fits collective timings"* ]]
+	run -2 --separate-stderr et-sim --calibrate
+	[[ "$stderr" == *"--calibrate needs one or more LOG files"* ]]
+	run -4 --separate-stderr et-sim --calibrate nosuch.log
+	[[ "$stderr" == "et-sim: nosuch.log"* ]]
+}
