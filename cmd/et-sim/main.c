@@ -152,6 +152,10 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 	               "--calibrate: the collective the inputs time (default: told by their "
 	               "busbw / algbw)",
 	               &c->collective),
+	    ET_OPT_STR(0, "calib", "FILE",
+	               "--calibrate: predict the inputs with this calibration file's fits and "
+	               "print predicted against measured, instead of fitting them",
+	               &c->calib),
 	    ET_OPT_HEADING("Input:"),
 	    ET_OPTS_INPUT(in),
 	    ET_OPTS_COMMON(cli),
@@ -174,8 +178,9 @@ static void parse_args(run_conf *c, et_cli *cli, et_cli_in *in, int argc, char *
 			et_cli_usage_error(cli, "--calibrate needs one or more LOG files");
 		return;
 	}
-	if (c->collective)
-		et_cli_usage_error(cli, "--collective goes with --calibrate");
+	if (c->collective || c->calib)
+		et_cli_usage_error(cli, "%s goes with --calibrate",
+		                   c->collective ? "--collective" : "--calib");
 	if (cli->nargs > 1)
 		et_cli_usage_error(cli, "one INPUT at most (a stream or a per-rank set PREFIX)");
 	if (c->json_colls && !c->json)
@@ -197,7 +202,11 @@ int main(int argc, char **argv)
 	c.progress = cli.progress;
 	int rc;
 	if (c.calibrate) {
-		calib_conf cc = {(const char *const *)cli.args, cli.nargs, c.collective, cli.output,
+		calib_conf cc = {(const char *const *)cli.args,
+		                 cli.nargs,
+		                 c.collective,
+		                 cli.output,
+		                 c.calib,
 		                 cli.progress < 0};
 		et_error e = {0};
 		rc = calib_run(&cc, &e) < 0 ? et_app_fail(&e) : 0;

@@ -18,6 +18,7 @@ typedef struct run_conf {
 	bool verbose;
 	bool calibrate;         /* --calibrate: fit the inputs (calib.h) */
 	const char *collective; /* --collective */
+	const char *calib;      /* --calib FILE (with --calibrate) */
 	const char **sets;
 	int nsets;
 	size_t capsets;

@@ -309,6 +309,7 @@ et-sim|--format|$W/ar.etz|--format json
 et-sim|--json-collectives|$W/ar.etz --format json|--json-collectives none
 et-sim|--calibrate|$DATA/hw/h100x8_dgxc_all_reduce.log|--calibrate
 et-sim|--collective|--calibrate $DATA/hw/h100x8_dgxc_all_reduce.log|--collective all_gather
+et-sim|--calib|--calibrate $DATA/hw/h100x8_dgxc_all_reduce.log|--calib $DATA/hw/h100x8_dgxc_all_reduce.log
 et-sim|--astra-sim-log|$W/ar.etz|--astra-sim-log
 et-sim|--schedule|$W/ar.etz|--schedule s.jsonl
 et-sim|--link-stats|$W/ar.etz --backend aware|--link-stats l.csv

@@ -28,9 +28,9 @@ readme_commands() {
 
 @test "README: the command list is what we think it is" {
 	run -0 readme_commands
-	# 9 et-convert and 1 et-sim on its output, 3 et-validate, 9 et-sim, 4 et-synth, 7 et-stage,
+	# 9 et-convert and 1 et-sim on its output, 3 et-validate, 10 et-sim, 4 et-synth, 7 et-stage,
 	# 6 layerdag-sample (one of them et-convert), the gallery input, 6 gallery rows
-	[ "${#lines[@]}" -eq 45 ] || fail "${#lines[@]} commands, not 45: $output"
+	[ "${#lines[@]}" -eq 46 ] || fail "${#lines[@]} commands, not 46: $output"
 	assert_line "et-convert samples/all_reduce_8/all_reduce -o ar.etz"
 	assert_line "et-viz --timeline --schedule s.jsonl -o gantt.svg"
 	assert_line "et-stage --list-models"

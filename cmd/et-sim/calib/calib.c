@@ -1,5 +1,6 @@
 /* et-sim --calibrate (see calib.h). */
 #include "et-sim/calib/calib.h"
+#include "et-sim/calib/calib_file.h"
 #include "et-sim/calib/fit.h"
 #include "et-sim/calib/ncclt.h"
 #include "et_buf.h"
@@ -7,6 +8,7 @@
 #include "et_mem.h"
 #include "et_output.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +33,7 @@ static uint64_t fnv1a(const uint8_t *p, size_t n)
 	return h;
 }
 
-static int fit_one(const calib_conf *c, one *o, et_error *e)
+static int read_one(const calib_conf *c, one *o, et_error *e)
 {
 	et_buf b = {0};
 	if (et_buf_read_file(&b, o->file, LOG_MAX, e) < 0)
@@ -50,6 +52,15 @@ static int fit_one(const calib_conf *c, one *o, et_error *e)
 		               "%s: which collective these rows time cannot be told from them "
 		               "(alltoall reads as all_gather): give --collective NAME",
 		               o->file);
+	return 0;
+}
+
+static int fit_one(const calib_conf *c, one *o, et_error *e)
+{
+	if (read_one(c, o, e) < 0)
+		return -1;
+	const ncclt_log *l = &o->log;
+	int rc;
 	double *S = et_xmalloc(l->n * sizeof *S), *t = et_xmalloc(l->n * sizeof *t);
 	for (size_t i = 0; i < l->n; i++)
 		S[i] = l->row[i].size, t[i] = l->row[i].t_us;
@@ -163,6 +174,63 @@ static int write_all(const calib_conf *c, const one *o, et_error *e)
 	return et_output_commit(out, e);
 }
 
+/* --calib: each input predicted by the file's fit (see calib.h). */
+static int check_one(const calib_conf *c, const calib_set *set, one *o, FILE *f, et_error *e)
+{
+	if (read_one(c, o, e) < 0)
+		return -1;
+	const ncclt_log *l = &o->log;
+	const calib_entry *ce = calib_find(set, l->collective, l->ranks, l->nodes);
+	if (!ce)
+		return et_fail(e, ET_EXIT_DATA, "%s: %s holds no %s fit for %u ranks", o->file,
+		               c->calib, l->collective, l->ranks);
+	double *S = et_xmalloc(l->n * sizeof *S), *t = et_xmalloc(l->n * sizeof *t);
+	for (size_t i = 0; i < l->n; i++) {
+		S[i] = l->row[i].size, t[i] = l->row[i].t_us;
+		double p = cal_predict(&ce->fit, S[i]);
+		fprintf(f, "%s\t%.0f\t%.6g\t%.6g\t%.6g\n", o->file, S[i], t[i], p,
+		        fabs(p - t[i]) / t[i]);
+	}
+	double mean, geo, max;
+	cal_errors(&ce->fit, S, t, l->n, &mean, &geo, &max);
+	free(S);
+	free(t);
+	if (!c->quiet)
+		fprintf(stderr,
+		        "et-sim: calibrate: %s: %s, %u ranks on %u node%s, %zu rows predicted by "
+		        "the fit of %s: error mean %.1f %%, geomean %.1f %%, max %.1f %%\n",
+		        o->file, l->collective, l->ranks, l->nodes, l->nodes == 1 ? "" : "s", l->n,
+		        ce->source, 100 * mean, 100 * geo, 100 * max);
+	return 0;
+}
+
+static int check_all(const calib_conf *c, one *o, et_error *e)
+{
+	calib_set set;
+	if (calib_read(c->calib, &set, e) < 0)
+		return -1;
+	et_output *out;
+	if (et_output_open(&out, c->output, false, e) < 0) {
+		calib_set_free(&set);
+		return -1;
+	}
+	FILE *f = et_output_file(out);
+	fprintf(f, "input\tsize_bytes\tmeasured_us\tpredicted_us\terror\n");
+	int rc = 0;
+	for (int k = 0; k < c->nfiles && rc == 0; k++) {
+		o[k].file = c->files[k];
+		rc = check_one(c, &set, &o[k], f, e);
+	}
+	calib_set_free(&set);
+	if (rc == 0 && ferror(f))
+		rc = et_write_failed(et_output_name(out), e);
+	if (rc < 0) {
+		et_output_abort(out);
+		return -1;
+	}
+	return et_output_commit(out, e);
+}
+
 int calib_run(const calib_conf *c, et_error *e)
 {
 	if (c->collective) {
@@ -177,6 +245,13 @@ int calib_run(const calib_conf *c, et_error *e)
 	}
 	one *o = et_xcalloc((size_t)c->nfiles + 1, sizeof *o);
 	int rc = 0;
+	if (c->calib) {
+		rc = check_all(c, o, e);
+		for (int k = 0; k < c->nfiles; k++)
+			ncclt_free(&o[k].log);
+		free(o);
+		return rc;
+	}
 	for (int k = 0; k < c->nfiles && rc == 0; k++) {
 		o[k].file = c->files[k];
 		rc = fit_one(c, &o[k], e);

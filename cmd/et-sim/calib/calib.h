@@ -4,7 +4,13 @@
  * "format": "etkit-calib", "version": 1, each fit with its source's name,
  * size and FNV-1a hash, its device, ranks and nodes), and one line per fit
  * on stderr with its bands and its mean, geometric-mean and max relative
- * error. */
+ * error.
+ *
+ * With a calibration file (calib), the inputs are not fitted but predicted:
+ * each by the file's fit of its collective, ranks and nodes (calib_find),
+ * a table of size, measured and predicted time and relative error written
+ * (tab-separated, a header line first), and one line per input on stderr
+ * with its errors. */
 #ifndef ET_SIM_CALIB_CALIB_H
 #define ET_SIM_CALIB_CALIB_H
 
@@ -16,6 +22,7 @@ typedef struct calib_conf {
 	int nfiles;
 	const char *collective; /* NULL: told by the rows (ncclt.h) */
 	const char *output;     /* NULL or "-": stdout */
+	const char *calib;      /* --calib FILE: predict, do not fit */
 	bool quiet;             /* no fit lines on stderr */
 } calib_conf;
 
