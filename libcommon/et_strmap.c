@@ -1,15 +1,14 @@
 /* et_strmap: see et_strmap.h. Open addressing over ids (load factor at most
  * 1/2); the hash is FNV-1a. */
 #include "et_strmap.h"
+#include "et_hash.h"
 #include "et_mem.h"
 
 #include <stdlib.h>
 
 static uint32_t hash(const char *s, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	uint64_t h = et_fnv1a(ET_FNV1A_INIT, s, n);
 	return (uint32_t)(h ^ (h >> 32));
 }
 

@@ -4,6 +4,7 @@
 #include "et-sim/calib/fit.h"
 #include "et-sim/calib/ncclt.h"
 #include "et_buf.h"
+#include "et_hash.h"
 #include "et_jsonw.h"
 #include "et_mem.h"
 #include "et_output.h"
@@ -25,21 +26,13 @@ typedef struct one {
 	cal_fit fit;
 } one;
 
-static uint64_t fnv1a(const uint8_t *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (size_t k = 0; k < n; k++)
-		h = (h ^ p[k]) * 0x100000001b3ULL;
-	return h;
-}
-
 static int read_one(const calib_conf *c, one *o, et_error *e)
 {
 	et_buf b = {0};
 	if (et_buf_read_file(&b, o->file, LOG_MAX, e) < 0)
 		return -1;
 	o->bytes = b.len;
-	o->fnv = fnv1a(b.data, b.len);
+	o->fnv = et_fnv1a(ET_FNV1A_INIT, b.data, b.len);
 	int rc = ncclt_parse((const char *)b.data, b.len, o->file, &o->log, e);
 	free(b.data);
 	if (rc < 0)

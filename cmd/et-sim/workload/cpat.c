@@ -1,5 +1,6 @@
 /* cpat: interned value patterns of communicating nodes. */
 #include "et-sim/workload/cpat.h"
+#include "et_hash.h"
 #include "et_mem.h"
 #include <stdlib.h>
 #include <string.h>
@@ -94,8 +95,5 @@ void cpat_build_free(cpat_build *b)
 
 uint64_t cpat_str_key(const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3u;
-	return h;
+	return et_fnv1a(ET_FNV1A_INIT, s, strlen(s));
 }

@@ -2,6 +2,7 @@
 #include "et-validate/report/summary.h"
 #include "et-validate/checks/pgroups.h"
 #include "et_buf.h"
+#include "et_hash.h"
 #include "et_hmap.h"
 #include "et_mem.h"
 #include "et_types.h"
@@ -422,25 +423,16 @@ static void skb_begin(skb *b, uint32_t n)
 	b->par_off[0] = 0;
 }
 
-/* FNV-1a over n bytes, continuing from h. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const uint8_t *s = p;
-	for (size_t k = 0; k < n; k++)
-		h = (h ^ s[k]) * 0x100000001b3ULL;
-	return h;
-}
-
 static uint64_t fnv64(uint64_t h, uint64_t x)
 {
-	return fnv(h, &x, sizeof x);
+	return et_fnv1a(h, &x, sizeof x);
 }
 
 /* Field by field: the entries' padding is not set. */
 static uint64_t tpl_hash(const sum_tpl *t)
 {
 	uint32_t n = t->sk_n, e = t->sk_child_off[n];
-	uint64_t h = fnv64(0xcbf29ce484222325ULL, n);
+	uint64_t h = fnv64(ET_FNV1A_INIT, n);
 	h = fnv64(h, (uint64_t)t->n_coll << 32 | t->n_p2p);
 	h = fnv64(h, (uint64_t)t->n_gpat << 32 | t->n_ppat);
 	h = fnv64(h, (uint64_t)t->all_peers << 33 | (uint64_t)t->off_dims << 32 | t->n_stuck);
@@ -458,10 +450,10 @@ static uint64_t tpl_hash(const sum_tpl *t)
 		h = fnv64(h, (uint64_t)p->sk << 32 | p->name);
 		h = fnv64(h, (uint64_t)p->send << 32 | t->pnode[k]);
 	}
-	h = fnv(h, t->sk_kind, n);
-	h = fnv(h, t->sk_ref, (size_t)n * sizeof *t->sk_ref);
-	h = fnv(h, t->sk_child_off, ((size_t)n + 1) * sizeof *t->sk_child_off);
-	return fnv(h, t->sk_child, (size_t)e * sizeof *t->sk_child);
+	h = et_fnv1a(h, t->sk_kind, n);
+	h = et_fnv1a(h, t->sk_ref, (size_t)n * sizeof *t->sk_ref);
+	h = et_fnv1a(h, t->sk_child_off, ((size_t)n + 1) * sizeof *t->sk_child_off);
+	return et_fnv1a(h, t->sk_child, (size_t)e * sizeof *t->sk_child);
 }
 
 /* memcmp of n bytes, where either may be NULL when n is 0 (an empty
