@@ -373,16 +373,16 @@ static int cls_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Counted over every rank: each distinct graph once, then per rank. */
-static void warn_roofline(const cfg *cf, const workload *w)
+/* The GPU COMP nodes of every rank that pred picks: each distinct graph
+ * counted once, then per rank. */
+static uint64_t count_ranks(const cfg *cf, const workload *w,
+                            bool (*pred)(const cfg *, const sgraph *, uint32_t))
 {
-	if (!cf->roofline && cf->compute_model == CM_REPLAY)
-		return;
 	cls_count *c = et_xcalloc(w->ncls ? w->ncls : 1, sizeof *c);
 	for (uint32_t k = 0; k < w->ncls; k++) {
 		c[k].g = w->cls[k];
 		for (uint32_t i = 0; i < w->cls[k]->n; i++)
-			c[k].n += zeroed(cf, w->cls[k], i);
+			c[k].n += pred(cf, w->cls[k], i);
 	}
 	qsort(c, w->ncls, sizeof *c, cls_cmp);
 	uint64_t total = 0;
@@ -397,10 +397,40 @@ static void warn_roofline(const cfg *cf, const workload *w)
 		total += hit ? hit->n : 0;
 	}
 	free(c);
+	return total;
+}
+
+static void warn_roofline(const cfg *cf, const workload *w)
+{
+	if (!cf->roofline && cf->compute_model == CM_REPLAY)
+		return;
+	uint64_t total = count_ranks(cf, w, zeroed);
 	if (total)
 		et_warn(
 		    "roofline: %llu COMP node%s with a recorded duration but no num_ops or "
 		    "tensor_size take 0 ns (their durations are not used; ASTRA-sim does the same)",
+		    (unsigned long long)total, total == 1 ? "" : "s");
+}
+
+/* Whether replay gives GPU COMP node i 0 ns although it says what it
+ * computes: a trace without timings (et-stage's plans, compiled programs). */
+static bool unpriced(const cfg *cf, const sgraph *g, uint32_t i)
+{
+	(void)cf;
+	return g->type[i] == ET_NODE_COMP && !(g->flags[i] & SG_CPU) && !g->dur_us[i] &&
+	       g->num_ops[i] > 0;
+}
+
+/* Replay of a trace without timings is 0 ns of compute: never silently. */
+static void warn_replay(const cfg *cf, const workload *w)
+{
+	if (cf->roofline || cf->compute_model != CM_REPLAY)
+		return;
+	uint64_t total = count_ranks(cf, w, unpriced);
+	if (total)
+		et_warn(
+		    "%llu GPU COMP node%s with num_ops but no duration take 0 ns (replay: the "
+		    "trace has no timings); price them with --compute-model roofline or systolic",
 		    (unsigned long long)total, total == 1 ? "" : "s");
 }
 
@@ -607,6 +637,7 @@ int run_main(run_conf *c, int argc, char **argv)
 		if (c->progress >= 0) {
 			warn_mem(&cf, &w);
 			warn_roofline(&cf, &w);
+			warn_replay(&cf, &w);
 		}
 		rc = c->nsweeps ? sweep_run(c, &w, &e) : simulate_and_report(c, &cf, &w, &e);
 	}
