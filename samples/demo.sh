@@ -51,6 +51,13 @@ if [ -x bin/et-stage ]; then
 	tail -n 1 "$out/gpt.validate"
 fi
 
+step "et-sim --calibrate -o h100.json samples/hw/h100x8_dgxc_all_reduce.log   # NVIDIA's 8 x H100 nccl-tests sweep, fitted"
+et-sim -q --calibrate -o "$out/h100.json" samples/hw/h100x8_dgxc_all_reduce.log
+et-sim --calibrate --calib "$out/h100.json" -o "$out/h100.tsv" samples/hw/h100x8_dgxc_all_reduce.log 2>&1 |
+	sed 's/^et-sim: calibrate: //'
+awk -F'\t' 'NR > 1 && ($2 == 1048576 || $2 == 1073741824) {
+	printf "%10.0f B: measured %8.1f us, calibrated %8.1f us\n", $2, $3, $4 }' "$out/h100.tsv"
+
 step "et-viz samples/all_reduce_8/all_reduce --ranks 0-3 --link-collectives -o $out/ar.svg"
 et-viz samples/all_reduce_8/all_reduce --ranks 0-3 --link-collectives -o "$out/ar.svg"
 ls -l "$out/ar.svg" | awk '{print $5 " bytes of SVG"}'
