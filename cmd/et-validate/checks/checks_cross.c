@@ -3,6 +3,7 @@
 #include "et-validate/checks/pgroups.h"
 #include "et-validate/report/summary.h"
 #include "et_buf.h"
+#include "et_mem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +88,7 @@ static void count_entries(vctx *v)
 	xsum *xs = v->xs;
 	size_t ng = xs->n_xg;
 	uint32_t *last = et_xmalloc(ng * sizeof *last);
+	size_t *cap = et_xcalloc(ng, sizeof *cap); /* users grow as found */
 	memset(last, 0xff, ng * sizeof *last);
 	for (uint32_t s = 0; s < xs->n; s++) {
 		rank_sum *r = &xs->r[s];
@@ -99,13 +101,13 @@ static void count_entries(vctx *v)
 			xgroup *xg = &xs->xg[gid];
 			if (!g->defined && last[gid] != s) {
 				last[gid] = s;
-				if (!xg->slots)
-					xg->slots = et_xmalloc((xs->n + 1) * sizeof *xg->slots);
+				ET_GROW(xg->slots, cap[gid], (size_t)xg->n_members + 1);
 				xg->slots[xg->n_members++] = s;
 			}
 		}
 	}
 	free(last);
+	free(cap);
 }
 
 /* Pass 2: each member's collectives in the group, its template's list for
