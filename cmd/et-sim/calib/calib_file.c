@@ -103,7 +103,7 @@ static int entry(rd *r, const cJSON *f, size_t i, calib_entry *out)
 	if (nb < 1 || nb > CAL_BANDS)
 		return bad(r, "an array of 1 to 3 bands", bands);
 	for (int k = 0; k < nb; k++) {
-		char bp[64];
+		char bp[96];
 		snprintf(bp, sizeof bp, "%sbands[%d].", p, k);
 		if (band(r, cJSON_GetArrayItem(bands, k), bp, &out->fit.band[k],
 		         k ? &out->fit.band[k - 1] : NULL) < 0)
