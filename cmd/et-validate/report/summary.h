@@ -11,7 +11,12 @@
  * (a few collectives among many COMP nodes) shrink to their comm nodes.
  * Nodes in or behind a cycle never become ready: their comm nodes are kept
  * as "stuck". Dangling and self dependencies are ignored here (they are
- * findings of their own). */
+ * findings of their own).
+ *
+ * Both are kept once per shape (sum_tpl): ranks whose lists and skeletons
+ * are equal but for their groups and peers share one template, and each
+ * rank keeps only those groups and peers (rank_sum), so the summaries grow
+ * with the distinct shapes, not with ranks x collectives. */
 #ifndef ET_VALIDATE_REPORT_SUMMARY_H
 #define ET_VALIDATE_REPORT_SUMMARY_H
 
