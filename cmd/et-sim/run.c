@@ -429,9 +429,10 @@ static void warn_replay(const cfg *cf, const workload *w)
 	uint64_t total = count_ranks(cf, w, unpriced);
 	if (total)
 		et_warn(
-		    "%llu GPU COMP node%s with num_ops but no duration take 0 ns (replay: the "
-		    "trace has no timings); price them with --compute-model roofline or systolic",
-		    (unsigned long long)total, total == 1 ? "" : "s");
+		    "%llu GPU COMP node%s with num_ops but no duration take%s 0 ns (replay: the "
+		    "trace has no timings); price %s with --compute-model roofline or systolic",
+		    (unsigned long long)total, total == 1 ? "" : "s", total == 1 ? "s" : "",
+		    total == 1 ? "it" : "them");
 }
 
 static int write_side(const char *path, const sim *s, int (*fn)(FILE *, const sim *), et_error *e)
