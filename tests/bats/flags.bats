@@ -64,7 +64,7 @@ effect() {
 }
 
 # STAGE's main.py flags (astra-sim/stage, main.py's argparse; see
-# /work/shared/specs/stage.md), each with a value that is not STAGE's
+# doc/stage.md), each with a value that is not STAGE's
 # default nor the base run's.
 STAGE_FLAGS=(
 	"--output_dir out"

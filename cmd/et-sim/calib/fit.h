@@ -4,7 +4,7 @@
  * row scaled by 1/t, solved with LAPACKE's dgels) with Huber reweighting
  * against a noisy row; the band count is the one with the least BIC
  * (n ln(SSE/n) + p ln n, p = 3 per band less one), every split point tried.
- * ../shared/specs/hardware.md section 3 is the method. Pure: no printing,
+ * doc/hardware.md, "Calibration", is the method. Pure: no printing,
  * no exit. */
 #ifndef ET_SIM_CALIB_FIT_H
 #define ET_SIM_CALIB_FIT_H

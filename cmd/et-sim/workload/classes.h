@@ -1,6 +1,6 @@
 /* classes: the ranks that behave alike, so that one representative can be
  * simulated for each class (doc/astra-sim.md does not have this: it is
- * etkit's fold, /work/shared/specs/scale.md). Under the congestion-unaware
+ * etkit's fold, et-sim(1) THE MODEL, "rank classes"). Under the congestion-unaware
  * model a rank's timeline is a function of its own graph and of when its
  * peers' messages reach it, so ranks whose graphs are the same up to the
  * names of their groups and peers, whose groups look the same from where
