@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # et-sim --calibrate: nccl-tests output and hardware tables fitted by size
-# bands of t = alpha + S / beta. The expectations are the published
-# measurements themselves (tests/data/hw, whose numbers ../shared/specs/
-# hardware.md quotes: 8 x H100 all-reduce 8 B in 13.7 us, 1 GiB in 4.03 ms,
-# 16 GiB in 62.6 ms at 480 GB/s busbw), not the fit's own output.
+# bands of t = alpha + S / beta (doc/hardware.md). The expectations are the
+# published measurements themselves, read from the rows of tests/data/hw
+# (8 x H100 all-reduce in place: 8 B in 13.03 us, 1 GiB in 4,016.4 us,
+# 16 GiB in 62,636 us at 479.99 GB/s busbw), not the fit's own output.
 load common
 
 HW="$DATA/hw"
@@ -28,10 +28,10 @@ within() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = 
 		.device == "NVIDIA H100 80GB HBM3" and .source.rows == 32 and (.bands | length) == 3' cal.json
 	# the research fit of the spec: three bands, 3.3 % geometric-mean error
 	jq -e '.fits[0].error.geomean <= 0.035' cal.json
-	# the published rows: 8 B 13.03 us (in place), 1 GiB 4,032 us, 16 GiB 62,600 us
+	# the published rows, in place (the smaller time): 8 B 13.03 us, 1 GiB 4,016.4 us, 16 GiB 62,636 us
 	within "$(pred cal.json 0 8)" 13.03 0.05
-	within "$(pred cal.json 0 1073741824)" 4032 0.05
-	within "$(pred cal.json 0 17179869184)" 62600 0.05
+	within "$(pred cal.json 0 1073741824)" 4016.4 0.05
+	within "$(pred cal.json 0 17179869184)" 62636 0.05
 	# the large band's bus bandwidth is NVLS's, near 480 GB/s (all-reduce busbw = 1.75 algbw)
 	jq -e '.fits[0].bands[2].beta_gbps * 1.75 | . > 440 and . < 490' cal.json
 }
@@ -169,4 +169,50 @@ mklog() {
 	[ ! -e p.tsv ]
 	run -2 --separate-stderr et-sim --calib h100.json "$LOG"
 	[[ "$stderr" == *"--calib goes with --calibrate"* ]]
+}
+
+@test "--calibrate: each of the reader's limits and refusals names its line" {
+	hdr() { sed -n '1,14p' "$LOG"; } # the header: 8 "# Rank" lines on one host
+	{ hdr; sed -n '17p' "$LOG"; sed -n '16p' "$LOG"; } >desc.log
+	run -3 --separate-stderr et-sim --calibrate desc.log
+	assert_equal "$stderr" "et-sim: desc.log: line 16: sizes must ascend"
+	{ hdr; sed -n '16p' "$LOG"; printf '%s\0\n' "junk"; } >nul.log
+	run -3 --separate-stderr et-sim --calibrate nul.log
+	assert_equal "$stderr" "et-sim: nul.log: line 16: a NUL byte: not text"
+	{ hdr; echo "  8 2 float sum -1 0 0 0 0 0 0 0 0"; } >zero.log
+	run -3 --separate-stderr et-sim --calibrate zero.log
+	assert_equal "$stderr" "et-sim: zero.log: line 15: neither time is above 0"
+	# at most 256 rows (the fit tries every split): the 257th is refused
+	{ hdr; awk 'BEGIN { for (i = 1; i <= 257; i++) printf "%d %d float sum -1 10 0 0 0 10 0 0 0\n", i * 8, i * 2 }'; } >many.log
+	run -3 --separate-stderr et-sim --calibrate many.log
+	assert_equal "$stderr" "et-sim: many.log: line 271: more than 256 rows (a sweep by factors of 2 from 8 B to 16 GiB has 32)"
+	{ hdr; awk 'BEGIN { for (i = 1; i <= 256; i++) printf "%d %d float sum -1 %d 0 0 0 %d 0 0 0\n", i * 8, i * 2, 10 + i, 10 + i }'; } >max.log
+	run -0 --separate-stderr et-sim --calibrate --collective all_reduce -o max.json max.log
+	jq -e '.fits[0].source.rows == 256' max.json
+	sed 's/^# gpus: 8$/# gpus: eight/' "$HW/mi300x_1x8_all_reduce.tsv" >gpus.tsv
+	run -3 --separate-stderr et-sim --calibrate gpus.tsv
+	[[ "$stderr" == "et-sim: gpus.tsv: line "*": gpus and nodes must be counts" ]]
+	# ranks on many hosts: every distinct host is a node (4,096 ranks, 2 a
+	# host: 2,048 hosts, beyond the 1,024 an earlier build counted at most)
+	{
+		for ((r = 0; r < 4096; r++)); do
+			echo "#  Rank $r Group  0 Pid 1 on node$((r / 2)) device  $((r % 2)) [0000:19:00] NVIDIA H100 80GB HBM3"
+		done
+		sed -n '16,47p' "$LOG"
+	} >wide.log
+	et-sim -q --calibrate --collective all_reduce -o wide.json wide.log
+	jq -e '.fits[0] | .ranks == 4096 and .nodes == 2048' wide.json
+}
+
+@test "--calib: a fit without bands or with more than three is refused" {
+	et-sim -q --calibrate -o h100.json "$LOG"
+	jq '.fits[0].bands = []' h100.json >b0.json
+	run -3 --separate-stderr et-sim --calibrate --calib b0.json "$LOG"
+	assert_equal "$stderr" "et-sim: b0.json: fits[0].bands: expected an array of 1 to 3 bands, got an array"
+	jq '.fits[0].bands += [.fits[0].bands[2] | .min_bytes = 1e11 | .max_bytes = 1e12]' h100.json >b4.json
+	run -3 --separate-stderr et-sim --calibrate --calib b4.json "$LOG"
+	assert_equal "$stderr" "et-sim: b4.json: fits[0].bands: expected an array of 1 to 3 bands, got an array"
+	jq '.fits[0].ranks = 2.5' h100.json >r.json
+	run -3 --separate-stderr et-sim --calibrate --calib r.json "$LOG"
+	assert_equal "$stderr" "et-sim: r.json: fits[0].ranks: expected a whole count, got a number"
 }

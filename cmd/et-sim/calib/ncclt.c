@@ -1,6 +1,7 @@
 /* nccl-tests output and etkit's hardware tables (see ncclt.h). */
 #include "et-sim/calib/ncclt.h"
 #include "et_mem.h"
+#include "et_strmap.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -10,16 +11,14 @@
 #include <string.h>
 
 #define MAX_TOK 16
-#define MAX_HOSTS 1024
 
 typedef struct parse {
 	const char *name;
 	size_t lineno;
 	ncclt_log *l;
 	size_t cap;
-	bool tsv; /* a "size_bytes" column line was seen */
-	char hosts[MAX_HOSTS][64];
-	uint32_t nhosts;
+	bool tsv;        /* a "size_bytes" column line was seen */
+	et_strmap hosts; /* distinct hosts of the "# Rank" lines */
 	et_error *e;
 } parse;
 
@@ -81,7 +80,8 @@ static int add_row(parse *p, double size, double t, double algbw, double busbw)
 {
 	ncclt_log *l = p->l;
 	if (l->n == NCCLT_MAX_ROWS)
-		return bad(p, "more than 4096 rows");
+		return bad(
+		    p, "more than 256 rows (a sweep by factors of 2 from 8 B to 16 GiB has 32)");
 	if (l->n && size <= l->row[l->n - 1].size)
 		return bad(p, "sizes must ascend");
 	ET_GROW(l->row, p->cap, l->n + 1);
@@ -147,13 +147,10 @@ static void rank_line(parse *p, const char *s)
 	if (!on)
 		return;
 	p->l->ranks++;
-	char host[64] = "";
-	sscanf(on + 4, "%63s", host);
-	uint32_t k = 0;
-	while (k < p->nhosts && strcmp(p->hosts[k], host))
-		k++;
-	if (k == p->nhosts && p->nhosts < MAX_HOSTS)
-		snprintf(p->hosts[p->nhosts++], sizeof p->hosts[0], "%s", host);
+	const char *h = on + 4;
+	while (*h == ' ')
+		h++;
+	et_strmap_intern(&p->hosts, h, strcspn(h, " \t"));
 	const char *br = strchr(on, ']');
 	if (br && !p->l->device[0]) {
 		while (*++br == ' ')
@@ -252,7 +249,7 @@ int ncclt_parse(const char *text, size_t len, const char *name, ncclt_log *out, 
 		at += n + 1;
 	}
 	if (rc == 0 && !out->nodes)
-		out->nodes = p->nhosts ? p->nhosts : 1;
+		out->nodes = et_strmap_count(&p->hosts) ? et_strmap_count(&p->hosts) : 1;
 	if (rc == 0 && out->n == 0)
 		rc = et_fail(e, ET_EXIT_DATA,
 		             "%s: no timing rows (expected nccl-tests or rccl-tests output, or a "
@@ -266,6 +263,7 @@ int ncclt_parse(const char *text, size_t len, const char *name, ncclt_log *out, 
 	if (rc == 0)
 		infer(out);
 	free(line);
+	et_strmap_free(&p->hosts);
 	free(p);
 	if (rc < 0)
 		ncclt_free(out);

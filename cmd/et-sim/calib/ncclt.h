@@ -16,7 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NCCLT_MAX_ROWS 4096
+/* Rows a log may hold: the band fit tries every split, O(rows^3); 256 rows
+ * fit in about 1.4 s, and nccl-tests' sweeps by factors of 2 print about 32. */
+#define NCCLT_MAX_ROWS 256
 
 typedef struct ncclt_row {
 	double size;  /* bytes */
